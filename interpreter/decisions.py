@@ -1,0 +1,341 @@
+"""Decisions: the points where the game waits for players.
+
+Three instructions suspend the VM by setting ``state.pending``:
+
+* :class:`Choose` — ``x = choose(player, options)`` in the middle of an effect;
+* :class:`Offer` — a player's turn: actions from the ruleset's list, repeated
+  until the player passes, no action is legal or a condition holds;
+* :class:`Simultaneous` — several players each commit one action in secret;
+  the effects run, in seat order, once everyone has committed.
+
+Legal actions are enumerated from action definitions (parameters with domain
+expressions, a condition, a cost); an illegal action is refused as a value.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+from .errors import GameError, Location
+from .state import LOCALS, PC
+from .values import PlayerRef, display, encode
+from .vm import Instr
+
+
+@dataclass(frozen=True)
+class Action:
+    """One choice a player can make. ``args`` is a tuple of (name, value) pairs."""
+
+    player: int
+    name: str
+    args: tuple = ()
+    label: str = ""
+
+    def arg(self, name, default=None):
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "action": self.name, "args": {k: encode(v) for k, v in self.args}}
+
+    def __str__(self) -> str:
+        return self.label or self.name
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The value :meth:`Game.apply` returns for an illegal action."""
+
+    action: object
+    reason: str
+
+    ok = False
+
+    def __bool__(self):
+        return False
+
+
+@dataclass(frozen=True)
+class Applied:
+    action: Action
+    ok = True
+
+    def __bool__(self):
+        return True
+
+
+@dataclass
+class ActionDef:
+    """An action of the ruleset, compiled."""
+
+    id: str
+    label: str
+    params: list = field(default_factory=list)     # [(name, domain_fn)]
+    condition: object = None                        # fn(g, L) -> bool
+    reason: str = ""
+    costs: list = field(default_factory=list)       # [(counter, amount_fn)]
+    code_id: str | None = None
+    label_fn: object = None                          # fn(g, L) -> str
+    location: Location | None = None
+    description: str = ""
+
+
+PASS = "pass"
+
+
+# --- instructions -------------------------------------------------------------
+
+class Choose(Instr):
+    """``x = choose(player, options, prompt)``: wait for the player to pick one option."""
+
+    __slots__ = ("player", "options", "prompt", "var")
+
+    def __init__(self, player, options, prompt, var, loc):
+        self.player = player
+        self.options = options
+        self.prompt = prompt
+        self.var = var
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        local = frame[LOCALS]
+        who = self.player(g, local)
+        if not isinstance(who, PlayerRef):
+            raise GameError("choose() needs a player as its first argument", self.loc)
+        options = self.options(g, local)
+        options = g.zone_things(options) if hasattr(options, "defn") else list(options)
+        if not options:
+            raise GameError("choose() was given no options", self.loc)
+        if stack is not g.state.stack:
+            raise GameError("choose() cannot be used inside a value or condition", self.loc)
+        if len(options) == 1:  # a forced choice needs no one's attention
+            if self.var:
+                local[self.var] = options[0]
+            frame[PC] += 1
+            return
+        prompt = self.prompt(g, local) if self.prompt else "choose"
+        g.state.pending = {"kind": "choice", "player": who.seat, "options": options,
+                           "prompt": str(prompt), "var": self.var}
+
+
+class Offer(Instr):
+    """A turn: offer the listed actions to one player until they pass or none is legal."""
+
+    __slots__ = ("player", "actions", "allow_pass", "until", "name")
+
+    def __init__(self, player, actions, allow_pass, until, name, loc):
+        self.player = player
+        self.actions = actions
+        self.allow_pass = allow_pass
+        self.until = until
+        self.name = name
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if g.settle(stack):
+            return
+        local = frame[LOCALS]
+        who = self.player(g, local)
+        if not isinstance(who, PlayerRef):
+            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
+        if g.state.out[who.seat] or (self.until is not None and self.until(g, local)):
+            frame[PC] += 1
+            return
+        pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),
+                   "pass": self.allow_pass, "name": self.name}
+        if not any_legal(g, pending, who.seat):
+            frame[PC] += 1
+            return
+        g.state.pending = pending
+
+
+class Simultaneous(Instr):
+    """Each listed player commits one action in secret; effects run in seat order after all commit."""
+
+    __slots__ = ("players", "actions", "name")
+
+    def __init__(self, players, actions, name, loc):
+        self.players = players
+        self.actions = actions
+        self.name = name
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if g.settle(stack):
+            return
+        seats = [p.seat for p in self.players(g, frame[LOCALS]) if not g.state.out[p.seat]]
+        pending = {"kind": "simultaneous", "players": seats, "actions": list(self.actions),
+                   "commits": {}, "name": self.name}
+        seats = [s for s in seats if any_legal(g, pending, s)]
+        if not seats:
+            frame[PC] += 1
+            return
+        pending["players"] = seats
+        g.state.pending = pending
+
+
+# --- enumeration ------------------------------------------------------------------
+
+def deciding(pending) -> list[int]:
+    if pending is None:
+        return []
+    if pending["kind"] == "simultaneous":
+        return [s for s in pending["players"] if str(s) not in pending["commits"]]
+    return [pending["player"]]
+
+
+def _domain(g, fn, local, loc):
+    items = fn(g, local)
+    if hasattr(items, "defn"):  # a zone: its things
+        return list(g.zone_things(items))
+    if isinstance(items, (list, tuple)):
+        return list(items)
+    raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
+
+
+def _enumerate(g, adef: ActionDef, seat: int, stop_at_first=False):
+    player = g.table.players[seat]
+    local = {"player": player}
+    for counter, amount in adef.costs:
+        if g.state.pvars[seat].get(counter, 0) < amount(g, local):
+            return []
+    found = []
+
+    def rec(i):
+        if i == len(adef.params):
+            if adef.condition is None or adef.condition(g, local):
+                args = tuple((name, local[name]) for name, _ in adef.params)
+                found.append(Action(seat, adef.id, args, _label(g, adef, local, args)))
+                return stop_at_first
+            return False
+        name, fn = adef.params[i]
+        for value in _domain(g, fn, local, adef.location):
+            local[name] = value
+            if rec(i + 1):
+                return True
+        local.pop(name, None)
+        return False
+
+    rec(0)
+    return found
+
+
+def _label(g, adef, local, args):
+    if adef.label_fn is not None:
+        return str(adef.label_fn(g, local))
+    if not args:
+        return adef.label
+    return adef.label + " " + " ".join(f"{display(v)}" for _, v in args)
+
+
+def legal_actions(g, seat: int | None = None) -> list[Action]:
+    pending = g.state.pending
+    if pending is None or g.state.over:
+        return []
+    seats = deciding(pending) if seat is None else [seat]
+    out = []
+    for s in seats:
+        if s not in deciding(pending):
+            continue
+        if pending["kind"] == "choice":
+            prompt = pending["prompt"]
+            out.extend(Action(s, "choose", (("option", o),), f"{display(o)}") for o in pending["options"])
+            continue
+        for aid in pending["actions"]:
+            out.extend(_enumerate(g, g.ruleset.actions[aid], s))
+        if pending["kind"] == "turn" and pending["pass"]:
+            out.append(Action(s, PASS, (), "end turn"))
+    return out
+
+
+def any_legal(g, pending, seat) -> bool:
+    for aid in pending["actions"]:
+        if _enumerate(g, g.ruleset.actions[aid], seat, stop_at_first=True):
+            return True
+    return False
+
+
+def check(g, action: Action) -> str | None:
+    """Why ``action`` is illegal now, or None if it is legal."""
+    pending = g.state.pending
+    if g.state.over:
+        return "the game is over"
+    if pending is None:
+        return "no decision is pending"
+    if action.player not in deciding(pending):
+        waiting = ", ".join(g.player_name(s) for s in deciding(pending))
+        return f"it is not {g.player_name(action.player)}'s decision (waiting for {waiting})"
+    if pending["kind"] == "choice":
+        if action.name != "choose" or action.arg("option") not in pending["options"]:
+            return "not one of the offered options"
+        return None
+    if action.name == PASS:
+        return None if pending["kind"] == "turn" and pending["pass"] else "passing is not allowed here"
+    if action.name not in pending["actions"]:
+        offered = ", ".join(pending["actions"])
+        return f"action '{action.name}' is not offered now (offered: {offered})"
+    adef = g.ruleset.actions[action.name]
+    local = {"player": g.table.players[action.player]}
+    for counter, amount in adef.costs:
+        need = amount(g, local)
+        if g.state.pvars[action.player].get(counter, 0) < need:
+            return f"it costs {need} {counter} and {g.player_name(action.player)} has " \
+                   f"{g.state.pvars[action.player].get(counter, 0)}"
+    given = dict(action.args)
+    for name, fn in adef.params:
+        if name not in given:
+            return f"missing choice '{name}'"
+        if given[name] not in _domain(g, fn, local, adef.location):
+            return f"{display(given[name])} is not a possible choice for '{name}'"
+        local[name] = given[name]
+    if set(given) - {n for n, _ in adef.params}:
+        return f"unknown choices: {', '.join(sorted(set(given) - {n for n, _ in adef.params}))}"
+    if adef.condition is not None and not adef.condition(g, local):
+        return adef.reason or f"the condition of '{adef.id}' does not hold"
+    return None
+
+
+def commit(g, action: Action) -> None:
+    """Carry out a checked action: resume the VM where the decision was raised."""
+    pending = g.state.pending
+    stack = g.state.stack
+    frame = stack[-1]
+    kind = pending["kind"]
+    g.emit({"e": "decide", "player": action.player, "action": action.to_json(), "label": str(action),
+            "secret": kind == "simultaneous"})
+    if kind == "choice":
+        if pending["var"]:
+            frame[LOCALS][pending["var"]] = action.arg("option")
+        frame[PC] += 1
+        g.state.pending = None
+        return
+    if kind == "turn":
+        g.state.pending = None
+        if action.name == PASS:
+            frame[PC] += 1
+            return
+        _start_action(g, action)
+        return
+    pending["commits"][str(action.player)] = action.to_json()
+    if deciding(pending):
+        return
+    g.state.pending = None
+    frame[PC] += 1
+    commits = [g.action_from_json(pending["commits"][str(s)]) for s in sorted(pending["players"])]
+    g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [str(a) for a in commits]})
+    for act in reversed(commits):
+        _start_action(g, act)
+
+
+def _start_action(g, action: Action) -> None:
+    adef = g.ruleset.actions[action.name]
+    local = {"player": g.table.players[action.player]}
+    local.update(action.args)
+    for counter, amount in adef.costs:
+        cost = amount(g, local)
+        if cost:
+            g.set_attr(local["player"], counter, g.state.pvars[action.player][counter] - cost, adef.location)
+    if adef.code_id is not None:
+        g.state.stack.append([adef.code_id, 0, local, None])

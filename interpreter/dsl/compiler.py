@@ -1,0 +1,532 @@
+"""Compile DSL syntax trees into closures (expressions) and VM code (statements).
+
+Compiling happens once, when the ruleset is built; a playout never parses or
+walks a tree. Every name is resolved here: an unknown name, a wrong number of
+arguments or an effect inside a condition is a :class:`DslError` at the exact
+position in the YAML file.
+"""
+from __future__ import annotations
+
+import difflib
+import operator
+from dataclasses import dataclass, field
+
+from ..errors import DavitError, DslError, GameError, Location
+from ..yaml_loader import position_in_file
+from .. import vm
+from . import ast
+from .parser import parse
+from .primitives import PRIMITIVES, BUILTIN_VALUES
+from ..decisions import Choose
+
+
+@dataclass
+class FunctionInfo:
+    """What callers need to know about a ruleset-defined function."""
+    name: str
+    params: tuple
+    code_id: str
+    location: Location | None = None
+    suspends: bool = False
+    body: tuple = ()
+    used: bool = False
+
+
+@dataclass
+class Env:
+    """The names a ruleset defines, as seen by the compiler."""
+    globals: set = field(default_factory=set)
+    constants: set = field(default_factory=set)
+    zones: set = field(default_factory=set)          # zones reachable by bare name
+    player_attrs: set = field(default_factory=set)   # counters, player vars, per-player zones
+    thing_props: set = field(default_factory=set)    # dynamic thing properties (assignable)
+    zone_props: set = field(default_factory=set)     # dynamic zone properties (assignable)
+    functions: dict = field(default_factory=dict)    # name -> FunctionInfo
+    codes: dict = field(default_factory=dict)        # code id -> vm.Code
+    errors: list = field(default_factory=list)
+    used_names: set = field(default_factory=set)
+
+    def all_names(self, local: set) -> list:
+        return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)
+                      | set(PRIMITIVES) | set(BUILTIN_VALUES))
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class Snippet:
+    """A DSL text with its YAML origin; ``loc(node)`` maps a node to the file."""
+
+    def __init__(self, text, what: str):
+        self.text = text
+        self.what = what
+
+    def loc(self, node_or_pos) -> Location:
+        pos = node_or_pos.pos if isinstance(node_or_pos, ast.Node) else node_or_pos
+        return position_in_file(self.text, pos[0], pos[1])
+
+
+_BINOPS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "/": operator.truediv, "//": operator.floordiv, "%": operator.mod,
+}
+
+
+def _contains(a, b):
+    return a in b
+
+
+def _not_contains(a, b):
+    return a not in b
+
+
+_COMPARE = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge, "in": _contains, "not in": _not_contains,
+}
+
+
+class Compiler:
+    """Compiles the snippets of one ruleset against its :class:`Env`."""
+
+    def __init__(self, env: Env):
+        self.env = env
+        self._slot = 0
+
+    # -- entry points -------------------------------------------------------
+
+    def expression(self, text, what: str, local: set = frozenset(), pure: bool = True):
+        """Compile a condition or value; returns ``fn(game, locals)`` or None on error."""
+        snippet = Snippet(text, what)
+        try:
+            node = parse(text, "expr")
+            return self._expr(node, snippet, set(local), pure)
+        except DavitError as exc:
+            self.env.errors.append(exc)
+            return None
+
+    def block(self, text, code_id: str, what: str, params: tuple = (), local: set = frozenset(),
+              pure: bool = False):
+        """Compile statements into a :class:`vm.Code` registered under ``code_id``."""
+        snippet = Snippet(text, what)
+        try:
+            body = parse(text, "block")
+        except DavitError as exc:
+            self.env.errors.append(exc)
+            return None
+        return self.code_from_ast(body, snippet, code_id, params, local, pure)
+
+    def code_from_ast(self, body, snippet, code_id, params=(), local=frozenset(), pure=False):
+        scope = set(local) | set(params) | self._assigned_names(body)
+        clash = scope & self.env.globals
+        errors_before = len(self.env.errors)
+        scope -= clash  # names declared global are never locals
+        instrs: list = []
+        try:
+            self._stmts(body, snippet, scope, pure, instrs, loops=[])
+        except DavitError as exc:
+            self.env.errors.append(exc)
+        if len(self.env.errors) > errors_before:
+            return None
+        code = vm.Code(code_id, instrs, tuple(params), snippet.loc((1, 1)))
+        self.env.codes[code_id] = code
+        return code
+
+    # -- helpers ------------------------------------------------------------
+
+    def _assigned_names(self, body) -> set:
+        names = set()
+        for node in ast.walk(body):
+            if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+            elif isinstance(node, ast.For):
+                names.add(node.var)
+            elif isinstance(node, (ast.Comprehension,)):
+                names.add(node.var)
+            elif isinstance(node, ast.Lambda):
+                names.add(node.param)
+        return names
+
+    def _new_slot(self) -> str:
+        self._slot += 1
+        return f"%{self._slot}"
+
+    def _error(self, message, snippet, node, hint=None):
+        return DslError(message, snippet.loc(node), hint)
+
+    # -- statements ---------------------------------------------------------
+
+    def _stmts(self, body, sn, scope, pure, out, loops):
+        for stmt in body:
+            self._stmt(stmt, sn, scope, pure, out, loops)
+
+    def _stmt(self, s, sn, scope, pure, out, loops):
+        loc = sn.loc(s)
+        if isinstance(s, ast.Pass):
+            return
+        if isinstance(s, ast.ExprStmt):
+            if isinstance(s.expr, ast.Call) and isinstance(s.expr.func, ast.Name):
+                special = self._special_call(s.expr, sn, scope, pure, None)
+                if special is not None:
+                    out.append(special)
+                    return
+            fn = self._expr(s.expr, sn, scope, pure)
+            out.append(vm.Do(fn, loc))
+            return
+        if isinstance(s, ast.Assign):
+            if s.op is None and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name) \
+                    and isinstance(s.target, ast.Name) and s.target.id in scope:
+                special = self._special_call(s.value, sn, scope, pure, s.target.id)
+                if special is not None:
+                    out.append(special)
+                    return
+            out.append(vm.Do(self._assignment(s, sn, scope, pure), loc))
+            return
+        if isinstance(s, ast.If):
+            end_jumps = []
+            for cond, body in s.branches:
+                c = self._expr(cond, sn, scope, pure)
+                test = vm.JumpIfNot(c, None, sn.loc(cond))
+                out.append(test)
+                self._stmts(body, sn, scope, pure, out, loops)
+                jump = vm.Jump(None, loc)
+                out.append(jump)
+                end_jumps.append(jump)
+                test.target = len(out)
+            self._stmts(s.orelse, sn, scope, pure, out, loops)
+            for jump in end_jumps:
+                jump.target = len(out)
+            return
+        if isinstance(s, ast.For):
+            slot = self._new_slot()
+            source = self._expr(s.source, sn, scope, pure)
+            out.append(vm.ForInit(slot, source, sn.loc(s.source)))
+            head = len(out)
+            nxt = vm.ForNext(slot, s.var, None, loc)
+            out.append(nxt)
+            loop = {"continue": head, "breaks": [], "slot": slot}
+            self._stmts(s.body, sn, scope, pure, out, loops + [loop])
+            out.append(vm.Jump(head, loc))
+            nxt.end = len(out)
+            for brk in loop["breaks"]:
+                brk.target = len(out)
+            return
+        if isinstance(s, ast.While):
+            head = len(out)
+            c = self._expr(s.cond, sn, scope, pure)
+            test = vm.JumpIfNot(c, None, sn.loc(s.cond))
+            out.append(test)
+            loop = {"continue": head, "breaks": [], "slot": None}
+            self._stmts(s.body, sn, scope, pure, out, loops + [loop])
+            out.append(vm.Jump(head, loc))
+            test.target = len(out)
+            for brk in loop["breaks"]:
+                brk.target = len(out)
+            return
+        if isinstance(s, ast.Break):
+            if not loops:
+                raise self._error("'break' outside a loop", sn, s)
+            loop = loops[-1]
+            if loop["slot"]:
+                out.append(vm.Do(_drop_slot(loop["slot"]), loc))
+            jump = vm.Jump(None, loc)
+            loop["breaks"].append(jump)
+            out.append(jump)
+            return
+        if isinstance(s, ast.Continue):
+            if not loops:
+                raise self._error("'continue' outside a loop", sn, s)
+            out.append(vm.Jump(loops[-1]["continue"], loc))
+            return
+        if isinstance(s, ast.Return):
+            value = self._expr(s.value, sn, scope, pure) if s.value is not None else None
+            out.append(vm.Return(value, loc))
+            return
+        raise self._error(f"unsupported statement {type(s).__name__}", sn, s)
+
+    def _special_call(self, call: ast.Call, sn, scope, pure, result_var):
+        """``choose(...)`` and calls of waiting functions become their own instructions."""
+        name = call.func.id
+        if name == "choose" and name not in scope:
+            if pure:
+                raise self._error("choose(...) asks a player and cannot be used here", sn, call)
+            args = [self._expr(a, sn, scope, pure) for a in call.args]
+            kwargs = {k: self._expr(v, sn, scope, pure) for k, v in call.kwargs}
+            if len(args) < 2 or len(args) > 3 or set(kwargs) - {"prompt"}:
+                raise self._error("choose(player, options, prompt) takes a player, a list of options "
+                                  "and an optional prompt", sn, call)
+            prompt = kwargs.get("prompt") or (args[2] if len(args) > 2 else None)
+            return Choose(args[0], args[1], prompt, result_var, sn.loc(call))
+        info = self.env.functions.get(name)
+        if info is not None and info.suspends and name not in scope:
+            if pure:
+                raise self._error(f"function '{name}' asks a player and cannot be used here", sn, call)
+            self._check_arity(name, len(info.params), len(info.params), call, sn)
+            info.used = True
+            args = [self._expr(a, sn, scope, pure) for a in call.args]
+            return vm.CallCode(info.code_id, args, result_var, sn.loc(call))
+        return None
+
+    def _assignment(self, s: ast.Assign, sn, scope, pure):
+        if pure:
+            raise self._error("assignments are not allowed in a condition", sn, s)
+        value = self._expr(s.value, sn, scope, pure)
+        op = _BINOPS[s.op] if s.op else None
+        target = s.target
+        if isinstance(target, ast.Name):
+            name = target.id
+            if name in self.env.globals:
+                self.env.used_names.add(name)
+                if op is None:
+                    return lambda g, L: g.set_var(name, value(g, L))
+                return lambda g, L: g.set_var(name, op(g.state.vars[name], value(g, L)))
+            if name in self.env.constants:
+                raise self._error(f"'{name}' is a constant and cannot be changed", sn, target)
+            if name in BUILTIN_VALUES or name in PRIMITIVES:
+                raise self._error(f"'{name}' is a built-in name and cannot be assigned", sn, target)
+            if op is None:
+                def assign_local(g, L):
+                    L[name] = value(g, L)
+                return assign_local
+            if name not in scope:
+                raise self._error(f"unknown name '{name}'", sn, target)
+
+            def aug_local(g, L):
+                L[name] = op(L[name], value(g, L))
+            return aug_local
+        if isinstance(target, ast.Attr):
+            obj = self._expr(target.obj, sn, scope, pure)
+            attr = target.name
+            loc = sn.loc(target)
+            if attr not in self.env.player_attrs | self.env.thing_props | self.env.zone_props:
+                raise DslError(f"'{attr}' is not a declared counter, variable or property; only those can be set",
+                               loc, did_you_mean(attr, self.env.player_attrs | self.env.thing_props
+                                                 | self.env.zone_props))
+            self.env.used_names.add(attr)
+            if op is None:
+                return lambda g, L: g.set_attr(obj(g, L), attr, value(g, L), loc)
+            return lambda g, L: g.set_attr(obj(g, L), attr, op(g.get_attr(obj(g, L), attr, loc), value(g, L)), loc)
+        if isinstance(target, ast.Index):
+            obj = self._expr(target.obj, sn, scope, pure)
+            index = self._expr(target.index, sn, scope, pure)
+            if op is None:
+                def set_item(g, L):
+                    obj(g, L)[index(g, L)] = value(g, L)
+                return set_item
+
+            def aug_item(g, L):
+                seq = obj(g, L)
+                i = index(g, L)
+                seq[i] = op(seq[i], value(g, L))
+            return aug_item
+        raise self._error("cannot assign to this", sn, target)
+
+    # -- expressions --------------------------------------------------------
+
+    def _expr(self, n, sn, scope, pure):
+        if isinstance(n, ast.Const):
+            value = n.value
+            return lambda g, L: value
+        if isinstance(n, ast.Name):
+            return self._name(n, sn, scope)
+        if isinstance(n, ast.Attr):
+            obj = self._expr(n.obj, sn, scope, pure)
+            name = n.name
+            loc = sn.loc(n)
+            self.env.used_names.add(name)
+            return lambda g, L: g.get_attr(obj(g, L), name, loc)
+        if isinstance(n, ast.Index):
+            obj = self._expr(n.obj, sn, scope, pure)
+            index = self._expr(n.index, sn, scope, pure)
+            return lambda g, L: obj(g, L)[index(g, L)]
+        if isinstance(n, ast.BinOp):
+            left = self._expr(n.left, sn, scope, pure)
+            right = self._expr(n.right, sn, scope, pure)
+            op = _BINOPS[n.op]
+            return lambda g, L: op(left(g, L), right(g, L))
+        if isinstance(n, ast.Neg):
+            operand = self._expr(n.operand, sn, scope, pure)
+            return lambda g, L: -operand(g, L)
+        if isinstance(n, ast.Not):
+            operand = self._expr(n.operand, sn, scope, pure)
+            return lambda g, L: not operand(g, L)
+        if isinstance(n, ast.BoolOp):
+            left = self._expr(n.left, sn, scope, pure)
+            right = self._expr(n.right, sn, scope, pure)
+            if n.op == "and":
+                return lambda g, L: left(g, L) and right(g, L)
+            return lambda g, L: left(g, L) or right(g, L)
+        if isinstance(n, ast.Compare):
+            first = self._expr(n.first, sn, scope, pure)
+            rest = [(_COMPARE[op], self._expr(e, sn, scope, pure)) for op, e in n.rest]
+            if len(rest) == 1:
+                op, second = rest[0]
+                return lambda g, L: op(first(g, L), second(g, L))
+
+            def chain(g, L):
+                a = first(g, L)
+                for op, e in rest:
+                    b = e(g, L)
+                    if not op(a, b):
+                        return False
+                    a = b
+                return True
+            return chain
+        if isinstance(n, ast.IfExp):
+            cond = self._expr(n.cond, sn, scope, pure)
+            then = self._expr(n.then, sn, scope, pure)
+            other = self._expr(n.other, sn, scope, pure)
+            return lambda g, L: then(g, L) if cond(g, L) else other(g, L)
+        if isinstance(n, ast.ListLit):
+            items = [self._expr(i, sn, scope, pure) for i in n.items]
+            return lambda g, L: [i(g, L) for i in items]
+        if isinstance(n, ast.Comprehension):
+            return self._comprehension(n, sn, scope, pure)
+        if isinstance(n, ast.Lambda):
+            raise self._error("a lambda (x -> ...) may only be an argument of a call", sn, n)
+        if isinstance(n, ast.Call):
+            return self._call(n, sn, scope, pure)
+        raise self._error(f"unsupported expression {type(n).__name__}", sn, n)
+
+    def _name(self, n: ast.Name, sn, scope):
+        name = n.id
+        if name in scope:
+            def local(g, L):
+                try:
+                    return L[name]
+                except KeyError:
+                    raise GameError(f"'{name}' is used before it is given a value", sn.loc(n)) from None
+            return local
+        self.env.used_names.add(name)
+        if name in self.env.globals:
+            return lambda g, L: g.state.vars[name]
+        if name in self.env.constants:
+            return lambda g, L: g.table.constants[name]
+        if name in BUILTIN_VALUES:
+            fn = BUILTIN_VALUES[name]
+            return lambda g, L: fn(g)
+        if name in self.env.zones:
+            return lambda g, L: g.table.zones[name]
+        if name in PRIMITIVES or name in self.env.functions:
+            raise self._error(f"'{name}' is a function; call it with ( )", sn, n)
+        raise self._error(f"unknown name '{name}'", sn, n, did_you_mean(name, self.env.all_names(scope)))
+
+    def _comprehension(self, n: ast.Comprehension, sn, scope, pure):
+        source = self._expr(n.source, sn, scope, pure)
+        elt = self._expr(n.elt, sn, scope, pure)
+        cond = self._expr(n.cond, sn, scope, pure) if n.cond is not None else None
+        var = n.var
+
+        def comp(g, L):
+            out = []
+            for item in source(g, L):
+                L[var] = item
+                if cond is None or cond(g, L):
+                    out.append(elt(g, L))
+            return out
+        return comp
+
+    def _lambda(self, n: ast.Lambda, sn, scope, pure):
+        body = self._expr(n.body, sn, scope, pure)
+        param = n.param
+
+        def make(g, L):
+            def fn(value):
+                L[param] = value
+                return body(g, L)
+            return fn
+        return make
+
+    def _check_arity(self, name, low, high, call, sn):
+        given = len(call.args)
+        if given < low or (high is not None and given > high):
+            if low == high:
+                want = f"{low}"
+            elif high is None:
+                want = f"at least {low}"
+            else:
+                want = f"{low} to {high}"
+            raise self._error(f"{name}() takes {want} argument{'s' if want != '1' else ''}, "
+                              f"{given} given", sn, call)
+
+    def _call(self, n: ast.Call, sn, scope, pure):
+        if not isinstance(n.func, ast.Name):
+            raise self._error("only named functions can be called", sn, n)
+        name = n.func.id
+        loc = sn.loc(n)
+        if name == "choose":
+            raise self._error("choose(...) must be a statement of its own or the right side of an assignment",
+                              sn, n)
+        info = self.env.functions.get(name)
+        if info is not None:
+            if info.suspends:
+                raise self._error(f"function '{name}' asks a player; call it as a statement of its own "
+                                  "or the right side of an assignment", sn, n)
+            self._check_arity(name, len(info.params), len(info.params), n, sn)
+            if n.kwargs:
+                raise self._error(f"function '{name}' takes no named arguments", sn, n)
+            info.used = True
+            args = [self._expr(a, sn, scope, pure) for a in n.args]
+            code_id = info.code_id
+
+            def call_function(g, L):
+                return vm.call_sync(g, g.ruleset.codes[code_id], [a(g, L) for a in args])
+            return call_function
+        prim = PRIMITIVES.get(name)
+        if prim is None:
+            raise self._error(f"unknown function '{name}'", sn, n.func,
+                              did_you_mean(name, set(PRIMITIVES) | set(self.env.functions)))
+        if prim.effect and pure:
+            raise self._error(f"{name}() changes the game and cannot be used in a condition", sn, n)
+        self._check_arity(name, prim.min_args, prim.max_args, n, sn)
+        for key, _ in n.kwargs:
+            if key not in prim.kwargs:
+                raise self._error(f"{name}() has no argument named '{key}'", sn, n,
+                                  did_you_mean(key, prim.kwargs))
+        args = []
+        for a in n.args:
+            if isinstance(a, ast.Lambda):
+                args.append(self._lambda(a, sn, scope, pure))
+            else:
+                args.append(self._expr(a, sn, scope, pure))
+        kwargs = [(k, self._expr(v, sn, scope, pure)) for k, v in n.kwargs]
+        if prim.static_check is not None:
+            prim.static_check(self, n, sn)
+        fn = prim.fn
+        if not kwargs:
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda g, L: fn(g, loc, a0(g, L))
+            if len(args) == 2:
+                a0, a1 = args
+                return lambda g, L: fn(g, loc, a0(g, L), a1(g, L))
+            return lambda g, L: fn(g, loc, *[a(g, L) for a in args])
+        return lambda g, L: fn(g, loc, *[a(g, L) for a in args], **{k: v(g, L) for k, v in kwargs})
+
+
+def _drop_slot(slot):
+    def drop(g, L):
+        L.pop(slot, None)
+    return drop
+
+
+def compute_suspending(functions: dict) -> None:
+    """Mark the functions that (directly or through calls) ask a player."""
+    calls = {}
+    for name, info in functions.items():
+        callees = set()
+        for node in ast.walk(info.body):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id == "choose":
+                    info.suspends = True
+                callees.add(node.func.id)
+        calls[name] = callees
+    changed = True
+    while changed:
+        changed = False
+        for name, info in functions.items():
+            if not info.suspends and any(functions[c].suspends for c in calls[name] if c in functions):
+                info.suspends = True
+                changed = True

@@ -1,0 +1,450 @@
+"""The DSL's built-in functions: a registry of plain Python functions.
+
+Each primitive is ``fn(game, loc, *args, **kwargs)``; ``loc`` is the call's
+location for error messages. ``@primitive(effect=True)`` marks the ones that
+change the game (they are refused inside conditions). The compiler reads each
+signature once to check argument counts and names.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+
+from ..errors import GameError
+from ..values import PlayerRef, ThingRef, ZoneRef, display, type_name
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str
+    fn: object
+    effect: bool
+    min_args: int
+    max_args: int | None
+    kwargs: tuple
+    doc: str
+    static_check: object = None
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+BUILTIN_VALUES: dict = {}
+
+
+def primitive(effect: bool = False, name: str | None = None):
+    def register(fn):
+        sig = inspect.signature(fn)
+        params = list(sig.parameters.values())[2:]  # skip game, loc
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        low = sum(1 for p in positional if p.default is p.empty)
+        high = None if any(p.kind == p.VAR_POSITIONAL for p in params) else len(positional)
+        kw = tuple(p.name for p in params if p.kind == p.KEYWORD_ONLY)
+        key = name or fn.__name__.rstrip("_")
+        PRIMITIVES[key] = Primitive(key, fn, effect, low, high, kw, inspect.getdoc(fn) or "")
+        return fn
+    return register
+
+
+def builtin_value(name: str):
+    def register(fn):
+        BUILTIN_VALUES[name] = fn
+        return fn
+    return register
+
+
+def _items(value, loc, what="a list"):
+    if isinstance(value, list):
+        return value
+    if isinstance(value, ZoneRef):
+        raise GameError("internal: zone not expanded", loc)
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    raise GameError(f"expected {what}, got {type_name(value)}", loc)
+
+
+def _coll(g, value, loc):
+    """A collection argument: lists as they are, zones as their things."""
+    if isinstance(value, ZoneRef):
+        return g.zone_things(value)
+    return _items(value, loc)
+
+
+# --- built-in values --------------------------------------------------------
+
+@builtin_value("players")
+def _players(g):
+    """The seats still in the game, in seat order."""
+    return [p for p in g.table.players if not g.state.out[p.seat]]
+
+
+@builtin_value("all_players")
+def _all_players(g):
+    return list(g.table.players)
+
+
+@builtin_value("num_players")
+def _num_players(g):
+    return len(g.table.players)
+
+
+# --- collections --------------------------------------------------------------
+
+@primitive()
+def count(g, loc, collection, predicate=None):
+    """count(xs) — how many items; count(xs, x -> cond) — how many satisfy cond."""
+    items = _coll(g, collection, loc)
+    if predicate is None:
+        return len(items)
+    return sum(1 for x in items if predicate(x))
+
+
+@primitive(name="sum")
+def sum_(g, loc, collection, value=None):
+    """sum(xs) or sum(xs, x -> value): the total."""
+    items = _coll(g, collection, loc)
+    if value is None:
+        return sum(items)
+    return sum(value(x) for x in items)
+
+
+@primitive(name="min")
+def min_(g, loc, collection, key=None):
+    """min(xs) or min(xs, x -> key): the smallest value (none for an empty list)."""
+    items = _coll(g, collection, loc)
+    if not items:
+        return None
+    return min(items) if key is None else min(key(x) for x in items)
+
+
+@primitive(name="max")
+def max_(g, loc, collection, key=None):
+    """max(xs) or max(xs, x -> key): the largest value (none for an empty list)."""
+    items = _coll(g, collection, loc)
+    if not items:
+        return None
+    return max(items) if key is None else max(key(x) for x in items)
+
+
+@primitive(name="any")
+def any_(g, loc, collection, predicate=None):
+    """any(xs) or any(xs, x -> cond): true if at least one item is (or satisfies) true."""
+    items = _coll(g, collection, loc)
+    return any(items) if predicate is None else any(predicate(x) for x in items)
+
+
+@primitive(name="all")
+def all_(g, loc, collection, predicate=None):
+    """all(xs) or all(xs, x -> cond): true if every item is (or satisfies) true."""
+    items = _coll(g, collection, loc)
+    return all(items) if predicate is None else all(predicate(x) for x in items)
+
+
+@primitive(name="filter")
+def filter_(g, loc, collection, predicate):
+    """filter(xs, x -> cond): the items that satisfy cond, in order."""
+    return [x for x in _coll(g, collection, loc) if predicate(x)]
+
+
+@primitive(name="sorted")
+def sorted_(g, loc, collection, key=None, *, descending=False):
+    """sorted(xs) or sorted(xs, x -> key, descending=true): a sorted copy (stable)."""
+    items = _coll(g, collection, loc)
+    return sorted(items, key=key, reverse=bool(descending))
+
+
+@primitive()
+def first(g, loc, collection, predicate=None):
+    """first(xs) or first(xs, x -> cond): the first (matching) item, or none."""
+    for x in _coll(g, collection, loc):
+        if predicate is None or predicate(x):
+            return x
+    return None
+
+
+@primitive()
+def last(g, loc, collection, predicate=None):
+    """last(xs) or last(xs, x -> cond): the last (matching) item, or none."""
+    found = None
+    for x in _coll(g, collection, loc):
+        if predicate is None or predicate(x):
+            found = x
+    return found
+
+
+@primitive()
+def lowest(g, loc, collection, key):
+    """lowest(xs, x -> key): every item whose key is the smallest (ties included)."""
+    items = _coll(g, collection, loc)
+    if not items:
+        return []
+    keys = [key(x) for x in items]
+    low = min(keys)
+    return [x for x, k in zip(items, keys) if k == low]
+
+
+@primitive()
+def highest(g, loc, collection, key):
+    """highest(xs, x -> key): every item whose key is the largest (ties included)."""
+    items = _coll(g, collection, loc)
+    if not items:
+        return []
+    keys = [key(x) for x in items]
+    high = max(keys)
+    return [x for x, k in zip(items, keys) if k == high]
+
+
+@primitive(name="list")
+def list_(g, loc, collection):
+    """list(zone_or_list): the items as a list (a snapshot of a zone)."""
+    return list(_coll(g, collection, loc))
+
+
+@primitive(name="range")
+def range_(g, loc, start, stop=None):
+    """range(n) is 0..n-1; range(a, b) is a..b-1."""
+    return list(range(start)) if stop is None else list(range(start, stop))
+
+
+@primitive(name="abs")
+def abs_(g, loc, number):
+    """abs(n): the absolute value."""
+    return abs(number)
+
+
+@primitive()
+def text(g, loc, value):
+    """text(x): x as readable text."""
+    return display(value)
+
+
+@primitive()
+def lookup(g, loc, table, key, default=None):
+    """lookup(table, key): a value from a constant table (a map), or default."""
+    if not isinstance(table, dict):
+        raise GameError(f"lookup() needs a table, got {type_name(table)}", loc)
+    return table.get(key, table.get(str(key), default))
+
+
+# --- finding things -------------------------------------------------------------
+
+@primitive()
+def zone(g, loc, id, player=None):
+    """zone("deck") or zone("hand", p): a zone by id (per-player zones need the player)."""
+    return g.find_zone(id, player, loc)
+
+
+@primitive()
+def space(g, loc, id):
+    """space("a1"): a board space by id."""
+    return g.find_zone(str(id), None, loc)
+
+
+@primitive()
+def thing(g, loc, id):
+    """thing("card-5@0"): a card, piece or token by id."""
+    found = g.table.things.get(str(id))
+    if found is None:
+        raise GameError(f"no thing with id '{id}'", loc)
+    return found
+
+
+@primitive()
+def things(g, loc, kind=None):
+    """things() or things("passenger"): every thing (of a kind), wherever it is."""
+    return [t for t in g.table.thing_list if kind is None or t.kind == kind]
+
+
+@primitive()
+def player(g, loc, seat):
+    """player(0): the player in seat 0 (seats count from 0)."""
+    if not isinstance(seat, int) or not 0 <= seat < len(g.table.players):
+        raise GameError(f"no player in seat {seat!r}", loc)
+    return g.table.players[seat]
+
+
+@primitive()
+def top(g, loc, zone_):
+    """top(zone): the first thing in a zone, or none."""
+    items = g.zone_things(zone_)
+    return items[0] if items else None
+
+
+@primitive()
+def bottom(g, loc, zone_):
+    """bottom(zone): the last thing in a zone, or none."""
+    items = g.zone_things(zone_)
+    return items[-1] if items else None
+
+
+@primitive()
+def next_player(g, loc, p):
+    """next_player(p): the next seat clockwise that is still in the game."""
+    return g.next_player(p)
+
+
+@primitive()
+def turn_order(g, loc, start):
+    """turn_order(p): the seats still in the game, clockwise, starting with p."""
+    return g.turn_order(start)
+
+
+# --- the board --------------------------------------------------------------------
+
+@primitive()
+def neighbours(g, loc, where, kind=None):
+    """neighbours(space) or neighbours(space, "stair"): the spaces one edge away (following arrows)."""
+    return g.board.neighbours(g, where, kind)
+
+
+@primitive()
+def reachable(g, loc, start, steps=None, kind=None):
+    """reachable(space, n): the spaces within n edges (all reachable spaces without n)."""
+    return g.board.reachable(g, start, steps, kind)
+
+
+@primitive()
+def path(g, loc, start, goal):
+    """path(a, b): the spaces of a shortest path from a to b (empty if none)."""
+    return g.board.path(g, start, goal)
+
+
+@primitive()
+def distance(g, loc, start, goal):
+    """distance(a, b): the number of edges on a shortest path, or none."""
+    route = g.board.path(g, start, goal)
+    return len(route) - 1 if route else None
+
+
+@primitive(effect=True)
+def remove_space(g, loc, where):
+    """remove_space(space): take a space off the board (its edges go with it)."""
+    g.board.set_removed(g, where, True)
+
+
+@primitive(effect=True)
+def restore_space(g, loc, where):
+    """restore_space(space): put a removed space back."""
+    g.board.set_removed(g, where, False)
+
+
+@primitive(effect=True)
+def connect(g, loc, a, b, kind="link", *, one_way=False):
+    """connect(a, b, "kind", one_way=false): add an edge during play."""
+    g.board.connect(g, a, b, kind, one_way)
+
+
+# --- moving things -----------------------------------------------------------------
+
+@primitive(effect=True)
+def move(g, loc, what, to, *, at="bottom", face=None):
+    """move(thing_or_list, zone, at="top"|"bottom"|index, face="up"|"down")."""
+    if isinstance(what, list):
+        for t in list(what):
+            g.move_thing(t, to, at, face, loc)
+    elif what is not None:
+        g.move_thing(what, to, at, face, loc)
+
+
+@primitive(effect=True)
+def move_all(g, loc, source, to, *, face=None):
+    """move_all(from_zone, to_zone): move everything, keeping the order."""
+    for t in list(g.zone_things(source)):
+        g.move_thing(t, to, "bottom", face, loc)
+
+
+@primitive(effect=True)
+def draw(g, loc, source, to, n=None, *, face=None):
+    """draw(deck, hand) moves the top thing and returns it (none if empty); draw(deck, hand, n) returns a list."""
+    drawn = []
+    for _ in range(1 if n is None else n):
+        items = g.zone_things(source)
+        if not items:
+            break
+        t = items[0]
+        g.move_thing(t, to, "bottom", face, loc)
+        drawn.append(t)
+    if n is None:
+        return drawn[0] if drawn else None
+    return drawn
+
+
+@primitive(effect=True)
+def shuffle(g, loc, zone_, *, name=None):
+    """shuffle(zone, name="deck"): shuffle a zone; the name lets a scenario pin the result."""
+    g.shuffle_zone(zone_, name, loc)
+
+
+@primitive(effect=True)
+def roll(g, loc, faces, *, name=None):
+    """roll([faces...], name="die"): one face at random (pinnable by name)."""
+    items = _coll(g, faces, loc)
+    if not items:
+        raise GameError("roll() needs at least one face", loc)
+    return g.random_pick(items, name or "roll", loc)
+
+
+@primitive(effect=True)
+def pick_random(g, loc, collection, *, name=None):
+    """pick_random(xs, name="draw"): one item at random (pinnable by name)."""
+    items = _coll(g, collection, loc)
+    if not items:
+        return None
+    return g.random_pick(items, name or "pick", loc)
+
+
+@primitive(effect=True)
+def flip(g, loc, what, face=None):
+    """flip(thing) turns it over; flip(thing, "up") sets the side."""
+    for t in what if isinstance(what, list) else [what]:
+        g.set_face(t, None if face is None else face == "up", loc)
+
+
+@primitive(effect=True)
+def reveal(g, loc, what):
+    """reveal(thing_or_list_or_zone): turn face up for everyone."""
+    items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
+    for t in list(items):
+        g.set_face(t, True, loc)
+
+
+@primitive(effect=True)
+def hide(g, loc, what):
+    """hide(thing_or_list_or_zone): turn face down."""
+    items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
+    for t in list(items):
+        g.set_face(t, False, loc)
+
+
+@primitive(effect=True)
+def peek(g, loc, who, what):
+    """peek(player, thing_or_list): the player may now see these face-down things."""
+    items = what if isinstance(what, list) else [what]
+    for t in items:
+        g.let_see(who, t, loc)
+
+
+# --- players and scores ------------------------------------------------------------
+
+@primitive(effect=True)
+def score(g, loc, who, amount, *, reason=None):
+    """score(player, n, reason="..."): add n (may be negative) to the player's score."""
+    g.add_score(who, amount, reason, loc)
+
+
+@primitive(effect=True)
+def eliminate(g, loc, who, *, reason=None):
+    """eliminate(player): the player leaves the game (skipped in turn order)."""
+    g.eliminate(who, reason, loc)
+
+
+@primitive(effect=True)
+def end_game(g, loc, *, reason=None):
+    """end_game(reason="..."): the game ends after the current statement."""
+    g.end_game(reason)
+
+
+@primitive(effect=True)
+def log(g, loc, message, *args):
+    """log("text {expr}"): a line of narration; {expr} holes are filled in."""
+    g.emit({"e": "log", "text": str(message) if not args else str(message).format(*map(display, args))})
+
+

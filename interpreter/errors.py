@@ -1,0 +1,94 @@
+"""One exception root for everything davit reports to a user.
+
+Every error carries a :class:`Location` so that it can be shown as
+``file:line:col: message``; stages subclass :class:`DavitError` so callers can
+tell a broken YAML file from a broken DSL snippet or a runaway game.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A point in a source file; line and column are 1-based."""
+
+    file: str
+    line: int = 1
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class DavitError(Exception):
+    """Root of every error davit reports; ``str()`` gives ``file:line:col: message``."""
+
+    def __init__(self, message: str, location: Location | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.hint = hint
+
+    def __str__(self) -> str:
+        text = f"{self.location}: {self.message}" if self.location else self.message
+        if self.hint:
+            text += f" ({self.hint})"
+        return text
+
+
+class LoadError(DavitError):
+    """A file could not be read or parsed as safe YAML/JSON."""
+
+
+class SchemaError(DavitError):
+    """A file does not match the JSON Schema of its kind."""
+
+
+class DslError(DavitError):
+    """A DSL snippet is malformed or names something unknown."""
+
+
+class RulesetError(DavitError):
+    """The ruleset is inconsistent (unknown reference, duplicate id, ...)."""
+
+
+class ScenarioError(DavitError):
+    """A scenario file is malformed or its expectation failed."""
+
+
+class GameError(DavitError):
+    """The game reached an impossible point while running (a rules bug)."""
+
+
+class RunawayGameError(GameError):
+    """The step guard stopped a game that did not end."""
+
+
+class SaveError(DavitError):
+    """A saved game cannot be restored."""
+
+
+class Findings(DavitError):
+    """Several errors found at once; ``errors`` holds each of them."""
+
+    def __init__(self, errors: list[DavitError]):
+        errors = sorted(errors, key=_sort_key)
+        super().__init__("\n".join(str(e) for e in errors), None)
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+def _sort_key(error: DavitError):
+    loc = error.location
+    return (loc.file, loc.line, loc.column) if loc else ("", 0, 0)
+
+
+def raise_all(errors: list[DavitError]) -> None:
+    """Raise the errors collected by a stage, if there are any."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise Findings(errors)

@@ -1,0 +1,101 @@
+"""JSON Schema checks with every error mapped back to its YAML line.
+
+The schemas in ``schemas/`` (draft-07) are the single source for what a
+ruleset, variant or scenario file may contain; editors use the same files
+through the ``# yaml-language-server: $schema=...`` line. All errors are
+reported, not only the first.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from .errors import Location, SchemaError
+from .files import schemas_dir
+from .yaml_loader import LocList, LocMap
+
+KINDS = ("ruleset", "variant", "scenario")
+
+
+@lru_cache(maxsize=None)
+def load_schema(kind: str) -> dict:
+    path = schemas_dir() / f"{kind}.schema.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _validator(kind: str):
+    schema = load_schema(kind)
+    store = {}
+    for name in KINDS:
+        other = load_schema(name)
+        store[f"{name}.schema.json"] = other
+        if "$id" in other:
+            store[other["$id"]] = other
+    resolver = jsonschema.RefResolver.from_schema(schema, store=store) if hasattr(jsonschema, "RefResolver") else None
+    if resolver is not None:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return jsonschema.Draft7Validator(schema, resolver=resolver)
+    return jsonschema.Draft7Validator(schema)
+
+
+def _locate(root, path, fallback: Location) -> tuple[Location, object]:
+    """The location of the value at ``path`` (and of its parent container)."""
+    node, loc = root, getattr(root, "loc", fallback)
+    for part in path:
+        if isinstance(node, LocMap) and part in node:
+            loc = node.loc_of(part)
+            node = node[part]
+        elif isinstance(node, LocList) and isinstance(part, int) and part < len(node):
+            loc = node.loc_of(part)
+            node = node[part]
+        else:
+            break
+    return loc, node
+
+
+def _path_text(path) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _message(error) -> str:
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        deepest = best_match(error.context)
+        return deepest.message
+    if error.validator == "additionalProperties":
+        return error.message
+    return error.message
+
+
+def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
+    """Every schema violation of ``data`` (a located YAML tree) as a located error."""
+    found = []
+    for error in _validator(kind).iter_errors(data):
+        path = list(error.absolute_path)
+        loc, node = _locate(data, path, fallback)
+        where = _path_text(path)
+        if error.validator == "additionalProperties" and isinstance(node, LocMap):
+            allowed = set(error.schema.get("properties", {}))
+            patterns = error.schema.get("patternProperties", {})
+            import re
+            for key in node:
+                if key not in allowed and not any(re.search(p, str(key)) for p in patterns):
+                    from .dsl.compiler import did_you_mean
+                    hint = did_you_mean(str(key), allowed)
+                    prefix = f"{where}: " if where else ""
+                    found.append(SchemaError(f"{prefix}unknown key '{key}'", node.key_loc(key), hint))
+            continue
+        if error.validator == "required" and isinstance(node, LocMap):
+            loc = node.loc
+        prefix = f"{where}: " if where else ""
+        found.append(SchemaError(prefix + _message(error), loc))
+    found.sort(key=lambda e: (e.location.line, e.location.column) if e.location else (0, 0))
+    return found
