@@ -81,6 +81,7 @@ class Builder:
         self.errors.extend(self.env.errors)
         raise_all(self.errors)
         rs.codes = dict(self.env.codes)
+        rs.env = self.env  # kept to compile scenario snippets and to check types later
         rs.functions = dict(self.env.functions)
         rs.fingerprint = hashlib.sha256(json.dumps([plain(d), self.variant], sort_keys=True,
                                                    default=str).encode()).hexdigest()[:16]
@@ -128,7 +129,9 @@ class Builder:
             cap = len(seats)
         return ZoneDef(
             id=zid, name=str(spec.get("name", zid.replace("_", " "))), per_player=bool(spec.get("per_player")),
-            visibility=str(spec.get("visibility", "everyone")), face=str(spec.get("face", "up")),
+            visibility=str(spec.get("visibility", "everyone")),
+            # things are laid face up in open zones and face down in hidden ones unless the zone says otherwise
+            face=str(spec.get("face", "up" if spec.get("visibility", "everyone") == "everyone" else "down")),
             capacity=int(cap) if cap is not None else None, seats=tuple(plain(seats)) if seats else None,
             admit=None, admit_reason=str(spec.get("admit_reason", "")), attrs=plain(spec.get("attrs") or {}),
             kind=kind, description=str(spec.get("description", "")), location=loc)

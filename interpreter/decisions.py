@@ -303,8 +303,10 @@ def commit(g, action: Action) -> None:
     stack = g.state.stack
     frame = stack[-1]
     kind = pending["kind"]
-    g.emit({"e": "decide", "player": action.player, "action": action.to_json(), "label": str(action),
-            "secret": kind == "simultaneous"})
+    event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": str(action)}
+    if kind == "simultaneous":
+        event["only"] = [action.player]
+    g.emit(event)
     if kind == "choice":
         if pending["var"]:
             frame[LOCALS][pending["var"]] = action.arg("option")

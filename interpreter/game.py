@@ -16,6 +16,7 @@ from .errors import GameError, SaveError
 from .state import State
 from .table import Table
 from .values import PlayerRef, ThingRef, ZoneRef, decode, display, encode, type_name
+from .views import watchers
 
 
 class Game:
@@ -36,6 +37,7 @@ class Game:
         self.ruleset = ruleset
         self.table: Table = ruleset.table(players)
         self.board = ruleset.board
+        self.codes = ruleset.codes
         self.log: list = []
         self.record = record
         self.retval = None
@@ -115,6 +117,7 @@ class Game:
         other.ruleset = self.ruleset
         other.table = self.table
         other.board = self.board
+        other.codes = self.codes
         other.log = list(self.log)
         other.record = self.record
         other.retval = None
@@ -214,7 +217,7 @@ class Game:
         st.stack = []
         rs = self.ruleset
         if rs.final_code is not None:
-            vm.call_sync(self, rs.codes[rs.final_code], [])
+            vm.call_sync(self, self.codes[rs.final_code], [])
         ranking = []
         for p in self.table.players:
             if st.out[p.seat]:
@@ -353,8 +356,10 @@ class Game:
             old = self.state.pvars[obj.seat].get(name)
             self.state.pvars[obj.seat][name] = value
             if old != value:
-                self.emit({"e": "set", "player": obj.seat, "name": name, "old": encode(old), "new": encode(value),
-                           "secret": spec.visibility != "everyone"})
+                event = {"e": "set", "player": obj.seat, "name": name, "old": encode(old), "new": encode(value)}
+                if spec.visibility != "everyone":
+                    event["only"] = [obj.seat] if spec.visibility == "owner" else []
+                self.emit(event)
             return
         if isinstance(obj, ThingRef):
             if name not in self.ruleset.thing_props:
@@ -410,6 +415,7 @@ class Game:
             raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
         st = self.state
         src = st.where[thing.id]
+        was_seen = watchers(self, thing.id, src) if self.record else None
         st.zones[src].remove(thing.id)
         dest = st.zones[zone.id]
         if at == "top":
@@ -422,7 +428,12 @@ class Game:
         props = st.props[thing.id]
         props["face_up"] = (zone.defn.face == "up") if face is None else (face == "up")
         props.pop("known_to", None)
-        self.emit({"e": "move", "thing": thing.id, "from": src, "to": zone.id})
+        if self.record:
+            event = {"e": "move", "thing": thing.id, "from": src, "to": zone.id}
+            now_seen = watchers(self, thing.id, zone.id)
+            if was_seen is not None and now_seen is not None:
+                event["only"] = sorted(set(was_seen) | set(now_seen))
+            self.log.append(event)
 
     def set_face(self, thing, up, loc) -> None:
         if not isinstance(thing, ThingRef):

@@ -141,7 +141,7 @@ class CallCode(Instr):
 
     def run(self, g, frame, stack):
         local = frame[LOCALS]
-        code = g.ruleset.codes[self.code_id]
+        code = g.codes[self.code_id]
         new_locals = {name: arg(g, local) for name, arg in zip(code.params, self.args)}
         frame[PC] += 1
         stack.append([self.code_id, 0, new_locals, self.result])
@@ -155,12 +155,12 @@ def finish_frame(g, stack, result=None):
     g.retval = result
 
 
-def run(g, stack: list, limit_note: str = "") -> None:
-    """Run frames until the stack is empty, the game waits or ends."""
-    codes = g.ruleset.codes
+def run(g, stack: list, sync: bool = False) -> None:
+    """Run frames until the stack is empty, the game waits or ends (``sync``: ignore a pending decision)."""
+    codes = g.codes
     state = g.state
     max_steps = g.ruleset.max_steps
-    while stack and state.pending is None and not state.over:
+    while stack and (sync or state.pending is None) and not state.over:
         frame = stack[-1]
         instrs = codes[frame[CODE]].instrs
         pc = frame[PC]
@@ -193,9 +193,7 @@ def call_sync(g, code: Code, args: list):
     """Run a function that cannot wait for a decision and return its result."""
     stack = [[code.id, 0, dict(zip(code.params, args)), None]]
     g.retval = None
-    saved_steps = g.state.steps
-    run(g, stack)
-    if stack:
+    run(g, stack, sync=True)
+    if stack and not g.state.over:
         raise GameError(f"function '{code.id}' waited for a decision where none may be asked", code.location)
-    g.state.steps = saved_steps + (g.state.steps - saved_steps)
     return g.retval

@@ -472,7 +472,7 @@ class Compiler:
             code_id = info.code_id
 
             def call_function(g, L):
-                return vm.call_sync(g, g.ruleset.codes[code_id], [a(g, L) for a in args])
+                return vm.call_sync(g, g.codes[code_id], [a(g, L) for a in args])
             return call_function
         prim = PRIMITIVES.get(name)
         if prim is None:

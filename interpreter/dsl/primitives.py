@@ -86,6 +86,18 @@ def _num_players(g):
     return len(g.table.players)
 
 
+@builtin_value("game_over")
+def _game_over(g):
+    """True once the game has ended."""
+    return g.state.over
+
+
+@builtin_value("winners")
+def _winners(g):
+    """The players who won (empty until the game is over)."""
+    return [g.table.players[s] for s in g.winners]
+
+
 # --- collections --------------------------------------------------------------
 
 @primitive()
