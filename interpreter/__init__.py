@@ -1,0 +1,19 @@
+"""davit: a declarative rules-data interpreter for tabletop games.
+
+Rules live in schema-checked YAML with a small DSL for the logic; this
+package loads, checks and compiles them and plays games::
+
+    from interpreter import load_ruleset, Game
+    game = Game(load_ruleset("der-mythos"), players=4, seed=1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    print(game.scores, game.winners)
+"""
+from .decisions import Action, Applied, Refused
+from .errors import DavitError, DslError, Findings, GameError, LoadError, RulesetError, SchemaError
+from .game import Game
+from .loading import load_ruleset
+
+__all__ = ["Action", "Applied", "Refused", "DavitError", "DslError", "Findings", "GameError", "LoadError",
+           "RulesetError", "SchemaError", "Game", "load_ruleset"]
+__version__ = "0.1.0"

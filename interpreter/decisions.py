@@ -320,13 +320,14 @@ def commit(g, action: Action) -> None:
             return
         _start_action(g, action)
         return
-    pending["commits"][str(action.player)] = action.to_json()
+    pending["commits"][str(action.player)] = action.to_json() | {"label": str(action)}
     if deciding(pending):
         return
     g.state.pending = None
     frame[PC] += 1
-    commits = [g.action_from_json(pending["commits"][str(s)]) for s in sorted(pending["players"])]
-    g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [str(a) for a in commits]})
+    raw = [pending["commits"][str(s)] for s in sorted(pending["players"])]
+    commits = [g.action_from_json(c) for c in raw]
+    g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c["label"] for c in raw]})
     for act in reversed(commits):
         _start_action(g, act)
 

@@ -1,0 +1,1 @@
+"""Rulesets and schemas shipped inside an installed wheel (copied in at build time)."""

@@ -1,0 +1,266 @@
+"""The ``davit`` command: list, validate, play, simulate, test.
+
+Every user mistake ends in one readable line (or ``file:line:col`` lines) and
+a non-zero exit; a Python traceback is shown only with ``DAVIT_DEBUG=1``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .errors import DavitError
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"davit: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="davit", description="Play, check and simulate tabletop games written as YAML rules.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("list", help="bundled rulesets and their variants")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", choices=["text", "json"], default="text")
+    p.add_argument("--strict", action="store_true", help="warnings fail too")
+    p.add_argument("--provenance", action="store_true", help="list values marked as reconstructed")
+
+    p = sub.add_parser("play", help="play one game (bots, or a human at the terminal)")
+    p.add_argument("ruleset", metavar="RULESET", help="a bundled ruleset id or a path")
+    p.add_argument("--players", type=_positive)
+    p.add_argument("--seed", type=_int, default=0)
+    p.add_argument("--agents", default="random", help="comma-separated: random, first, greedy, human "
+                                                      "(the last one repeats)")
+    p.add_argument("--variant")
+    p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the result")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+
+    p = sub.add_parser("simulate", help="play many games and report statistics per seat")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--games", type=_positive, default=100)
+    p.add_argument("--players", type=_positive)
+    p.add_argument("--seed", type=_int, default=0)
+    p.add_argument("--workers", type=_positive, default=1)
+    p.add_argument("--variant")
+    p.add_argument("--agents", default="random")
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("test", help="run scenario files (rule tests)")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except DavitError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_FAIL
+    except KeyboardInterrupt:
+        print("\ndavit: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_FAIL
+    except Exception as exc:  # never a traceback for users; DAVIT_DEBUG shows it
+        if os.environ.get("DAVIT_DEBUG"):
+            raise
+        print(f"davit: internal error: {type(exc).__name__}: {exc} (set DAVIT_DEBUG=1 for details)",
+              file=sys.stderr)
+        return EXIT_USAGE
+
+
+def cmd_list(args) -> int:
+    from .files import bundled_ids, bundled_rulesets_dir, variants_of
+    from .loading import load_ruleset
+    rows = []
+    for rid in bundled_ids():
+        rs = load_ruleset(rid)
+        variants = []
+        for vid in variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml"):
+            v = load_ruleset(rid, vid)
+            variants.append({"id": vid, "players": [v.min_players, v.max_players]})
+        rows.append({"id": rid, "name": rs.name, "players": [rs.min_players, rs.max_players], "variants": variants})
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    for row in rows:
+        low, high = row["players"]
+        print(f"{row['id']:<22} {row['name']} ({low}–{high} players)")
+        for v in row["variants"]:
+            vl, vh = v["players"]
+            print(f"{'':<22}   variant {v['id']} ({vl}–{vh} players)")
+    return EXIT_OK
+
+
+def cmd_validate(args) -> int:
+    from .validate import validate_paths
+    findings = validate_paths(args.paths, provenance=args.provenance)
+    errors = [f for f in findings if f.severity == "error"]
+    if args.format == "json":
+        print(json.dumps([f.to_json() for f in findings], indent=2))
+    else:
+        for f in findings:
+            print(f.text())
+        if not findings:
+            print("ok: no problems found")
+    failed = bool(errors) or (args.strict and bool(findings))
+    return EXIT_FAIL if failed else EXIT_OK
+
+
+def _players_for(rs, wanted):
+    if wanted is None:
+        return max(rs.min_players, min(4, rs.max_players))
+    if not rs.min_players <= wanted <= rs.max_players:
+        raise DavitError(f"davit: {rs.id} is for {rs.min_players}–{rs.max_players} players, not {wanted}")
+    return wanted
+
+
+def _write_atomic(path: str, lines) -> None:
+    """Write a file completely or not at all (an old file is never left half-written)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            for line in lines:
+                out.write(line + "\n")
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def cmd_play(args) -> int:
+    from .agents import HumanAgent, make_agents
+    from .game import Game
+    from .loading import load_ruleset
+    from .narrate import event_text
+    from .views import redact
+    rs = load_ruleset(args.ruleset, args.variant)
+    players = _players_for(rs, args.players)
+    try:
+        agents = make_agents(args.agents, players, args.seed)
+    except ValueError as exc:
+        raise DavitError(f"davit: {exc}") from None
+    if args.log:
+        folder = Path(args.log).parent
+        if str(folder) and not folder.is_dir():
+            raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
+    humans = any(isinstance(a, HumanAgent) for a in agents)
+    narrate = not (args.json or args.quiet or humans)
+    game = Game(rs, players, seed=args.seed)
+    shown = 0
+    try:
+        while not game.is_over:
+            if narrate:
+                for e in game.log[shown:]:
+                    text = event_text(game, redact(e, None))
+                    if text:
+                        print(text)
+                shown = len(game.log)
+            seat = game.deciding_players[0]
+            actions = game.legal_actions(seat)
+            result = game.apply(agents[seat].choose(game, seat, actions))
+            if not result:
+                raise DavitError(f"davit: an agent chose an illegal action: {result.reason}")
+    except (KeyboardInterrupt, EOFError):
+        print("\ndavit: game abandoned", file=sys.stderr)
+        return 130
+    if args.log:
+        _write_atomic(args.log, (json.dumps(e, sort_keys=True) for e in game.log))
+    if args.json:
+        print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
+                          "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
+                          "winners": game.winners, "names": list(game.table.player_names)}))
+        return EXIT_OK
+    if narrate:
+        for e in game.log[shown:]:
+            text = event_text(game, redact(e, None))
+            if text:
+                print(text)
+    else:
+        print(event_text(game, game.log[-1]))
+    return EXIT_OK
+
+
+def cmd_simulate(args) -> int:
+    from .loading import load_ruleset
+    from .simulate import simulate
+    rs = load_ruleset(args.ruleset, args.variant)
+    players = _players_for(rs, args.players)
+    result = simulate(args.ruleset, args.games, players, seed=args.seed, workers=args.workers,
+                      variant=args.variant, agents=args.agents, progress=sys.stderr.isatty() and not args.json)
+    result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, **result}
+    if args.json:
+        print(json.dumps(result))
+        return EXIT_OK
+    names = rs.table(players).player_names
+    print(f"{rs.name}{f' ({rs.variant})' if rs.variant else ''}: {result['games']} games, {players} players, "
+          f"seed {args.seed}, agents {args.agents}")
+    print(f"{'seat':<16}{'mean score':>12}{'stdev':>10}{'win rate':>10}")
+    for s in range(players):
+        print(f"{names[s]:<16}{result['mean_scores'][s]:>12.2f}{result['score_stdev'][s]:>10.2f}"
+              f"{result['win_rate'][s]:>10.1%}")
+    print(f"mean game length: {result['mean_length']:.1f} decisions; "
+          f"{result['games_per_second']} games per second ({result['seconds']} s)")
+    return EXIT_OK
+
+
+def cmd_test(args) -> int:
+    from .scenario import find_scenarios, run_scenario
+    files = find_scenarios(args.paths)
+    passed = failed = 0
+    for path in files:
+        result = run_scenario(path)
+        if result.ok:
+            passed += 1
+            if not args.quiet:
+                print(f"PASS {result.path} ({result.id})")
+        else:
+            failed += 1
+            print(f"FAIL {result.path} ({result.id})")
+            for message in result.messages:
+                print(f"  {message}")
+    print(f"{passed} passed, {failed} failed")
+    if not files:
+        print("davit: no scenario files found", file=sys.stderr)
+    return EXIT_OK if failed == 0 and files else EXIT_FAIL
+
+
+COMMANDS = {"list": cmd_list, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+            "test": cmd_test}
+
+if __name__ == "__main__":
+    sys.exit(main())

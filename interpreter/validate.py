@@ -1,0 +1,135 @@
+"""``davit validate``: every problem in a set of ruleset files, all at once.
+
+A finding is one error or warning with its location and a short code; the
+text form is ``file:line:col: error[code]: message``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DavitError, DslError, LoadError, RulesetError, SchemaError, ScenarioError
+from .files import RULESET_FILE, display_path, variants_of
+from .loading import load_ruleset
+from .schema_check import schema_errors
+from .yaml_loader import LocMap, load_yaml_file
+
+CODES = {LoadError: "load", SchemaError: "schema", DslError: "dsl", RulesetError: "rules", ScenarioError: "scenario"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    line: int
+    column: int
+    severity: str
+    code: str
+    message: str
+    hint: str | None = None
+
+    def text(self) -> str:
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}{hint}"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column, "severity": self.severity,
+                "code": self.code, "message": self.message, "hint": self.hint}
+
+
+def _code(error: DavitError) -> str:
+    for cls in type(error).__mro__:
+        if cls in CODES:
+            return CODES[cls]
+    return "error"
+
+
+def findings_of(error: DavitError, fallback: str) -> list[Finding]:
+    out = []
+    for e in getattr(error, "errors", [error]):
+        loc = e.location
+        out.append(Finding(loc.file if loc else fallback, loc.line if loc else 1, loc.column if loc else 1,
+                           "error", _code(e), e.message, e.hint))
+    return out
+
+
+def _ruleset_folders(path: Path) -> list[Path]:
+    if (path / RULESET_FILE).is_file():
+        return [path]
+    return sorted(p.parent for p in path.rglob(RULESET_FILE))
+
+
+def validate_paths(paths, provenance: bool = False) -> list[Finding]:
+    findings: list[Finding] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            findings.append(Finding(str(raw), 1, 1, "error", "load", "no such file or folder"))
+            continue
+        if path.is_file():
+            findings.extend(_validate_file(path, provenance))
+            continue
+        folders = _ruleset_folders(path)
+        if not folders:
+            findings.append(Finding(display_path(path), 1, 1, "error", "load", f"no {RULESET_FILE} found here"))
+        for folder in folders:
+            findings.extend(_validate_ruleset(folder / RULESET_FILE, provenance))
+    unique = sorted(set(findings), key=lambda f: (f.file, f.line, f.column, f.message))
+    return unique
+
+
+def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
+    out = []
+    shown = display_path(ruleset_file)
+    try:
+        rs = load_ruleset(ruleset_file)
+        if provenance:
+            for loc, reason, what in rs.provenance:
+                out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",
+                                   f"reconstructed{f' ({what})' if what else ''}: {reason}"))
+    except DavitError as exc:
+        out.extend(findings_of(exc, shown))
+    for variant, vfile in variants_of(ruleset_file).items():
+        try:
+            load_ruleset(ruleset_file, variant)
+        except DavitError as exc:
+            out.extend(findings_of(exc, display_path(vfile)))
+    scenarios = ruleset_file.parent / "scenarios"
+    if scenarios.is_dir():
+        for sfile in sorted(scenarios.glob("*.yaml")):
+            out.extend(_validate_scenario(sfile))
+    return out
+
+
+def _validate_scenario(path: Path) -> list[Finding]:
+    shown = display_path(path)
+    try:
+        data = load_yaml_file(path, shown)
+        if not isinstance(data, LocMap):
+            raise ScenarioError("a scenario file must be a mapping")
+        errors = schema_errors(data, "scenario", data.loc)
+        return [f for e in errors for f in findings_of(e, shown)]
+    except DavitError as exc:
+        return findings_of(exc, shown)
+
+
+def _validate_file(path: Path, provenance: bool) -> list[Finding]:
+    shown = display_path(path)
+    try:
+        data = load_yaml_file(path, shown)
+    except DavitError as exc:
+        return findings_of(exc, shown)
+    if isinstance(data, LocMap) and "scenario" in data:
+        return _validate_scenario(path)
+    if isinstance(data, LocMap) and "variant" in data:
+        try:
+            load_ruleset(path)
+            return []
+        except DavitError as exc:
+            return findings_of(exc, shown)
+    if path.name == RULESET_FILE or (isinstance(data, LocMap) and "id" in data and "flow" in data):
+        return _validate_ruleset(path, provenance)
+    # an included part: check the ruleset that includes it
+    main = path.parent / RULESET_FILE
+    if main.is_file():
+        return _validate_ruleset(main, provenance)
+    return [Finding(shown, 1, 1, "error", "load", "not a ruleset, variant, scenario or included part file")]
