@@ -12,6 +12,8 @@ from functools import lru_cache
 
 import jsonschema
 from jsonschema.exceptions import best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT7
 
 from .errors import Location, SchemaError
 from .files import schemas_dir
@@ -28,20 +30,14 @@ def load_schema(kind: str) -> dict:
 
 @lru_cache(maxsize=None)
 def _validator(kind: str):
-    schema = load_schema(kind)
-    store = {}
-    for name in KINDS:
-        other = load_schema(name)
-        store[f"{name}.schema.json"] = other
-        if "$id" in other:
-            store[other["$id"]] = other
-    resolver = jsonschema.RefResolver.from_schema(schema, store=store) if hasattr(jsonschema, "RefResolver") else None
-    if resolver is not None:
-        import warnings
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return jsonschema.Draft7Validator(schema, resolver=resolver)
-    return jsonschema.Draft7Validator(schema)
+    # Schemas refer to each other by file name ("ruleset.schema.json#/definitions/..."),
+    # exactly as editors resolve them beside the YAML files.
+    resources = []
+    for path in sorted(schemas_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((path.name, Resource.from_contents(contents, default_specification=DRAFT7)))
+    registry = Registry().with_resources(resources)
+    return jsonschema.Draft7Validator(load_schema(kind), registry=registry)
 
 
 def _locate(root, path, fallback: Location) -> tuple[Location, object]:

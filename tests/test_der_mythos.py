@@ -1,0 +1,59 @@
+"""Der Mythos specifics: hidden simultaneous commitments and the bots' information."""
+import json
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import RandomAgent
+
+
+def test_committed_card_is_hidden_until_the_reveal():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 3, seed=4)
+    action = [a for a in game.legal_actions(0) if a.arg("card").id == "passenger-7@0"][0]
+    assert game.apply(action)
+    for seat in (1, 2):
+        text = json.dumps(game.view(seat))
+        assert "passenger-7@0" not in text, "another player must not see the committed card"
+    spectator = json.dumps(game.view(None))
+    assert "passenger-7@0" not in spectator
+    assert "passenger-7@0" in json.dumps(game.view(0)), "the player sees their own card"
+    # after everyone has played, the reveal makes it public
+    for seat in (1, 2):
+        game.apply(game.legal_actions(seat)[0])
+    assert '"id": "passenger-7@0"' in json.dumps(game.view(1)["zones"])
+
+
+def test_bots_get_only_their_own_legal_actions_and_view():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 4, seed=2)
+    seen = []
+
+    class Spy(RandomAgent):
+        def choose(self, g, seat, actions):
+            seen.append((seat, {a.player for a in actions}))
+            return super().choose(g, seat, actions)
+
+    from interpreter.agents import play_out
+    play_out(game, [Spy(i) for i in range(4)])
+    assert seen and all(players == {seat} for seat, players in seen)
+
+
+def test_simultaneous_round_refuses_a_second_commit():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 2, seed=1)
+    first = game.legal_actions(0)[0]
+    assert game.apply(first)
+    again = game.apply(first)
+    assert not again and "not" in again.reason
+    assert game.deciding_players == [1]
+
+
+def test_ties_share_the_win():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 2, seed=3)
+    # both players play the same values every round: same scores, both win
+    while not game.is_over:
+        for seat in (0, 1):
+            hand = sorted(game.legal_actions(seat), key=lambda a: a.arg("card").attrs["value"])
+            game.apply(hand[0])
+    assert game.scores[0] == game.scores[1]
+    assert game.winners == [0, 1]
