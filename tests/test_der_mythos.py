@@ -19,7 +19,8 @@ def test_committed_card_is_hidden_until_the_reveal():
     # after everyone has played, the reveal makes it public
     for seat in (1, 2):
         game.apply(game.legal_actions(seat)[0])
-    assert '"id": "passenger-7@0"' in json.dumps(game.view(1)["zones"])
+    reveals = [e for e in game.view(1)["log"] if e["e"] == "reveal"]
+    assert reveals and "passenger-7@0" in json.dumps(reveals[-1])
 
 
 def test_bots_get_only_their_own_legal_actions_and_view():
