@@ -211,6 +211,7 @@ SCENARIO = {
         {"expect": ["round == 2", "count(lowered) == 1"], "description": "two checks"},
         {"run": "round == 3", "agent": "random"},
         {"set": "round = 2", "source": "p. 3"},
+        {"act": {"player": 1, "action": "give", "args": {"to": {"player": 2}, "cards": ["a", "b"], "n": 2}}},
     ],
     "expect": ["game_over"],
 }
