@@ -74,6 +74,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", default="random")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--variant")
+    p.add_argument("-o", "--output", metavar="FILE")
+
+    p = sub.add_parser("explain", help="the rules as Markdown for people")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("--variant")
+
+    p = sub.add_parser("diff", help="what differs between two rulesets, or a ruleset and its variant")
+    p.add_argument("a", metavar="A", help="a ruleset id or path (or a variant file)")
+    p.add_argument("b", metavar="B", nargs="?", help="another ruleset or variant file (default: A itself)")
+    p.add_argument("--variant", help="compare A with A plus this variant")
+    p.add_argument("--notes", action="store_true", help="also show changed descriptions and sources")
+
     p = sub.add_parser("test", help="run scenario files (rule tests)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
@@ -259,7 +274,34 @@ def cmd_test(args) -> int:
     return EXIT_OK if failed == 0 and files else EXIT_FAIL
 
 
-COMMANDS = {"list": cmd_list, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+def cmd_draw(args) -> int:
+    from .draw import draw_main
+    from .loading import load_ruleset
+    text = draw_main(load_ruleset(args.ruleset, args.variant), args.output)
+    if text is not None:
+        print(text, end="" if text.endswith("\n") else "\n")
+    return EXIT_OK
+
+
+def cmd_explain(args) -> int:
+    from .explain import explain
+    from .loading import load_ruleset
+    print(explain(load_ruleset(args.ruleset, args.variant)))
+    return EXIT_OK
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff, format_diff
+    from .loading import load_ruleset
+    if args.b is None and args.variant is None:
+        raise DavitError("davit: diff needs a second ruleset B or --variant V")
+    a = load_ruleset(args.a)
+    b = load_ruleset(args.b if args.b is not None else args.a, args.variant)
+    print(format_diff(diff(a, b, include_notes=args.notes), a, b))
+    return EXIT_OK
+
+
+COMMANDS = {"list": cmd_list, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
             "test": cmd_test}
 
 if __name__ == "__main__":
