@@ -24,11 +24,19 @@ class Location:
 class DavitError(Exception):
     """Root of every error davit reports; ``str()`` gives ``file:line:col: message``."""
 
-    def __init__(self, message: str, location: Location | None = None, hint: str | None = None):
+    code = "error"
+    severity = "error"
+
+    def __init__(self, message: str, location: Location | None = None, hint: str | None = None,
+                 code: str | None = None, severity: str | None = None):
         super().__init__(message)
         self.message = message
         self.location = location
         self.hint = hint
+        if code is not None:
+            self.code = code
+        if severity is not None:
+            self.severity = severity
 
     def __str__(self) -> str:
         text = f"{self.location}: {self.message}" if self.location else self.message
@@ -39,26 +47,32 @@ class DavitError(Exception):
 
 class LoadError(DavitError):
     """A file could not be read or parsed as safe YAML/JSON."""
+    code = "load"
 
 
 class SchemaError(DavitError):
     """A file does not match the JSON Schema of its kind."""
+    code = "schema"
 
 
 class DslError(DavitError):
     """A DSL snippet is malformed or names something unknown."""
+    code = "dsl"
 
 
 class RulesetError(DavitError):
     """The ruleset is inconsistent (unknown reference, duplicate id, ...)."""
+    code = "rules"
 
 
 class ScenarioError(DavitError):
     """A scenario file is malformed or its expectation failed."""
+    code = "scenario"
 
 
 class GameError(DavitError):
     """The game reached an impossible point while running (a rules bug)."""
+    code = "runtime"
 
 
 class RunawayGameError(GameError):

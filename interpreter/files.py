@@ -146,27 +146,29 @@ def _all_have_ids(items) -> bool:
 
 
 def _merge_by_id(base: LocList, overlay: list, errors: list, strict: bool) -> None:
-    index = {item["id"]: i for i, item in enumerate(base)}
+    # ids compare as text: the builder reads `3` and "3" as the same space
+    index = {str(item["id"]): i for i, item in enumerate(base)}
     removed = set()
     for j, item in enumerate(overlay):
         loc = overlay.loc_of(j) if isinstance(overlay, LocList) else base.loc
-        if item["id"] in index:
+        key = str(item["id"])
+        if key in index:
             if strict:
-                errors.append(RulesetError(f"id '{item['id']}' is defined twice", loc))
+                errors.append(RulesetError(f"id '{item['id']}' is defined twice", loc, code="duplicate-id"))
                 continue
             if item.get("remove"):
-                removed.add(item["id"])
+                removed.add(key)
                 continue
-            merge_into(base[index[item["id"]]], item, errors, strict=False)
+            merge_into(base[index[key]], item, errors, strict=False)
         else:
             if item.get("remove"):
                 errors.append(RulesetError(f"cannot remove '{item['id']}': the base has no such id", loc))
                 continue
             base.append(item)
             base.locs.append(loc)
-            index[item["id"]] = len(base) - 1
+            index[key] = len(base) - 1
     if removed:
-        keep = [(item, base.loc_of(i)) for i, item in enumerate(base) if item["id"] not in removed]
+        keep = [(item, base.loc_of(i)) for i, item in enumerate(base) if str(item["id"]) not in removed]
         base[:] = [k for k, _ in keep]
         base.locs[:] = [l for _, l in keep]
 

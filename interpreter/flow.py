@@ -87,7 +87,10 @@ class FlowCompiler:
     def _node(self, node, loc):
         if not isinstance(node, dict):
             raise RulesetError("a flow step must be a mapping", loc)
-        kinds = [k for k in FLOW_KINDS if k in node]
+        kinds = [k for k in FLOW_KINDS if k in node and k not in ("step",)]
+        if len(kinds) > 1 and not (set(kinds) <= {"repeat", "each_player", "for"} and len(kinds) == 1):
+            raise RulesetError(f"a flow step has one kind; this one has {', '.join(kinds)}", loc,
+                               code="flow-kind")
         out = self.out
         if "phase" in node:
             name = str(node["phase"])

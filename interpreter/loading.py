@@ -5,7 +5,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .build import build_ruleset
-from .errors import LoadError, Location, raise_all
+from .errors import LoadError, Location, RulesetError, raise_all
 from .files import (VARIANT_KEYS, display_path, merge_into, read_ruleset_tree, read_variant, resolve_ruleset,
                     variants_of)
 from .schema_check import schema_errors
@@ -29,7 +29,7 @@ def _load(path_text: str, variant: str | None):
     errors: list = []
     head = load_yaml_file(path, display_path(path))
     variant_file = None
-    if isinstance(head, LocMap) and "variant" in head and "extends" in head:
+    if isinstance(head, LocMap) and "variant" in head:
         variant_file, variant = path, str(head["variant"])
         _, path = read_variant(path, errors)
     data, files = read_ruleset_tree(path, errors)
@@ -46,12 +46,19 @@ def _load(path_text: str, variant: str | None):
     if variant_file is not None:
         vdata, _ = read_variant(variant_file, errors)
         errors.extend(schema_errors(vdata, "variant", vdata.loc))
-        variant = str(vdata.get("variant", variant))
+        declared = str(vdata.get("variant", variant))
+        if variant_file.parent.name == "variants" and declared != variant_file.stem:
+            errors.append(RulesetError(f"variant '{declared}' must live in a file named {declared}.yaml "
+                                       f"(this one is {variant_file.name})", vdata.loc_of("variant"),
+                                       code="variant-name"))
+        variant = declared
         merge_into(data, vdata, errors, skip=VARIANT_KEYS)
         files.append(variant_file)
     errors.extend(schema_errors(data, "ruleset", Location(display_path(path))))
     raise_all(_unique(errors))
     rs = build_ruleset(data, variant)
+    if variant_file is not None and "reconstructed" in vdata:
+        rs.provenance.append((vdata.loc_of("reconstructed"), str(vdata["reconstructed"]), variant))
     rs.variants = found
     rs.root = path.parent
     rs.files = files

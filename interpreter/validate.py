@@ -37,10 +37,7 @@ class Finding:
 
 
 def _code(error: DavitError) -> str:
-    for cls in type(error).__mro__:
-        if cls in CODES:
-            return CODES[cls]
-    return "error"
+    return getattr(error, "code", "error")
 
 
 def findings_of(error: DavitError, fallback: str) -> list[Finding]:
@@ -48,7 +45,7 @@ def findings_of(error: DavitError, fallback: str) -> list[Finding]:
     for e in getattr(error, "errors", [error]):
         loc = e.location
         out.append(Finding(loc.file if loc else fallback, loc.line if loc else 1, loc.column if loc else 1,
-                           "error", _code(e), e.message, e.hint))
+                           getattr(e, "severity", "error"), _code(e), e.message, e.hint))
     return out
 
 
