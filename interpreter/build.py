@@ -16,6 +16,7 @@ from .decisions import ActionDef
 from .dsl import ast
 from .dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending, did_you_mean
 from .dsl.parser import parse
+from .dsl.typecheck import TypeChecker, Vocabulary, element
 from .dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from .errors import DavitError, Location, RulesetError, raise_all
 from .flow import FlowCompiler
@@ -70,6 +71,7 @@ class Builder:
         self._declare_functions()
         self.env.action_ids = {str(a.get("id")) for a in (d.get("actions") or []) if isinstance(a, dict)}
         self._flow_globals(d.get("flow") or [])
+        self.compiler.checker = TypeChecker(Vocabulary(self.env, rs), self.env.errors)
         self._compile_functions()
         self._actions()
         self._zone_admission()
@@ -286,13 +288,13 @@ class Builder:
             if aid in (decisions.PASS, "choose"):
                 self.error(f"'{aid}' is a built-in action name", loc)
                 continue
-            local = {"player"}
+            local = {"player": "player"}
             params = []
             chooses = spec.get("choose") or {}
             for pname, domain in chooses.items():
                 fn = self.compiler.expression(domain, f"action {aid} choice {pname}", local)
                 params.append((str(pname), fn if fn is not None else (lambda g, L: [])))
-                local = local | {str(pname)}
+                local = {**local, str(pname): element(self.compiler.infer(domain, "choice", local))}
             cond = self.compiler.expression(spec["if"], f"action {aid} condition", local) if spec.get("if") else None
             costs = []
             for counter, amount in (spec.get("cost") or {}).items():
@@ -320,7 +322,7 @@ class Builder:
         for spec in sources:
             if spec.get("admit"):
                 zid = str(spec.get("id"))
-                fn = self.compiler.expression(spec["admit"], f"zone {zid} admit", {"thing", "zone"})
+                fn = self.compiler.expression(spec["admit"], f"zone {zid} admit", {"thing": "thing", "zone": "zone"})
                 if zid in rs.zones and fn is not None:
                     rs.zones[zid] = ZoneDef(**{**rs.zones[zid].__dict__, "admit": fn})
 
@@ -371,7 +373,7 @@ class Builder:
                 else:
                     src_text = m.group(2)
                 source = self.compiler.expression(src_text, f"trigger {tid} for")
-                local = {var}
+                local = {var: element(self.compiler.infer(src_text, "trigger for"))}
             when = self.compiler.expression(spec.get("when", "true"), f"trigger {tid} when", local)
             code = self.compiler.block(spec.get("do", "pass"), f"trigger:{tid}", f"trigger {tid}", (), local)
             if when is not None and code is not None and (source is not None or var is None):

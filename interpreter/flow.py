@@ -166,6 +166,8 @@ class FlowCompiler:
             self.env.errors.append(exc)
             return
         local = self.compiler._assigned_names(body) - self.env.globals
+        if self.compiler.checker is not None:
+            self.compiler.checker.block(body, snippet, {})
         try:
             self.compiler._stmts(body, snippet, local, False, self.out, loops=[])
         except DavitError as exc:

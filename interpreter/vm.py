@@ -8,7 +8,7 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
-from .errors import DavitError, GameError, Location
+from .errors import DavitError, GameError, Location, RunawayGameError
 from .state import CODE, LOCALS, PC, RET
 
 
@@ -156,10 +156,17 @@ def finish_frame(g, stack, result=None):
 
 
 def run(g, stack: list, sync: bool = False) -> None:
-    """Run frames until the stack is empty, the game waits or ends (``sync``: ignore a pending decision)."""
+    """Run frames until the stack is empty, the game waits or ends.
+
+    ``sync`` runs a function for its value (from a condition, a domain, a
+    label): it ignores a pending decision and counts its steps apart, so that
+    merely looking at the game (``legal_actions``) never changes the state.
+    """
     codes = g.codes
     state = g.state
     max_steps = g.ruleset.max_steps
+    budget = max_steps if sync else max_steps - state.steps
+    used = 0
     while stack and (sync or state.pending is None) and not state.over:
         frame = stack[-1]
         instrs = codes[frame[CODE]].instrs
@@ -168,13 +175,15 @@ def run(g, stack: list, sync: bool = False) -> None:
             finish_frame(g, stack)
             continue
         instr = instrs[pc]
-        state.steps += 1
-        if state.steps > max_steps:
+        used += 1
+        if not sync:
+            state.steps += 1
+        if used > budget:
             phase = " > ".join(state.phase) or "(no phase)"
-            from .errors import RunawayGameError
+            what = "a function did not finish" if sync else "the game did not end"
             raise RunawayGameError(
-                f"the game did not end within {max_steps} steps; it was in phase '{phase}'",
-                instr.loc, hint="a loop in the flow never ends; raise limits.max_steps if the game is really this long")
+                f"{what} within {max_steps} steps; it was in phase '{phase}'", instr.loc,
+                hint="a loop never ends; raise limits.max_steps if the game is really this long")
         try:
             instr.run(g, frame, stack)
         except Suspend:

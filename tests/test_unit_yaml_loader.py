@@ -95,11 +95,11 @@ def test_position_in_double_quoted_scalar():
 
 
 def test_position_in_single_quoted_scalar_nested():
-    #          1234567890123
+    # line 2:   "  key: 'ab + cd'" -- the quote is column 8, 'c' is column 14
     text = "top:\n  key: 'ab + cd'\n"
     s = parse_yaml(text, "f.yaml")["top"]["key"]
     assert s.style == "'"
-    assert position_in_file(s, 1, 6) == Location("f.yaml", 2, 13)
+    assert position_in_file(s, 1, 6) == Location("f.yaml", 2, 14)
 
 
 def test_position_in_literal_block_scalar():

@@ -94,6 +94,23 @@ class Compiler:
     def __init__(self, env: Env):
         self.env = env
         self._slot = 0
+        self.checker = None  # a typecheck.TypeChecker, once the ruleset's vocabulary is known
+
+    def _types(self, local) -> dict:
+        """Local name -> static type; ``local`` is a set of names or already such a dict."""
+        if isinstance(local, dict):
+            return dict(local)
+        return {name: ("player" if name in ("player", "p") else "any") for name in local}
+
+    def infer(self, text, what: str, local=frozenset()):
+        """The static type of an expression (``any`` when unsure or on errors)."""
+        if self.checker is None:
+            return "any"
+        try:
+            node = parse(text, "expr")
+        except DavitError:
+            return "any"
+        return self.checker.expr(node, Snippet(text, what), self._types(local))
 
     # -- entry points -------------------------------------------------------
 
@@ -102,7 +119,10 @@ class Compiler:
         snippet = Snippet(text, what)
         try:
             node = parse(text, "expr")
-            return self._expr(node, snippet, set(local), pure)
+            if self.checker is not None:
+                self.checker.expr(node, snippet, self._types(local))
+            # lambda parameters and comprehension variables are locals of the expression
+            return self._expr(node, snippet, set(local) | self._assigned_names((node,)), pure)
         except DavitError as exc:
             self.env.errors.append(exc)
             return None
@@ -122,6 +142,10 @@ class Compiler:
         scope = set(local) | set(params) | self._assigned_names(body)
         clash = scope & self.env.globals
         errors_before = len(self.env.errors)
+        if self.checker is not None:
+            types = self._types(local)
+            types.update({name: "any" for name in params})
+            self.checker.block(body, snippet, types)
         scope -= clash  # names declared global are never locals
         instrs: list = []
         try:

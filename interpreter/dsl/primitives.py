@@ -326,6 +326,26 @@ def distance(g, loc, start, goal):
     return len(route) - 1 if route else None
 
 
+@primitive()
+def spaces(g, loc, predicate=None):
+    """spaces() or spaces(s -> cond): the board spaces still on the board, in declaration order."""
+    removed = g.state.zprops
+    found = [g.table.zones[s] for s in g.board.spaces if not removed.get(s, {}).get("removed")]
+    return found if predicate is None else [s for s in found if predicate(s)]
+
+
+@primitive()
+def can_enter(g, loc, what, where):
+    """can_enter(thing, zone): true if the zone's capacity and admission rule let the thing in now."""
+    return g.can_enter(what, where, loc) is None
+
+
+@primitive()
+def refusal(g, loc, what, where):
+    """refusal(thing, zone): why the zone would refuse the thing now (text), or none."""
+    return g.can_enter(what, where, loc)
+
+
 @primitive(effect=True)
 def remove_space(g, loc, where):
     """remove_space(space): take a space off the board (its edges go with it)."""

@@ -1,0 +1,280 @@
+"""A light static type check of DSL snippets, run before they are compiled.
+
+Types are coarse on purpose: ``number``, ``text``, ``bool``, ``none``,
+``player``, ``thing``, ``zone``, ``("list", elem)``, ``map`` and ``any``
+(unknown, never an error). The checker catches what designers actually get
+wrong: comparing a number with a card, arithmetic on a card, an attribute
+that no thing / player / zone of the ruleset has. It never guesses: whenever
+a type is not certain it is ``any`` and nothing is reported.
+"""
+from __future__ import annotations
+
+from ..errors import DslError
+from . import ast
+
+ANY = "any"
+NUMBER, TEXT, BOOL, NONE = "number", "text", "bool", "none"
+PLAYER, THING, ZONE, MAP = "player", "thing", "zone", "map"
+REFS = (PLAYER, THING, ZONE)
+
+THING_BUILTINS = {"id": TEXT, "kind": TEXT, "name": TEXT, "zone": ZONE, "owner": PLAYER, "holder": PLAYER,
+                  "position": NUMBER, "face_up": BOOL}
+ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top": THING, "bottom": THING,
+                 "id": TEXT, "name": TEXT, "owner": PLAYER, "capacity": NUMBER, "full": BOOL, "free": NUMBER,
+                 "seats": ("list", ANY), "removed": BOOL}
+PLAYER_BUILTINS = {"seat": NUMBER, "name": TEXT, "out": BOOL, "next": PLAYER}
+
+_ELEMENT_OF_ARG = {"filter", "sorted", "lowest", "highest", "list"}
+_RETURNS = {
+    "count": NUMBER, "sum": NUMBER, "any": BOOL, "all": BOOL, "range": ("list", NUMBER), "abs": NUMBER,
+    "text": TEXT, "zone": ZONE, "space": ZONE, "thing": THING, "things": ("list", THING), "player": PLAYER,
+    "top": THING, "bottom": THING, "next_player": PLAYER, "turn_order": ("list", PLAYER),
+    "neighbours": ("list", ZONE), "spaces": ("list", ZONE), "can_enter": BOOL, "refusal": TEXT, "reachable": ("list", ZONE), "path": ("list", ZONE), "distance": NUMBER,
+}
+
+
+def value_type(value):
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, (int, float)):
+        return NUMBER
+    if isinstance(value, str):
+        return TEXT
+    if value is None:
+        return ANY  # an unset variable: unknown until assigned
+    if isinstance(value, list):
+        kinds = {value_type(v) for v in value}
+        return ("list", kinds.pop() if len(kinds) == 1 else ANY)
+    if isinstance(value, dict):
+        return MAP
+    return ANY
+
+
+def element(t):
+    if isinstance(t, tuple) and t[0] == "list":
+        return t[1]
+    if t == ZONE:
+        return THING
+    return ANY
+
+
+def _describe(t) -> str:
+    if isinstance(t, tuple):
+        return f"list of {_describe(t[1])}" if t[1] != ANY else "list"
+    return {THING: "card or piece", ZONE: "zone", PLAYER: "player", NUMBER: "number", TEXT: "text",
+            BOOL: "true/false", MAP: "table"}.get(t, t)
+
+
+class Vocabulary:
+    """What the ruleset declares: attribute names and their types, for the checker."""
+
+    def __init__(self, env, rs):
+        self.thing_attrs: dict = dict(THING_BUILTINS)
+        for tdef in rs.things:
+            for name, value in (tdef.get("attrs") or {}).items():
+                self._add(self.thing_attrs, name, value_type(value))
+            for name, values in (tdef.get("each") or {}).items():
+                self._add(self.thing_attrs, name, value_type(values[0]) if values else ANY)
+        for name, value in rs.thing_props.items():
+            self._add(self.thing_attrs, name, value_type(value))
+        self.zone_attrs: dict = dict(ZONE_BUILTINS)
+        for zdef in rs.zones.values():
+            for name, value in zdef.attrs.items():
+                self._add(self.zone_attrs, name, value_type(value))
+        for name, value in rs.zone_props.items():
+            self._add(self.zone_attrs, name, value_type(value))
+        self.player_attrs: dict = dict(PLAYER_BUILTINS)
+        for name, spec in rs.player_vars.items():
+            self.player_attrs[name] = value_type(spec.initial)
+        for zid, zdef in rs.zones.items():
+            if zdef.per_player:
+                self.player_attrs[zid] = ZONE
+        self.globals = {name: value_type(v) for name, v in rs.globals.items()}
+        self.constants = {}
+        from ..table import resolve_constant
+        for name, raw in rs.constants.items():
+            self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
+
+    @staticmethod
+    def _add(table, name, t):
+        old = table.get(name)
+        table[name] = t if old is None or old == t else ANY
+
+
+class TypeChecker:
+    def __init__(self, vocab: Vocabulary, errors: list):
+        self.vocab = vocab
+        self.errors = errors
+
+    def report(self, message, snippet, node, hint=None, code="type"):
+        self.errors.append(DslError(message, snippet.loc(node), hint, code=code))
+
+    # -- statements -----------------------------------------------------------
+
+    def block(self, body, snippet, local_types: dict):
+        types = dict(local_types)
+        self._stmts(body, snippet, types)
+
+    def _stmts(self, body, sn, types):
+        for s in body:
+            if isinstance(s, ast.Assign):
+                t = self.expr(s.value, sn, types)
+                if isinstance(s.target, ast.Name):
+                    name = s.target.id
+                    if s.op is None and name not in self.vocab.globals:
+                        old = types.get(name)
+                        types[name] = t if old in (None, t) else ANY
+                else:
+                    self.expr(s.target, sn, types)
+                if s.op is not None:
+                    self._arith(s.op, self.expr(s.target, sn, types), t, sn, s)
+            elif isinstance(s, ast.ExprStmt):
+                self.expr(s.expr, sn, types)
+            elif isinstance(s, ast.If):
+                for cond, body in s.branches:
+                    self.expr(cond, sn, types)
+                    self._stmts(body, sn, types)
+                self._stmts(s.orelse, sn, types)
+            elif isinstance(s, ast.For):
+                types[s.var] = element(self.expr(s.source, sn, types))
+                self._stmts(s.body, sn, types)
+            elif isinstance(s, ast.While):
+                self.expr(s.cond, sn, types)
+                self._stmts(s.body, sn, types)
+            elif isinstance(s, ast.Return) and s.value is not None:
+                self.expr(s.value, sn, types)
+
+    # -- expressions -----------------------------------------------------------
+
+    def expr(self, n, sn, types):
+        if isinstance(n, ast.Const):
+            return value_type(n.value) if n.value is not None else NONE
+        if isinstance(n, ast.Name):
+            if n.id in types:
+                return types[n.id]
+            if n.id in self.vocab.globals:
+                return self.vocab.globals[n.id]
+            if n.id in self.vocab.constants:
+                return self.vocab.constants[n.id]
+            if n.id in ("players", "all_players", "winners"):
+                return ("list", PLAYER)
+            if n.id == "num_players":
+                return NUMBER
+            if n.id == "game_over":
+                return BOOL
+            return ANY
+        if isinstance(n, ast.Attr):
+            return self._attr(self.expr(n.obj, sn, types), n, sn)
+        if isinstance(n, ast.Index):
+            obj = self.expr(n.obj, sn, types)
+            self.expr(n.index, sn, types)
+            return element(obj) if isinstance(obj, tuple) else ANY
+        if isinstance(n, ast.BinOp):
+            return self._arith(n.op, self.expr(n.left, sn, types), self.expr(n.right, sn, types), sn, n)
+        if isinstance(n, ast.Neg):
+            t = self.expr(n.operand, sn, types)
+            if t in REFS or t == TEXT:
+                self.report(f"cannot negate a {_describe(t)}", sn, n)
+            return NUMBER
+        if isinstance(n, ast.Not):
+            self.expr(n.operand, sn, types)
+            return BOOL
+        if isinstance(n, ast.BoolOp):
+            left = self.expr(n.left, sn, types)
+            right = self.expr(n.right, sn, types)
+            return left if left == right else ANY
+        if isinstance(n, ast.Compare):
+            left = self.expr(n.first, sn, types)
+            for op, other in n.rest:
+                right = self.expr(other, sn, types)
+                self._compare(op, left, right, sn, n)
+                left = right
+            return BOOL
+        if isinstance(n, ast.IfExp):
+            self.expr(n.cond, sn, types)
+            a, b = self.expr(n.then, sn, types), self.expr(n.other, sn, types)
+            return a if a == b else ANY
+        if isinstance(n, ast.ListLit):
+            kinds = {self.expr(i, sn, types) for i in n.items}
+            return ("list", kinds.pop() if len(kinds) == 1 else ANY)
+        if isinstance(n, ast.Comprehension):
+            inner = dict(types)
+            inner[n.var] = element(self.expr(n.source, sn, types))
+            if n.cond is not None:
+                self.expr(n.cond, sn, inner)
+            return ("list", self.expr(n.elt, sn, inner))
+        if isinstance(n, ast.Call):
+            return self._call(n, sn, types)
+        return ANY
+
+    def _attr(self, obj, n, sn):
+        name = n.name
+        table, what = {THING: (self.vocab.thing_attrs, "card or piece"), ZONE: (self.vocab.zone_attrs, "zone"),
+                       PLAYER: (self.vocab.player_attrs, "player")}.get(obj, (None, None))
+        if table is None:
+            if obj in (NUMBER, TEXT, BOOL, NONE) or isinstance(obj, tuple):
+                self.report(f"a {_describe(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
+            return ANY
+        if name not in table:
+            from .compiler import did_you_mean
+            self.report(f"no {what} in this ruleset has an attribute '{name}'", sn, n,
+                        did_you_mean(name, table), code="unknown-attribute")
+            return ANY
+        return table[name]
+
+    def _arith(self, op, left, right, sn, n):
+        for side in (left, right):
+            if side in REFS or side == BOOL and op != "+":
+                self.report(f"'{op}' needs numbers, not a {_describe(side)}", sn, n)
+                return ANY
+        if op == "+" and (isinstance(left, tuple) or isinstance(right, tuple)):
+            return left if isinstance(left, tuple) else right
+        if op == "+" and TEXT in (left, right):
+            if {left, right} - {TEXT, ANY}:
+                self.report(f"cannot add a {_describe(left)} and a {_describe(right)}", sn, n)
+            return TEXT
+        if TEXT in (left, right):
+            self.report(f"'{op}' needs numbers, not text", sn, n)
+            return ANY
+        return NUMBER
+
+    def _compare(self, op, left, right, sn, n):
+        if ANY in (left, right) or NONE in (left, right):
+            return
+        if op in ("in", "not in"):
+            if right in (NUMBER, BOOL) or right in (PLAYER, THING):
+                self.report(f"'{op}' needs a list or a zone on its right, not a {_describe(right)}", sn, n)
+            return
+        if left == right or (isinstance(left, tuple) and isinstance(right, tuple)):
+            if op not in ("==", "!=") and left in (PLAYER, ZONE):
+                self.report(f"'{op}' cannot order {_describe(left)}s", sn, n)
+            return
+        self.report(f"comparing a {_describe(left)} with a {_describe(right)} is always "
+                    f"{'false' if op == '==' else 'an error' if op != '!=' else 'true'}", sn, n)
+
+    def _call(self, n, sn, types):
+        name = n.func.id if isinstance(n.func, ast.Name) else None
+        arg_types = []
+        first = ANY
+        for i, a in enumerate(n.args):
+            if isinstance(a, ast.Lambda):
+                inner = dict(types)
+                inner[a.param] = element(first)
+                self.expr(a.body, sn, inner)
+                arg_types.append(ANY)
+            else:
+                t = self.expr(a, sn, types)
+                arg_types.append(t)
+                if i == 0:
+                    first = t
+        for _, v in n.kwargs:
+            self.expr(v, sn, types)
+        if name in _RETURNS:
+            return _RETURNS[name]
+        if name in _ELEMENT_OF_ARG:
+            return ("list", element(first))
+        if name in ("first", "last", "pick_random", "roll"):
+            return element(first)
+        if name in ("min", "max"):
+            return element(first) if len(n.args) == 1 else ANY
+        return ANY
