@@ -19,7 +19,9 @@ from .dsl.parser import parse
 from .dsl.typecheck import TypeChecker, Vocabulary, element
 from .dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from .errors import DavitError, Location, RulesetError, raise_all
+from .checks import check_ruleset
 from .flow import FlowCompiler
+from .table import instance_ids
 from .model import Ruleset, Trigger, VarSpec, ZoneDef
 from .vm import Code, Jump
 from .yaml_loader import LocMap, LocStr, located, plain
@@ -68,6 +70,9 @@ class Builder:
         self._zones_and_board()
         self._things()
         self._props()
+        self.env.thing_ids = {tid for t in rs.things for tid, _, _ in instance_ids(t, range(rs.max_players))}
+        self.env.zone_ids = {f"{z}@{s}" if rs.zones[z].per_player else z for z in rs.zones
+                             for s in (range(rs.max_players) if rs.zones[z].per_player else [0])}
         self._declare_functions()
         self.env.action_ids = {str(a.get("id")) for a in (d.get("actions") or []) if isinstance(a, dict)}
         self._flow_globals(d.get("flow") or [])
@@ -81,6 +86,9 @@ class Builder:
         self._end_and_scoring()
         self._provenance(d)
         self.errors.extend(self.env.errors)
+        if not self.errors:
+            for finding in check_ruleset(rs, self.env, d):
+                (self.errors if finding.severity == "error" else rs.warnings).append(finding)
         raise_all(self.errors)
         rs.codes = dict(self.env.codes)
         rs.env = self.env  # kept to compile scenario snippets and to check types later

@@ -88,6 +88,7 @@ class Ruleset:
         self.max_steps = 1_000_000
         self.fingerprint = ""
         self.provenance: list = []        # (location, reason) of reconstructed values
+        self.warnings: list = []          # findings that do not stop the ruleset from loading
         self.files: list = []
         self.data: dict = {}              # the merged YAML, for explain/diff tools
         self.root = None                  # folder of the ruleset

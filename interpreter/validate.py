@@ -79,6 +79,7 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
     shown = display_path(ruleset_file)
     try:
         rs = load_ruleset(ruleset_file)
+        out.extend(f for w in rs.warnings for f in findings_of(w, shown))
         if provenance:
             for loc, reason, what in rs.provenance:
                 out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",

@@ -45,6 +45,8 @@ class Env:
     codes: dict = field(default_factory=dict)        # code id -> vm.Code
     errors: list = field(default_factory=list)
     used_names: set = field(default_factory=set)
+    thing_ids: set = field(default_factory=set)      # every thing id, at the largest player count
+    zone_ids: set = field(default_factory=set)       # every zone and space id (per-player ones as id@seat)
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)
@@ -516,8 +518,13 @@ class Compiler:
             else:
                 args.append(self._expr(a, sn, scope, pure))
         kwargs = [(k, self._expr(v, sn, scope, pure)) for k, v in n.kwargs]
-        if prim.static_check is not None:
-            prim.static_check(self, n, sn)
+        if name in ("thing", "zone", "space") and n.args and isinstance(n.args[0], ast.Const) \
+                and isinstance(n.args[0].value, str) and not (name == "zone" and len(n.args) > 1):
+            known = self.env.thing_ids if name == "thing" else self.env.zone_ids
+            wanted = n.args[0].value
+            if known and wanted not in known:
+                raise DslError(f"no {'thing' if name == 'thing' else 'zone or space'} has the id '{wanted}'",
+                               sn.loc(n.args[0]), did_you_mean(wanted, known), code="unknown-reference")
         fn = prim.fn
         if not kwargs:
             if len(args) == 1:
