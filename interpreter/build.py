@@ -48,8 +48,8 @@ class Builder:
         self.rs = Ruleset()
         self.root_loc = data.loc
 
-    def error(self, message, loc, hint=None):
-        self.errors.append(RulesetError(message, loc, hint))
+    def error(self, message, loc, hint=None, code=None):
+        self.errors.append(RulesetError(message, loc, hint, code=code))
 
     # -- entry --------------------------------------------------------------------
 
@@ -155,7 +155,7 @@ class Builder:
             loc = _loc(zones, i, self.root_loc)
             zid = str(spec.get("id"))
             if zid in seen or zid == "box":
-                self.error(f"zone id '{zid}' is used twice", loc)
+                self.error(f"zone id '{zid}' is used twice", loc, code="duplicate-id")
                 continue
             seen[zid] = loc
             rs.zones[zid] = self._zone(spec, "zone", loc)
@@ -166,7 +166,7 @@ class Builder:
             loc = _loc(spaces, i, self.root_loc)
             zid = str(spec.get("id"))
             if zid in rs.zones:
-                self.error(f"space id '{zid}' is already used by another zone or space", loc)
+                self.error(f"space id '{zid}' is already used by another zone or space", loc, code="duplicate-id")
                 continue
             zone = self._zone(spec, "space", loc)
             attrs = dict(zone.attrs)
@@ -181,7 +181,7 @@ class Builder:
             for end in ("from", "to"):
                 if str(edge.get(end)) not in space_ids:
                     self.error(f"edge {end} '{edge.get(end)}' is not a space", _loc(edge, end, loc),
-                               did_you_mean(str(edge.get(end)), space_ids))
+                               did_you_mean(str(edge.get(end)), space_ids), code="unknown-reference")
                     ok = False
             if ok:
                 good_edges.append({"from": str(edge["from"]), "to": str(edge["to"]),
@@ -201,13 +201,13 @@ class Builder:
             loc = _loc(things, i, self.root_loc)
             tid = str(spec.get("id"))
             if tid in seen:
-                self.error(f"thing id '{tid}' is used twice", loc)
+                self.error(f"thing id '{tid}' is used twice", loc, code="duplicate-id")
                 continue
             seen.add(tid)
             start = spec.get("start")
             if start is not None and str(start) not in rs.zones:
                 self.error(f"start zone '{start}' does not exist", _loc(spec, "start", loc),
-                           did_you_mean(str(start), rs.zones))
+                           did_you_mean(str(start), rs.zones), code="unknown-reference")
                 continue
             entry = plain(spec)
             entry["_loc"] = loc
@@ -291,7 +291,7 @@ class Builder:
             loc = _loc(actions, i, self.root_loc)
             aid = str(spec.get("id"))
             if aid in self.rs.actions:
-                self.error(f"action id '{aid}' is used twice", loc)
+                self.error(f"action id '{aid}' is used twice", loc, code="duplicate-id")
                 continue
             if aid in (decisions.PASS, "choose"):
                 self.error(f"'{aid}' is a built-in action name", loc)
@@ -308,7 +308,7 @@ class Builder:
             for counter, amount in (spec.get("cost") or {}).items():
                 if counter not in self.rs.player_vars:
                     self.error(f"cost counter '{counter}' is not a player counter", spec["cost"].key_loc(counter),
-                               did_you_mean(str(counter), self.rs.player_vars))
+                               did_you_mean(str(counter), self.rs.player_vars), code="unknown-reference")
                     continue
                 if isinstance(amount, (int, float)):
                     costs.append((str(counter), lambda g, L, a=amount: a))

@@ -155,7 +155,8 @@ class FlowCompiler:
                 from .dsl.compiler import did_you_mean
                 where = spec["actions"].loc_of(i) if hasattr(spec.get("actions"), "loc_of") else loc
                 self.env.errors.append(RulesetError(f"unknown action '{aid}'", where,
-                                                    did_you_mean(str(aid), self.env.action_ids)))
+                                                    did_you_mean(str(aid), self.env.action_ids),
+                                                    code="unknown-reference"))
         return [str(a) for a in ids]
 
     def _inline(self, text, what):

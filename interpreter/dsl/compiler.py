@@ -179,8 +179,8 @@ class Compiler:
         self._slot += 1
         return f"%{self._slot}"
 
-    def _error(self, message, snippet, node, hint=None):
-        return DslError(message, snippet.loc(node), hint)
+    def _error(self, message, snippet, node, hint=None, code=None):
+        return DslError(message, snippet.loc(node), hint, code=code)
 
     # -- statements ---------------------------------------------------------
 
@@ -437,7 +437,8 @@ class Compiler:
             return lambda g, L: g.table.zones[name]
         if name in PRIMITIVES or name in self.env.functions:
             raise self._error(f"'{name}' is a function; call it with ( )", sn, n)
-        raise self._error(f"unknown name '{name}'", sn, n, did_you_mean(name, self.env.all_names(scope)))
+        raise self._error(f"unknown name '{name}'", sn, n, did_you_mean(name, self.env.all_names(scope)),
+                          code="unknown-name")
 
     def _comprehension(self, n: ast.Comprehension, sn, scope, pure):
         source = self._expr(n.source, sn, scope, pure)
@@ -475,7 +476,7 @@ class Compiler:
             else:
                 want = f"{low} to {high}"
             raise self._error(f"{name}() takes {want} argument{'s' if want != '1' else ''}, "
-                              f"{given} given", sn, call)
+                              f"{given} given", sn, call, code="arity")
 
     def _call(self, n: ast.Call, sn, scope, pure):
         if not isinstance(n.func, ast.Name):
@@ -503,14 +504,15 @@ class Compiler:
         prim = PRIMITIVES.get(name)
         if prim is None:
             raise self._error(f"unknown function '{name}'", sn, n.func,
-                              did_you_mean(name, set(PRIMITIVES) | set(self.env.functions)))
+                              did_you_mean(name, set(PRIMITIVES) | set(self.env.functions)), code="unknown-name")
         if prim.effect and pure:
-            raise self._error(f"{name}() changes the game and cannot be used in a condition", sn, n)
+            raise self._error(f"{name}() changes the game and cannot be used in a condition", sn, n,
+                              code="effect-in-condition")
         self._check_arity(name, prim.min_args, prim.max_args, n, sn)
         for key, _ in n.kwargs:
             if key not in prim.kwargs:
                 raise self._error(f"{name}() has no argument named '{key}'", sn, n,
-                                  did_you_mean(key, prim.kwargs))
+                                  did_you_mean(key, prim.kwargs), code="arity")
         args = []
         for a in n.args:
             if isinstance(a, ast.Lambda):

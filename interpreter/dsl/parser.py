@@ -280,4 +280,4 @@ def _syntax_error(text, source: str, exc: UnexpectedInput) -> DslError:
         message = "syntax error"
     if line is None or line < 1:
         line, column = 1, 1
-    return DslError(message, position_in_file(text, line, max(1, column or 1)))
+    return DslError(message, position_in_file(text, line, max(1, column or 1)), code="syntax")

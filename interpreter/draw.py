@@ -1,0 +1,745 @@
+"""Drawing the board graph: Graphviz DOT text, a self-contained SVG, or a PNG.
+
+``davit draw RULESET [-o FILE]`` shows a ruleset's board as a picture:
+
+* every space is a rounded box labelled with its name and its main attributes,
+  filled from an attribute named ``colour``/``color`` when it holds a colour
+  (a common name or ``#rrggbb``), otherwise with one colour per distinct value
+  of the board's first attribute;
+* two-way edges are plain lines, one-way edges are arrows, and each edge kind
+  has its own line style and colour, explained in a legend;
+* containers (non-space zones with a capacity or seats) are boxes with their
+  capacity; a container whose ``attrs`` name a space under ``access``,
+  ``attached_to`` or ``beside`` (one id or a list) is drawn next to that space
+  with a dashed line to it, the others are gathered under "containers".
+
+Spaces are placed at their ``pos: [x, y]`` (x to the right, y upwards) when
+every space has one; otherwise a spring layout is computed. The DOT text
+needs nothing to produce; the SVG is written here, without Graphviz; PNG is
+rendered by Graphviz's ``dot`` program when it is installed.
+
+Nothing here knows any game: all of it is read from the compiled ruleset.
+"""
+from __future__ import annotations
+
+import colorsys
+import html
+import math
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from .errors import DavitError
+
+__all__ = ["to_dot", "to_svg", "write_drawing", "draw_main"]
+
+# -- colours and styles ----------------------------------------------------------
+
+NAMED_COLOURS = {
+    "red": "#e57373", "green": "#81c784", "blue": "#64b5f6", "yellow": "#fff176",
+    "black": "#212121", "white": "#ffffff", "grey": "#bdbdbd", "gray": "#bdbdbd",
+    "purple": "#9575cd", "orange": "#ffb74d", "pink": "#f48fb1", "brown": "#a1887f",
+    "cyan": "#4dd0e1", "teal": "#4db6ac", "gold": "#ffd54f", "silver": "#cfd8dc",
+    "navy": "#3f51b5", "beige": "#efe6cf",
+}
+# fills for the values of an attribute (pastel, so that black text stays readable)
+VALUE_PALETTE = ["#a6cee3", "#b2df8a", "#fb9a99", "#fdbf6f", "#cab2d6", "#ffff99", "#8dd3c7",
+                 "#bebada", "#80b1d3", "#fccde5", "#ccebc5", "#ffed6f", "#bc80bd", "#d9d9d9"]
+DEFAULT_FILL = "#eeeeee"
+CONTAINER_FILL = "#fff3c4"
+ATTACH_COLOUR = "#777777"
+# edge kinds: line colour x line style; 7 colours and 3 styles give 21 distinct pairs
+KIND_COLOURS = ["#1f4e79", "#c0392b", "#2e7d32", "#8e44ad", "#d35400", "#00838f", "#6d4c41"]
+KIND_STYLES = ["solid", "dashed", "dotted"]
+SVG_DASH = {"solid": None, "dashed": "8,5", "dotted": "2,4"}
+DOT_SAMPLE = {"solid": "\u2501\u2501\u2501\u2501", "dashed": "\u2501 \u2501 \u2501", "dotted": "\u00b7 \u00b7 \u00b7 \u00b7 \u00b7"}
+
+ATTACH_KEYS = ("access", "attached_to", "beside")
+COLOUR_KEYS = ("colour", "color")
+NOT_SHOWN = {"pos", "name", "label", "description", *COLOUR_KEYS}  # never listed in a space's label
+MAX_LABEL_ATTRS = 4
+MAX_LEGEND_FILLS = 24
+FONT = "Helvetica,Arial,sans-serif"
+
+# -- SVG geometry (px) ------------------------------------------------------------
+
+FONT_SIZE = 11
+CHAR_W = 6.4          # average width of a character at FONT_SIZE
+LINE_H = 14
+PAD = 8
+GAP = 40              # the least room between two space boxes
+MARGIN = 30
+TITLE_H = 34
+
+_XML_BAD = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+# -- the scene: what to draw, computed once from the ruleset ----------------------
+
+
+class _Box:
+    """A space or a container to draw: id, label lines, fill, size, place."""
+
+    __slots__ = ("id", "lines", "fill", "tip", "w", "h", "x", "y", "container", "attached")
+
+    def __init__(self, id, lines, fill, tip, container=False, attached=()):
+        self.id, self.lines, self.fill, self.tip = id, lines, fill, tip
+        self.container, self.attached = container, list(attached)
+        self.w = max(60.0, max(len(line) for line in lines) * CHAR_W + 2 * PAD)
+        self.h = len(lines) * LINE_H + PAD
+        self.x = self.y = 0.0
+
+
+class _Scene:
+    def __init__(self, ruleset):
+        self.title = _title(ruleset)
+        board = getattr(ruleset, "board", None)
+        graph = getattr(board, "graph", None)
+        zones = getattr(ruleset, "zones", {}) or {}
+        self.space_ids = [str(n) for n in graph.nodes] if graph is not None else []
+        self.graph = graph
+        attrs = {n: _space_attrs(graph, zones, n) for n in self.space_ids}
+        self.fills, self.fill_legend = _fills(self.space_ids, attrs)
+        self.spaces = []
+        for n in self.space_ids:
+            zone = zones.get(n)
+            name = str(getattr(zone, "name", "") or n)
+            lines = [_short(name)] + [_short(f"{k}: {_fmt(v)}") for k, v in _shown_attrs(attrs[n])]
+            capacity = getattr(zone, "capacity", None)
+            if capacity is not None:
+                lines.append(f"capacity {capacity}")
+            tip = "; ".join([n] + [f"{k}: {_fmt(v)}" for k, v in attrs[n].items() if k != "pos"])
+            self.spaces.append(_Box(n, lines, self.fills[n], tip))
+        self.by_id = {b.id: b for b in self.spaces}
+        self.edges = _edges(graph) if graph is not None else []
+        self.kinds = []
+        for _, _, kind, _ in self.edges:
+            if kind not in self.kinds:
+                self.kinds.append(kind)
+        self.kind_style = {k: (KIND_STYLES[i % len(KIND_STYLES)], KIND_COLOURS[i % len(KIND_COLOURS)])
+                           for i, k in enumerate(self.kinds)}
+        self.containers = _containers(zones, set(self.space_ids))
+        self.positions = _given_positions(zones, self.space_ids)
+
+    @property
+    def pinned(self) -> bool:
+        return self.positions is not None and bool(self.space_ids)
+
+
+def _title(ruleset) -> str:
+    name = str(getattr(ruleset, "name", "") or getattr(ruleset, "id", "") or "board")
+    variant = getattr(ruleset, "variant", None)
+    return f"{name} (variant {variant})" if variant else name
+
+
+def _space_attrs(graph, zones, n) -> dict:
+    attrs = dict(graph.nodes[n]) if graph is not None and n in graph else {}
+    zone = zones.get(n)
+    for k, v in (getattr(zone, "attrs", None) or {}).items():
+        attrs.setdefault(k, v)
+    return attrs
+
+
+def _is_scalar(v) -> bool:
+    return isinstance(v, (str, int, float, bool)) or v is None
+
+
+def _fmt(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_fmt(x) for x in v)
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_fmt(x)}" for k, x in v.items())
+    return str(v)
+
+
+def _short(text: str, limit: int = 30) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _shown_attrs(attrs: dict) -> list:
+    shown = [(k, v) for k, v in attrs.items()
+             if k not in NOT_SHOWN and (_is_scalar(v) or (isinstance(v, (list, tuple)) and len(v) <= 4))]
+    if len(shown) > MAX_LABEL_ATTRS:
+        shown = shown[:MAX_LABEL_ATTRS] + [("\u2026", f"{len(shown) - MAX_LABEL_ATTRS} more")]
+    return shown
+
+
+def _named_colour(value) -> str | None:
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    if text in NAMED_COLOURS:
+        return NAMED_COLOURS[text]
+    if re.fullmatch(r"#[0-9a-f]{6}", text):
+        return text
+    if re.fullmatch(r"#[0-9a-f]{3}", text):
+        return "#" + "".join(c * 2 for c in text[1:])
+    return None
+
+
+def _value_colour(i: int) -> str:
+    if i < len(VALUE_PALETTE):
+        return VALUE_PALETTE[i]
+    hue = (i * 0.618033988749895) % 1.0   # golden-angle steps keep many colours apart
+    r, g, b = colorsys.hls_to_rgb(hue, 0.78, 0.55)
+    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
+
+
+def _fills(space_ids, attrs):
+    """Fill colour per space, and the legend entries (text, colour) in order of first use."""
+    first_key = None
+    for n in space_ids:
+        for k, v in attrs[n].items():
+            if k not in NOT_SHOWN and _is_scalar(v) and v is not None:
+                first_key = k
+                break
+        if first_key is not None:
+            break
+    fills, legend, by_value = {}, {}, {}
+    for n in space_ids:
+        a = attrs[n]
+        colour_key = next((k for k in COLOUR_KEYS if k in a and a[k] is not None), None)
+        colour = _named_colour(a[colour_key]) if colour_key else None
+        if colour_key and colour is None:
+            # a colour attribute with a name we do not know: one fill per value still tells them apart
+            key = (colour_key, _fmt(a[colour_key]))
+            colour = by_value.setdefault(key, _value_colour(len(by_value)))
+        if colour_key:
+            legend.setdefault(f"{colour_key}: {_fmt(a[colour_key])}", colour)
+        elif first_key is not None and first_key in a:
+            key = (first_key, _fmt(a[first_key]))
+            colour = by_value.setdefault(key, _value_colour(len(by_value)))
+            legend.setdefault(f"{first_key}: {_fmt(a[first_key])}", colour)
+        else:
+            colour = DEFAULT_FILL
+        fills[n] = colour
+    return fills, list(legend.items())
+
+
+def _text_colour(fill: str) -> str:
+    r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "#000000"
+
+
+def _edges(graph) -> list:
+    """(a, b, kind, one_way) once per drawn edge: a two-way edge (two arcs) once."""
+    out, seen = [], set()
+    for a, b, d in graph.edges(data=True):
+        a, b = str(a), str(b)
+        kind = str(d.get("kind", "path"))
+        one_way = bool(d.get("one_way"))
+        if not one_way:
+            back = graph.get_edge_data(b, a) if graph.has_edge(b, a) else None
+            if back is not None and not back.get("one_way"):
+                key = (frozenset((a, b)), kind)
+                if key in seen:
+                    continue
+                seen.add(key)
+        out.append((a, b, kind, one_way))
+    return out
+
+
+def _attach_targets(attrs: dict) -> list:
+    targets = []
+    for key in ATTACH_KEYS:
+        value = (attrs or {}).get(key)
+        if value is None:
+            continue
+        for v in (value if isinstance(value, (list, tuple)) else [value]):
+            if str(v) not in targets:
+                targets.append(str(v))
+    return targets
+
+
+def _containers(zones, space_ids) -> list:
+    """Boxes for zones with a capacity or seats (or an attachment) that are not spaces."""
+    out = []
+    for zid, zone in zones.items():
+        if getattr(zone, "kind", "zone") == "space" or zid in space_ids or zid == "box":
+            continue
+        attrs = getattr(zone, "attrs", None) or {}
+        targets = _attach_targets(attrs)
+        capacity, seats = getattr(zone, "capacity", None), getattr(zone, "seats", None)
+        if capacity is None and not seats and not targets:
+            continue
+        if getattr(zone, "per_player", False) and not targets:
+            continue   # a player's hand with a limit is not a place on the board
+        lines = [_short(str(getattr(zone, "name", "") or zid))]
+        lines.append(f"capacity {capacity}" if capacity is not None else "no limit")
+        if seats:
+            lines.append(_short("seats: " + ", ".join(_fmt(s) for s in seats), 36))
+        attached = [t for t in targets if t in space_ids]
+        for t in targets:
+            if t not in space_ids:
+                lines.append(_short(f"at {t}"))
+        tip = "; ".join([zid] + [f"{k}: {_fmt(v)}" for k, v in attrs.items()])
+        out.append(_Box(str(zid), lines, CONTAINER_FILL, tip, container=True, attached=attached))
+    return out
+
+
+def _given_positions(zones, space_ids):
+    """{space: (x, y)} when every space has a numeric ``pos``, else None."""
+    positions = {}
+    for n in space_ids:
+        pos = (getattr(zones.get(n), "attrs", None) or {}).get("pos")
+        if (not isinstance(pos, (list, tuple)) or len(pos) != 2
+                or not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in pos)):
+            return None
+        positions[n] = (float(pos[0]), -float(pos[1]))   # y grows upwards in the YAML, downwards on screen
+    return positions
+
+
+# -- layout (shared by the SVG and by the pinned DOT) -------------------------------
+
+
+def _raw_positions(scene) -> dict:
+    if scene.positions is not None:
+        return dict(scene.positions)
+    graph = scene.graph
+    try:
+        import networkx as nx
+        layout = nx.spring_layout(graph, seed=1)
+        return {str(n): (float(p[0]), float(p[1])) for n, p in layout.items()}
+    except ImportError:   # spring_layout needs numpy (and scipy for big graphs): fall back to a circle
+        n = len(scene.space_ids)
+        return {s: (math.cos(2 * math.pi * i / n), math.sin(2 * math.pi * i / n))
+                for i, s in enumerate(scene.space_ids)}
+
+
+def _scale(raw, boxes) -> float:
+    """The smallest scale at which no two space boxes overlap (within limits)."""
+    ids = list(raw)
+    n = len(ids)
+    if n < 2:
+        return 1.0
+    xs = [raw[i][0] for i in ids]
+    ys = [raw[i][1] for i in ids]
+    extent = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
+    s_max = max(1200.0, 160.0 * math.sqrt(n)) / extent
+    if n > 1500:
+        return s_max
+    need = 0.0
+    for i in range(n):
+        xi, yi = raw[ids[i]]
+        bi = boxes[ids[i]]
+        for j in range(i + 1, n):
+            xj, yj = raw[ids[j]]
+            bj = boxes[ids[j]]
+            dx, dy = abs(xi - xj), abs(yi - yj)
+            if dx == 0 and dy == 0:
+                continue   # the same place: they overlap at any scale
+            sx = ((bi.w + bj.w) / 2 + GAP) / dx if dx else math.inf
+            sy = ((bi.h + bj.h) / 2 + GAP) / dy if dy else math.inf
+            need = max(need, min(sx, sy))
+            if need >= s_max:
+                return s_max
+    return need or 1.0
+
+
+def _overlaps(x, y, w, h, boxes, margin=10.0) -> bool:
+    for b in boxes:
+        if abs(x - b.x) < (w + b.w) / 2 + margin and abs(y - b.y) < (h + b.h) / 2 + margin:
+            return True
+    return False
+
+
+def _layout(scene):
+    """Place spaces and attached containers (box centres, px); return the unattached containers."""
+    raw = _raw_positions(scene) if scene.space_ids else {}
+    s = _scale(raw, scene.by_id)
+    for b in scene.spaces:
+        b.x, b.y = raw[b.id][0] * s, raw[b.id][1] * s
+    placed = list(scene.spaces)
+    loose = []
+    dirs = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)]
+    for c in scene.containers:
+        if not c.attached:
+            loose.append(c)
+            continue
+        ends = [scene.by_id[t] for t in c.attached]
+        cx = sum(e.x for e in ends) / len(ends)
+        cy = sum(e.y for e in ends) / len(ends)
+        wide = max([c.w] + [e.w for e in ends])
+        high = max([c.h] + [e.h for e in ends])
+        spot = None
+        for k in range(1, 9):
+            for dx, dy in dirs:
+                x, y = cx + dx * k * (wide + 20) * 0.75, cy + dy * k * (high + 20)
+                if not _overlaps(x, y, c.w, c.h, placed):
+                    spot = (x, y)
+                    break
+            if spot:
+                break
+        c.x, c.y = spot or (cx, cy - 9 * (high + 20))
+        placed.append(c)
+    if placed:   # move everything so that the top-left corner is at (0, 0)
+        x0 = min(b.x - b.w / 2 for b in placed)
+        y0 = min(b.y - b.h / 2 for b in placed)
+        for b in placed:
+            b.x -= x0
+            b.y -= y0
+    return loose
+
+
+# -- DOT ----------------------------------------------------------------------------
+
+
+def _q(text) -> str:
+    """A DOT quoted string (label escapes kept literal)."""
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _label(lines) -> str:
+    return '"' + "\\n".join(str(l).replace("\\", "\\\\").replace('"', '\\"') for l in lines) + '"'
+
+
+def _h(text) -> str:
+    return html.escape(_XML_BAD.sub("", str(text)), quote=False)
+
+
+def _dot_legend(scene) -> str:
+    rows = [f'<tr><td colspan="2" align="left"><b>{_h(scene.title)}</b></td></tr>']
+    if not scene.space_ids:
+        rows.append('<tr><td colspan="2" align="left">no board</td></tr>')
+    for kind in scene.kinds:
+        style, colour = scene.kind_style[kind]
+        rows.append(f'<tr><td align="left"><font color="{colour}">{DOT_SAMPLE[style]}</font></td>'
+                    f'<td align="left">{_h(kind)} ({style})</td></tr>')
+    if any(e[3] for e in scene.edges):
+        rows.append('<tr><td align="left">\u2500\u2500\u25b6</td><td align="left">one way (arrow)</td></tr>')
+    if any(not e[3] for e in scene.edges):
+        rows.append('<tr><td align="left">\u2500\u2500\u2500</td><td align="left">both ways (no arrow)</td></tr>')
+    for text, colour in scene.fill_legend[:MAX_LEGEND_FILLS]:
+        rows.append(f'<tr><td bgcolor="{colour}" border="1"> </td><td align="left">{_h(text)}</td></tr>')
+    if len(scene.fill_legend) > MAX_LEGEND_FILLS:
+        rows.append(f'<tr><td></td><td align="left">\u2026 {len(scene.fill_legend) - MAX_LEGEND_FILLS} more</td></tr>')
+    if scene.containers:
+        rows.append(f'<tr><td bgcolor="{CONTAINER_FILL}" border="1"> </td>'
+                    f'<td align="left">container (capacity)</td></tr>')
+    return '<<table border="0" cellborder="0" cellspacing="2">' + "".join(rows) + "</table>>"
+
+
+def to_dot(ruleset) -> str:
+    """The board as Graphviz DOT text (``dot -Tsvg``/``-Tpng`` renders it; the layout engine is set inside)."""
+    scene = _Scene(ruleset)
+    pinned = scene.pinned
+    loose = _layout(scene) if pinned else [c for c in scene.containers if not c.attached]
+    out = [f"// {_XML_BAD.sub('', scene.title)}: board drawn by davit",
+           f"digraph {_q(getattr(ruleset, 'id', '') or 'board')} {{"]
+    graph_attrs = [f"fontname={_q(FONT)}", "fontsize=11", "labelloc=b", "labeljust=l", f"label={_dot_legend(scene)}"]
+    if pinned:
+        # the spaces sit where the YAML puts them: neato keeps pinned nodes (pos in points)
+        graph_attrs[:0] = ["layout=neato", "inputscale=72", "overlap=true"]
+    else:
+        graph_attrs[:0] = ["layout=fdp", "overlap=false", "K=1.2"]
+    out.append("  graph [" + ", ".join(graph_attrs) + "];")
+    out.append(f'  node [shape=box, style="rounded,filled", fontname={_q(FONT)}, fontsize=10, '
+               f'margin="0.10,0.05", color="#333333"];')
+    out.append(f"  edge [fontname={_q(FONT)}, fontsize=9, penwidth=1.6, arrowsize=0.9];")
+    if not scene.space_ids:
+        out.append('  "__no_board" [shape=plaintext, style="", label="no board"];')
+
+    def pos(b):
+        return f', pos="{b.x:.1f},{-b.y:.1f}!"' if pinned else ""
+
+    if scene.spaces:
+        out.append("  // spaces")
+    for b in scene.spaces:
+        out.append(f"  {_q(b.id)} [label={_label(b.lines)}, fillcolor=\"{b.fill}\", "
+                   f"fontcolor=\"{_text_colour(b.fill)}\", tooltip={_q(b.tip)}{pos(b)}];")
+    if scene.edges:
+        out.append("  // edges; legend: " + "; ".join(
+            f"{k} = {s} {c}" for k, (s, c) in scene.kind_style.items()) + "; arrow = one way")
+    for a, b, kind, one_way in scene.edges:
+        style, colour = scene.kind_style[kind]
+        how = "arrowhead=normal" if one_way else "dir=none"
+        tip = f"{kind} (one way)" if one_way else kind
+        out.append(f"  {_q(a)} -> {_q(b)} [{how}, style={style}, color=\"{colour}\", tooltip={_q(tip)}];")
+    if scene.containers:
+        out.append("  // containers")
+    for c in scene.containers:
+        if c.attached:
+            out.append(f"  {_q(c.id)} [shape=box, style=filled, fillcolor=\"{CONTAINER_FILL}\", "
+                       f"label={_label(c.lines)}, tooltip={_q(c.tip)}{pos(c)}];")
+            for t in c.attached:
+                out.append(f"  {_q(c.id)} -> {_q(t)} [dir=none, style=dashed, color=\"{ATTACH_COLOUR}\", "
+                           f"penwidth=1.0, tooltip=\"attached\"];")
+    if loose:
+        out.append("  subgraph cluster_containers {")
+        style = f'style="rounded,dashed", color="{ATTACH_COLOUR}", fontcolor="{ATTACH_COLOUR}"'
+        if not pinned:
+            out.append(f'    graph [label="containers", labelloc=t, labeljust=l, margin=14, {style}];')
+        else:
+            # neato keeps pinned nodes but draws a cluster's frame tight around them and no room for its
+            # label: the heading is a node of its own and two invisible corner points give the frame a margin
+            out.append(f'    graph [label="", {style}];')
+            width = max((b.x + b.w / 2 for b in scene.spaces), default=400.0)
+            top = max((b.y + b.h / 2 for b in scene.spaces + scene.containers if not b.container or b.attached),
+                      default=0.0) + 60
+            x, y, row_h = 0.0, top + 24, 0.0
+            for c in loose:   # rows under the board
+                if x + c.w > width and x > 0:
+                    x, y, row_h = 0.0, y + row_h + 16, 0.0
+                c.x, c.y = x + c.w / 2, y + c.h / 2
+                x += c.w + 16
+                row_h = max(row_h, c.h)
+            right = max(c.x + c.w / 2 for c in loose)
+            out.append(f'    "__containers" [shape=plaintext, style="", fontcolor="{ATTACH_COLOUR}", '
+                       f'label="containers", pos="{30:.1f},{-(top + 8):.1f}!"];')
+            for name, (px, py) in (("__containers_nw", (-12.0, top - 6)), ("__containers_se", (right + 12, y + row_h + 12))):
+                out.append(f'    "{name}" [shape=point, style=invis, width=0.01, pos="{px:.1f},{-py:.1f}!"];')
+        for c in loose:
+            out.append(f"    {_q(c.id)} [shape=box, style=filled, fillcolor=\"{CONTAINER_FILL}\", "
+                       f"label={_label(c.lines)}, tooltip={_q(c.tip)}{pos(c)}];")
+        out.append("  }")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+# -- SVG ----------------------------------------------------------------------------
+
+
+def _x(text) -> str:
+    """Text or attribute value safe in XML."""
+    return html.escape(_XML_BAD.sub("", str(text)), quote=True)
+
+
+def _n(v: float) -> str:
+    return f"{v:.1f}"
+
+
+def _clip(box, tx, ty, extra=0.0):
+    """The point where the line from box's centre towards (tx, ty) leaves the box."""
+    dx, dy = tx - box.x, ty - box.y
+    if dx == 0 and dy == 0:
+        return box.x, box.y
+    t = min((box.w / 2 + extra) / abs(dx) if dx else math.inf, (box.h / 2 + extra) / abs(dy) if dy else math.inf)
+    t = min(t, 1.0)
+    return box.x + dx * t, box.y + dy * t
+
+
+def _text_block(x, y, lines, colour="#000000", bold_first=True) -> str:
+    top = y - (len(lines) * LINE_H) / 2 + LINE_H * 0.75
+    spans = []
+    for i, line in enumerate(lines):
+        weight = ' font-weight="bold"' if i == 0 and bold_first else ""
+        spans.append(f'<tspan x="{_n(x)}" y="{_n(top + i * LINE_H)}"{weight}>{_x(line)}</tspan>')
+    return f'<text text-anchor="middle" fill="{colour}">' + "".join(spans) + "</text>"
+
+
+def _line_attrs(style, colour, width=2.0) -> str:
+    dash = SVG_DASH[style]
+    return (f'stroke="{colour}" stroke-width="{width}"'
+            + (f' stroke-dasharray="{dash}"' if dash else ""))
+
+
+def to_svg(ruleset) -> str:
+    """The board as a self-contained SVG document (no Graphviz needed)."""
+    scene = _Scene(ruleset)
+    loose = _layout(scene)
+    drawn = scene.spaces + [c for c in scene.containers if c.attached]
+    board_w = max((b.x + b.w / 2 for b in drawn), default=0.0)
+    board_h = max((b.y + b.h / 2 for b in drawn), default=0.0)
+    width = max(board_w, len(scene.title) * 9.0, 480.0)
+    ox, oy = MARGIN, MARGIN + TITLE_H        # where the board's (0, 0) goes
+    body = []
+
+    # edges under the boxes
+    arcs = {(a, b) for a, b, _, _ in scene.edges}
+    marker_of = {}
+    for c in scene.containers:
+        for t in c.attached:
+            end = scene.by_id[t]
+            x1, y1 = _clip(c, end.x, end.y)
+            x2, y2 = _clip(end, c.x, c.y)
+            body.append(f'<line class="attach" x1="{_n(x1 + ox)}" y1="{_n(y1 + oy)}" x2="{_n(x2 + ox)}" '
+                        f'y2="{_n(y2 + oy)}" {_line_attrs("dashed", ATTACH_COLOUR, 1.2)}/>')
+    for a, b, kind, one_way in scene.edges:
+        style, colour = scene.kind_style[kind]
+        ba, bb = scene.by_id[a], scene.by_id[b]
+        data = f'class="edge" data-from="{_x(a)}" data-to="{_x(b)}" data-kind="{_x(kind)}"'
+        if a == b:   # a loop: a small circle on the box's corner
+            body.append(f'<circle {data} cx="{_n(ba.x + ba.w / 2 + ox)}" cy="{_n(ba.y - ba.h / 2 + oy)}" r="9" '
+                        f'fill="none" {_line_attrs(style, colour)}><title>{_x(kind)}</title></circle>')
+            continue
+        x1, y1 = _clip(ba, bb.x, bb.y)
+        x2, y2 = _clip(bb, ba.x, ba.y, 2.0 if one_way else 0.0)
+        if (b, a) in arcs:   # arcs both ways that are drawn apart: keep them side by side
+            length = math.hypot(bb.x - ba.x, bb.y - ba.y) or 1.0
+            nx_, ny_ = -(bb.y - ba.y) / length * 4, (bb.x - ba.x) / length * 4
+            x1, y1, x2, y2 = x1 + nx_, y1 + ny_, x2 + nx_, y2 + ny_
+        marker = ""
+        if one_way:
+            marker_of.setdefault(colour, f"arrow{len(marker_of)}")
+            marker = f' marker-end="url(#{marker_of[colour]})"'
+        tip = f"{kind} (one way)" if one_way else kind
+        body.append(f'<line {data} data-one-way="{str(one_way).lower()}" x1="{_n(x1 + ox)}" y1="{_n(y1 + oy)}" '
+                    f'x2="{_n(x2 + ox)}" y2="{_n(y2 + oy)}" {_line_attrs(style, colour)}{marker}>'
+                    f'<title>{_x(tip)}</title></line>')
+
+    def box(b, rx=8):
+        stroke = "#8a6d00" if b.container else "#333333"
+        fill_text = "#000000" if b.container else _text_colour(b.fill)
+        cls = "container" if b.container else "space"
+        return (f'<g class="{cls}" data-id="{_x(b.id)}"><title>{_x(b.tip)}</title>'
+                f'<rect x="{_n(b.x - b.w / 2 + ox)}" y="{_n(b.y - b.h / 2 + oy)}" width="{_n(b.w)}" '
+                f'height="{_n(b.h)}" rx="{rx}" fill="{b.fill}" stroke="{stroke}" stroke-width="1.2"/>'
+                + _text_block(b.x + ox, b.y + oy, b.lines, fill_text) + "</g>")
+
+    for b in drawn:
+        body.append(box(b, 2 if b.container else 8))
+
+    y = oy + board_h
+    if not scene.space_ids:
+        body.append(f'<text class="note" x="{_n(ox)}" y="{_n(y + 20)}" font-size="14">no board</text>')
+        y += 30
+
+    # containers that are attached to no space: a framed row (wrapping) under the board
+    if loose:
+        y += 24
+        top = y
+        x, row_h = 12.0, 0.0
+        inner = []
+        y_in = top + 22
+        for c in loose:
+            if x + c.w > width - 12 and x > 12:
+                x, y_in = 12.0, y_in + row_h + 12
+                row_h = 0.0
+            inner.append((c, x, y_in))
+            x += c.w + 12
+            row_h = max(row_h, c.h)
+        frame_h = y_in + row_h + 12 - top
+        width = max(width, max(x for _, x, _ in inner) + 12)
+        body.append(f'<g class="containers"><rect x="{_n(ox)}" y="{_n(top)}" width="{_n(width)}" '
+                    f'height="{_n(frame_h)}" rx="6" fill="none" {_line_attrs("dashed", ATTACH_COLOUR, 1)}/>'
+                    f'<text x="{_n(ox + 8)}" y="{_n(top + 15)}" fill="{ATTACH_COLOUR}">containers</text></g>')
+        for c, bx, by in inner:   # box() adds (ox, oy) to the centre
+            c.x, c.y = bx + c.w / 2, by + c.h / 2 - oy
+            body.append(box(c, 2))
+        y = top + frame_h
+
+    # legend: samples that flow in rows
+    items = []   # ("line", text, style, colour, arrow) | ("fill", text, colour) | ("text", text)
+    for kind in scene.kinds:
+        style, colour = scene.kind_style[kind]
+        items.append(("line", kind, style, colour, False))
+    if any(e[3] for e in scene.edges):
+        items.append(("line", "one way", "solid", "#444444", True))
+    if any(not e[3] for e in scene.edges):
+        items.append(("line", "both ways", "solid", "#444444", False))
+    for text, colour in scene.fill_legend[:MAX_LEGEND_FILLS]:
+        items.append(("fill", text, colour))
+    if len(scene.fill_legend) > MAX_LEGEND_FILLS:
+        items.append(("text", f"\u2026 {len(scene.fill_legend) - MAX_LEGEND_FILLS} more"))
+    if scene.containers:
+        items.append(("fill", "container (capacity)", CONTAINER_FILL))
+    if any(c.attached for c in scene.containers):
+        items.append(("line", "container attached to", "dashed", ATTACH_COLOUR, False))
+    legend = []
+    if items:
+        y += 28
+        legend.append(f'<text x="{_n(ox)}" y="{_n(y)}" font-weight="bold">legend</text>')
+        x, y = 0.0, y + 12
+        for item in items:
+            label = _short(item[1], 40)
+            w = 44 + len(label) * CHAR_W + 20
+            if x + w > width and x > 0:
+                x, y = 0.0, y + 20
+            sx, sy = ox + x, y + 8
+            if item[0] == "line":
+                _, _, style, colour, arrow = item
+                if arrow:
+                    marker_of.setdefault(colour, f"arrow{len(marker_of)}")
+                marker = f' marker-end="url(#{marker_of[colour]})"' if arrow else ""
+                legend.append(f'<line x1="{_n(sx)}" y1="{_n(sy)}" x2="{_n(sx + 34)}" y2="{_n(sy)}" '
+                              f'{_line_attrs(style, colour)}{marker}/>')
+            elif item[0] == "fill":
+                legend.append(f'<rect x="{_n(sx + 8)}" y="{_n(sy - 7)}" width="20" height="14" rx="3" '
+                              f'fill="{item[2]}" stroke="#333333" stroke-width="0.8"/>')
+            legend.append(f'<text x="{_n(sx + 42)}" y="{_n(sy + 4)}">{_x(label)}</text>')
+            x += w
+        y += 20
+    body.extend(legend)
+
+    total_w = width + 2 * MARGIN
+    total_h = y + MARGIN
+    markers = "".join(
+        f'<marker id="{mid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" '
+        f'orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/></marker>'
+        for colour, mid in marker_of.items())
+    head = (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(total_w)}" height="{_n(total_h)}" '
+            f'viewBox="0 0 {_n(total_w)} {_n(total_h)}" font-family="{FONT}" font-size="{FONT_SIZE}">\n'
+            f'<title>{_x(scene.title)}</title>\n<defs>{markers}</defs>\n'
+            f'<rect width="100%" height="100%" fill="#ffffff"/>\n'
+            f'<text x="{_n(MARGIN)}" y="{_n(MARGIN + 6)}" font-size="16" font-weight="bold">{_x(scene.title)}</text>\n')
+    return head + "\n".join(body) + "\n</svg>\n"
+
+
+# -- files --------------------------------------------------------------------------
+
+
+def _png(dot_text: str) -> bytes:
+    program = shutil.which("dot")
+    if program is None:
+        raise DavitError("davit: PNG needs Graphviz's `dot` program; write .svg or .dot instead")
+    try:
+        done = subprocess.run([program, "-Tpng"], input=dot_text.encode("utf-8"), capture_output=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise DavitError(f"davit: Graphviz could not draw the board: {exc}") from None
+    if done.returncode != 0 or not done.stdout:
+        why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"])[0]
+        raise DavitError(f"davit: Graphviz could not draw the board: {why}")
+    return done.stdout
+
+
+def _write_atomically(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes the file private; a drawing is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_drawing(ruleset, path: str) -> None:
+    """Write the board drawing to ``path``: .svg, .dot (.gv) or .png (PNG needs Graphviz)."""
+    path = os.fspath(path)
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in (".svg", ".dot", ".gv", ".png"):
+        raise DavitError(f"davit: cannot draw to '{path}': the file name must end in .svg, .dot or .png")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise DavitError(f"davit: cannot write '{path}': folder '{folder}' does not exist")
+    if ext == ".svg":
+        data = to_svg(ruleset).encode("utf-8")
+    elif ext == ".png":
+        data = _png(to_dot(ruleset))
+    else:
+        data = to_dot(ruleset).encode("utf-8")
+    try:
+        _write_atomically(path, data)
+    except OSError as exc:
+        raise DavitError(f"davit: cannot write '{path}': {exc.strerror or exc}") from None
+
+
+def draw_main(ruleset, output: str | None) -> str | None:
+    """``davit draw``: the DOT text to print when there is no output file, else write the file."""
+    if output is None or output == "-":
+        return to_dot(ruleset)
+    write_drawing(ruleset, output)
+    return None
