@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("list", help="bundled rulesets and their variants")
     p.add_argument("--json", action="store_true", help="print JSON")
 
+    p = sub.add_parser("copy", help="copy a ruleset into a new folder to make your own game from it")
+    p.add_argument("ruleset", metavar="RULESET")
+    p.add_argument("dest", metavar="FOLDER")
+
     p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--format", choices=["text", "json"], default="text")
@@ -137,6 +141,43 @@ def cmd_list(args) -> int:
             vl, vh = v["players"]
             print(f"{'':<22}   variant {v['id']} ({vl}–{vh} players)")
     return EXIT_OK
+
+
+def cmd_copy(args) -> int:
+    import shutil
+    from .files import resolve_ruleset
+    from .yaml_loader import load_yaml_file
+    source, _ = resolve_ruleset(args.ruleset)
+    folder = source.parent
+    dest = Path(args.dest)
+    if dest.exists():
+        raise DavitError(f"davit: '{dest}' already exists; choose a new folder")
+    if not dest.parent.is_dir() and str(dest.parent):
+        raise DavitError(f"davit: folder '{dest.parent}' does not exist")
+    shutil.copytree(folder, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "__init__.py"))
+    schemas = os.path.relpath(_schemas_dir(), dest)
+    for path in dest.rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        first, _, rest = text.partition("\n")
+        if first.startswith("# yaml-language-server: $schema="):
+            kind = first.rsplit("/", 1)[-1]
+            depth = len(path.relative_to(dest).parts) - 1
+            prefix = "/".join([".."] * depth + [schemas]) if depth else schemas
+            path.write_text(f"# yaml-language-server: $schema={prefix}/{kind}\n{rest}", encoding="utf-8")
+    data = load_yaml_file(dest / "ruleset.yaml")
+    new_id = dest.name
+    text = (dest / "ruleset.yaml").read_text(encoding="utf-8")
+    line = data.key_loc("id").line
+    lines = text.splitlines(keepends=True)
+    lines[line - 1] = f"id: {new_id}\n"
+    (dest / "ruleset.yaml").write_text("".join(lines), encoding="utf-8")
+    print(f"copied {data.get('id')} to {dest} (id: {new_id}); try: davit validate {dest}")
+    return EXIT_OK
+
+
+def _schemas_dir():
+    from .files import schemas_dir
+    return schemas_dir()
 
 
 def cmd_validate(args) -> int:
@@ -301,7 +342,7 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"list": cmd_list, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
             "test": cmd_test}
 
 if __name__ == "__main__":
