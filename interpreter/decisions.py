@@ -24,12 +24,25 @@ from .vm import Instr
 
 @dataclass(frozen=True)
 class Action:
-    """One choice a player can make. ``args`` is a tuple of (name, value) pairs."""
+    """One choice a player can make. ``args`` is a tuple of (name, value) pairs.
+
+    ``text`` is the label shown to people: a string, or a function that
+    renders it when first read (bots never read labels, so enumerating
+    actions stays cheap).
+    """
 
     player: int
     name: str
     args: tuple = ()
-    label: str = ""
+    text: object = field(default="", compare=False, repr=False)
+
+    @property
+    def label(self) -> str:
+        text = self.text
+        if callable(text):
+            text = str(text())
+            object.__setattr__(self, "text", text)
+        return text
 
     def arg(self, name, default=None):
         for key, value in self.args:
@@ -207,7 +220,7 @@ def _enumerate(g, adef: ActionDef, seat: int, stop_at_first=False):
         if i == len(adef.params):
             if adef.condition is None or adef.condition(g, local):
                 args = tuple((name, local[name]) for name, _ in adef.params)
-                found.append(Action(seat, adef.id, args, _label(g, adef, local, args)))
+                found.append(Action(seat, adef.id, args, _lazy_label(g, adef, dict(local), args)))
                 return stop_at_first
             return False
         name, fn = adef.params[i]
@@ -220,6 +233,21 @@ def _enumerate(g, adef: ActionDef, seat: int, stop_at_first=False):
 
     rec(0)
     return found
+
+
+def _lazy_label(g, adef, local, args):
+    return lambda: _label(g, adef, local, args)
+
+
+def describe(g, action: Action) -> str:
+    """The label of any action, also of one rebuilt from JSON."""
+    if action.text:
+        return action.label
+    adef = g.ruleset.actions.get(action.name)
+    if adef is None:
+        return "end turn" if action.name == PASS else " ".join([action.name] + [display(v) for _, v in action.args])
+    local = {"player": g.table.players[action.player], **dict(action.args)}
+    return _label(g, adef, local, action.args)
 
 
 def _label(g, adef, local, args):
@@ -303,7 +331,7 @@ def commit(g, action: Action) -> None:
     stack = g.state.stack
     frame = stack[-1]
     kind = pending["kind"]
-    event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": str(action)}
+    event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
     if kind == "simultaneous":
         event["only"] = [action.player]
     g.emit(event)
@@ -320,7 +348,7 @@ def commit(g, action: Action) -> None:
             return
         _start_action(g, action)
         return
-    pending["commits"][str(action.player)] = action.to_json() | {"label": str(action)}
+    pending["commits"][str(action.player)] = action.to_json() | {"label": describe(g, action)}
     if deciding(pending):
         return
     g.state.pending = None
