@@ -17,7 +17,6 @@ from math import prod
 
 from .yaml_loader import LocMap, plain
 
-NOTE_KEYS = ("source", "reconstructed", "description")
 INDENT = "   "          # nested Markdown list items and their code blocks
 
 
@@ -276,8 +275,11 @@ class Explainer:
                 n, per_player = self.copies(thing)
                 name = f" “{thing['name']}”" if thing.get("name") else ""
                 bits = [f"- `{thing.get('id')}`{name}: {n}{' per player' if per_player else ''}"]
-                for attr, values in (thing.get("each") or {}).items():
-                    bits.append(f"one for each {attr} {value_text(plain(values))}")
+                each = [f"{attr} {value_text(plain(values))}" for attr, values in (thing.get("each") or {}).items()]
+                if len(each) == 1:
+                    bits.append(f"one for each {each[0]}")
+                elif each:
+                    bits.append("one for each combination of " + " × ".join(each))
                 if thing.get("attrs"):
                     bits.append(attrs_text(plain(thing["attrs"])))
                 if thing.get("public"):
@@ -368,7 +370,12 @@ class Explainer:
         line = f"{plural(len(spaces), 'space')} and {plural(len(edges), 'edge')}"
         if kind_text:
             line += f" ({kind_text})"
-        line += f"; {len(one_way)} of the edges {'is' if len(one_way) == 1 else 'are'} one-way."
+        if not edges:
+            line += "."
+        elif not one_way:
+            line += "; every edge can be followed both ways."
+        else:
+            line += f"; {len(one_way)} of the edges {'is' if len(one_way) == 1 else 'are'} one-way."
         self.emit(line, "")
         self.notes(board)
         for spec in spaces:
@@ -547,12 +554,12 @@ class Explainer:
                 line = f"- Allowed only if {text or ':'}"
                 if spec.get("reason"):
                     line += f" — otherwise: “{' '.join(str(spec['reason']).split())}”"
-                self.emit(line, *extra)
+                self.emit(line + ("." if text and not spec.get("reason") else ""), *extra)
             if spec.get("do"):
                 text, extra = snippet(spec["do"], INDENT)
                 self.emit(f"- Effect: {text}" if text else "- Effect:", *extra)
             else:
-                self.emit("- Effect: nothing beyond its cost.")
+                self.emit("- Effect: none beyond its cost." if cost else "- Effect: none (choosing it is the move).")
             if aid in self.offered:
                 self.emit("- Offered in " + "; ".join(dict.fromkeys(self.offered[aid])) + ".")
             else:
@@ -684,26 +691,20 @@ def describe(path, node) -> str:
     """A YAML path in words: ``("things", 3)`` -> ``thing `boat-I```."""
     if not path:
         return "the ruleset as a whole"
-    words = []
-    for i, key in enumerate(path):
-        parent = path[i - 1] if i else None
-        if isinstance(key, int):
-            continue
-        if parent in ("constants", "functions", "variables"):
-            words[-1] = f"{SECTION_WORDS[parent]} `{key}`"
-        elif parent == "vars" and len(path) > 2 and path[i - 2] == "player":
-            words[-1] = f"player counter `{key}`"
-        else:
-            words.append(str(key).replace("_", " "))
-    if isinstance(node, dict) and "id" in node and path and path[-1] != "id":
-        kind = SECTION_WORDS.get(next((k for k in reversed(path) if isinstance(k, str)), ""), "")
-        return f"{kind} `{node['id']}`".strip() if kind else f"`{node['id']}`"
+    names = [k for k in path if isinstance(k, str)]
+    if isinstance(node, dict) and "id" in node:
+        word = SECTION_WORDS.get(names[-1] if names else "", "")
+        return f"{word} `{node['id']}`".strip() if word else f"`{node['id']}`"
     if isinstance(node, dict) and "from" in node and "to" in node:
         return f"edge {node['from']} → {node['to']}"
-    if path and path[0] == "flow":
-        name = node.get("step") or node.get("phase") if isinstance(node, dict) else None
+    if path[0] == "flow":
+        name = (node.get("step") or node.get("phase") or node.get("name")) if isinstance(node, dict) else None
         return f"flow step `{name}`" if name else "a flow step"
-    return " ".join(words) or "the rules"
+    if path[:2] == ("player", "vars") and len(path) > 2:
+        return f"player counter `{path[2]}`"
+    if path[0] in ("constants", "functions", "variables") and len(path) > 1:
+        return f"{SECTION_WORDS[path[0]]} `{path[1]}`"
+    return " ".join(str(k).replace("_", " ") for k in names)
 
 
 def explain(rs) -> str:
