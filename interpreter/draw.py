@@ -28,6 +28,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 
@@ -129,7 +130,7 @@ class _Scene:
 
 
 def _title(ruleset) -> str:
-    name = str(getattr(ruleset, "name", "") or getattr(ruleset, "id", "") or "board")
+    name = " ".join(str(getattr(ruleset, "name", "") or getattr(ruleset, "id", "") or "board").split())
     variant = getattr(ruleset, "variant", None)
     return f"{name} (variant {variant})" if variant else name
 
@@ -341,6 +342,47 @@ def _scale(raw, boxes) -> float:
     return need or 1.0
 
 
+def _edge_scale(raw, boxes, edges) -> float:
+    """The median over the edges of the scale at which its two boxes stand GAP apart."""
+    needs = []
+    for a, b, _, _ in edges:
+        dx, dy = abs(raw[a][0] - raw[b][0]), abs(raw[a][1] - raw[b][1])
+        if dx or dy:
+            sx = ((boxes[a].w + boxes[b].w) / 2 + GAP) / dx if dx else math.inf
+            sy = ((boxes[a].h + boxes[b].h) / 2 + GAP) / dy if dy else math.inf
+            needs.append(min(sx, sy))
+    if not needs:
+        return _scale(raw, boxes)
+    needs.sort()
+    return needs[len(needs) // 2]
+
+
+def _spread(boxes, room=16.0, rounds=100) -> None:
+    """Push overlapping boxes apart (along the axis where they overlap least) until none overlap."""
+    for _ in range(rounds):
+        moved = False
+        order = sorted(boxes, key=lambda b: (b.x, b.y))
+        widest = max((b.w for b in boxes), default=0.0)
+        for i, a in enumerate(order):
+            for b in order[i + 1:]:
+                if b.x - a.x >= (a.w + widest) / 2 + room:
+                    break   # sorted by x: nothing further right can touch a
+                dx, dy = b.x - a.x, b.y - a.y
+                over_x = (a.w + b.w) / 2 + room - abs(dx)
+                over_y = (a.h + b.h) / 2 + room - abs(dy)
+                if over_x <= 0 or over_y <= 0:
+                    continue
+                moved = True
+                if over_x * 0.5 < over_y:   # boxes are wider than tall: moving sideways costs double
+                    step = over_x / 2 + 0.5
+                    a.x, b.x = (a.x - step, b.x + step) if dx >= 0 else (a.x + step, b.x - step)
+                else:
+                    step = over_y / 2 + 0.5
+                    a.y, b.y = (a.y - step, b.y + step) if dy >= 0 else (a.y + step, b.y - step)
+        if not moved:
+            return
+
+
 def _overlaps(x, y, w, h, boxes, margin=10.0) -> bool:
     for b in boxes:
         if abs(x - b.x) < (w + b.w) / 2 + margin and abs(y - b.y) < (h + b.h) / 2 + margin:
@@ -351,9 +393,13 @@ def _overlaps(x, y, w, h, boxes, margin=10.0) -> bool:
 def _layout(scene):
     """Place spaces and attached containers (box centres, px); return the unattached containers."""
     raw = _raw_positions(scene) if scene.space_ids else {}
-    s = _scale(raw, scene.by_id)
+    if scene.positions is not None or not scene.edges:
+        s = _scale(raw, scene.by_id)   # the designer's grid, just wide enough for the boxes
+    else:   # a computed layout: neighbours at a comfortable distance; _spread() undoes the overlaps
+        s = _edge_scale(raw, scene.by_id, scene.edges)
     for b in scene.spaces:
         b.x, b.y = raw[b.id][0] * s, raw[b.id][1] * s
+    _spread(scene.spaces)
     placed = list(scene.spaces)
     loose = []
     dirs = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1)]
@@ -421,6 +467,9 @@ def _dot_legend(scene) -> str:
     if scene.containers:
         rows.append(f'<tr><td bgcolor="{CONTAINER_FILL}" border="1"> </td>'
                     f'<td align="left">container (capacity)</td></tr>')
+    if any(c.attached for c in scene.containers):
+        rows.append(f'<tr><td align="left"><font color="{ATTACH_COLOUR}">{DOT_SAMPLE["dashed"]}</font></td>'
+                    f'<td align="left">container attached to</td></tr>')
     return '<<table border="0" cellborder="0" cellspacing="2">' + "".join(rows) + "</table>>"
 
 
@@ -704,9 +753,14 @@ def _write_atomically(path: str, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)   # mkstemp makes the file private; a drawing is an ordinary file
+        # mkstemp makes the file private: keep the mode of the file replaced, or give a new file the usual one
+        if os.path.exists(path):
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
