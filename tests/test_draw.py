@@ -161,6 +161,7 @@ def test_svg_puts_spaces_where_the_yaml_says(tutorial):
 
 
 def test_a_container_without_attachment_is_in_the_containers_cluster(tutorial):
+    tutorial = with_zone(tutorial, "lifeboat", attrs={})
     dot = to_dot(tutorial)
     cluster = dot[dot.index("subgraph cluster_containers"):]
     assert '"lifeboat" [' in cluster and "capacity 3" in cluster
