@@ -256,7 +256,7 @@ def test_too_long_snippet_is_refused():
     assert "longer than" in err.message
 
 
-@pytest.mark.parametrize("text", ["-" * 3000 + "1", "f(" * 200 + ")" * 200])
+@pytest.mark.parametrize("text", ["-" * 3000 + "1", "f(" * 200 + ")" * 200], ids=["negations", "calls"])
 def test_too_deep_nesting_is_refused_not_a_crash(text):
     err = _error(text, "expr")
     assert "nested" in err.message

@@ -1,0 +1,170 @@
+"""Unit tests for interpreter.board: the graph, one-way edges, removed spaces, links, paths."""
+import itertools
+
+import pytest
+import yaml
+
+from interpreter import Game, load_ruleset
+from interpreter.board import Board
+from interpreter.errors import GameError
+
+_serial = itertools.count()
+
+#   a --ladder--> b ==corridor== c ==stairs== d ==corridor== a      e (alone)
+BOARD = {
+    "spaces": [{"id": "a", "attrs": {"level": 1}}, {"id": "b"}, {"id": "c"}, {"id": "d"}, {"id": "e"}],
+    "edges": [
+        {"from": "a", "to": "b", "kind": "ladder", "one_way": True},
+        {"from": "b", "to": "c", "kind": "corridor"},
+        {"from": "c", "to": "d", "kind": "stairs"},
+        {"from": "d", "to": "a", "kind": "corridor"},
+    ],
+}
+
+
+@pytest.fixture
+def game(tmp_path):
+    folder = tmp_path / f"rs{next(_serial)}"
+    folder.mkdir()
+    data = {"id": "unit", "players": {"min": 1, "max": 2}, "board": BOARD,
+            "flow": [{"do": "c = choose(player(0), [1, 2])"}]}  # keeps the game open
+    (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    g = Game(load_ruleset(folder), 1)
+    assert not g.is_over
+    return g
+
+
+def ids(zones):
+    return [z.id for z in zones]
+
+
+def test_static_graph_has_two_arcs_per_two_way_edge(game):
+    graph = game.board.graph
+    assert set(graph.nodes) == {"a", "b", "c", "d", "e"}
+    assert graph.has_edge("a", "b") and not graph.has_edge("b", "a")
+    assert graph.has_edge("b", "c") and graph.has_edge("c", "b")
+    assert graph.edges["c", "d"]["kind"] == "stairs"
+    assert graph.nodes["a"]["level"] == 1
+    assert game.board.spaces == ["a", "b", "c", "d", "e"]
+
+
+def test_neighbours_follow_arrows(game):
+    board = game.board
+    assert sorted(ids(board.neighbours(game, "a"))) == ["b", "d"]
+    assert sorted(ids(board.neighbours(game, "b"))) == ["c"]  # the ladder is not walked down
+    assert ids(board.neighbours(game, "e")) == []
+
+
+def test_neighbours_by_kind_and_by_zone_ref(game):
+    board = game.board
+    a = game.table.zones["a"]
+    assert ids(board.neighbours(game, a, "corridor")) == ["d"]
+    assert ids(board.neighbours(game, a, "ladder")) == ["b"]
+    assert ids(board.neighbours(game, "c", "nothing")) == []
+
+
+def test_removed_space_disappears_with_its_edges(game):
+    board = game.board
+    board.set_removed(game, "b", True)
+    assert ids(board.neighbours(game, "a")) == ["d"]
+    assert ids(board.neighbours(game, "c")) == ["d"]
+    assert ids(board.neighbours(game, "b")) == []
+    assert game.log[-1] == {"e": "board", "space": "b", "removed": True}
+    board.set_removed(game, "b", False)
+    assert sorted(ids(board.neighbours(game, "a"))) == ["b", "d"]
+
+
+def test_removing_an_unknown_space_is_a_game_error(game):
+    with pytest.raises(GameError):
+        game.board.set_removed(game, "zz", True)
+
+
+def test_connect_adds_a_two_way_link(game):
+    board = game.board
+    board.connect(game, "e", "c", "rope", False)
+    assert ids(board.neighbours(game, "e")) == ["c"]
+    assert "e" in ids(board.neighbours(game, "c"))
+    assert ids(board.neighbours(game, "e", "rope")) == ["c"]
+    assert game.state.links == [["e", "c", "rope", False]]
+    assert game.log[-1] == {"e": "board", "link": ["e", "c", "rope", False]}
+
+
+def test_connect_one_way(game):
+    board = game.board
+    board.connect(game, "e", "a", "slide", True)
+    assert ids(board.neighbours(game, "e")) == ["a"]
+    assert "e" not in ids(board.neighbours(game, "a"))
+
+
+def test_connect_to_unknown_space_is_a_game_error(game):
+    with pytest.raises(GameError):
+        game.board.connect(game, "a", "nowhere", "x", False)
+    assert game.state.links == []
+
+
+def test_link_to_a_removed_space_is_not_followed(game):
+    board = game.board
+    board.connect(game, "e", "c", "rope", False)
+    board.set_removed(game, "c", True)
+    assert ids(board.neighbours(game, "e")) == []
+
+
+def test_reachable(game):
+    board = game.board
+    assert sorted(ids(board.reachable(game, "a"))) == ["b", "c", "d"]
+    assert sorted(ids(board.reachable(game, "a", 1))) == ["b", "d"]
+    assert ids(board.reachable(game, "a", 0)) == []
+    # from b the way back to a goes round through c and d
+    assert sorted(ids(board.reachable(game, "b"))) == ["a", "c", "d"]
+    assert sorted(ids(board.reachable(game, "b", 2))) == ["c", "d"]
+    assert ids(board.reachable(game, "e")) == []
+
+
+def test_reachable_by_kind(game):
+    # only corridors: a-d and b-c
+    assert ids(game.board.reachable(game, "a", None, "corridor")) == ["d"]
+    assert ids(game.board.reachable(game, "b", None, "corridor")) == ["c"]
+
+
+def test_reachable_from_removed_space_is_empty(game):
+    game.board.set_removed(game, "a", True)
+    assert ids(game.board.reachable(game, "a")) == []
+    assert sorted(ids(game.board.reachable(game, "b"))) == ["c", "d"]
+
+
+def test_path_is_shortest_and_respects_arrows(game):
+    board = game.board
+    assert ids(board.path(game, "a", "b")) == ["a", "b"]
+    assert ids(board.path(game, "b", "a")) == ["b", "c", "d", "a"]
+    assert ids(board.path(game, "a", "a")) == ["a"]
+    assert ids(board.path(game, "a", "e")) == []
+
+
+def test_path_avoids_removed_spaces(game):
+    board = game.board
+    board.set_removed(game, "d", True)
+    assert ids(board.path(game, "b", "a")) == []
+    assert ids(board.path(game, "a", "c")) == ["a", "b", "c"]
+    assert ids(board.path(game, "a", "d")) == []
+
+
+def test_path_uses_added_links(game):
+    board = game.board
+    board.connect(game, "b", "a", "rope", True)
+    assert ids(board.path(game, "b", "a")) == ["b", "a"]
+
+
+def test_board_changes_live_in_the_state_only(game):
+    twin = game.clone()
+    twin.board.set_removed(twin, "b", True)
+    twin.board.connect(twin, "e", "a", "rope", False)
+    assert sorted(ids(game.board.neighbours(game, "a"))) == ["b", "d"]
+    assert ids(game.board.neighbours(game, "e")) == []
+    assert game.board is twin.board  # the static graph is shared
+
+
+def test_board_built_directly():
+    board = Board([{"id": "x", "colour": "red"}, {"id": "y"}],
+                  [{"from": "x", "to": "y", "kind": "path", "one_way": False}])
+    assert board.adjacency == {"x": (("y", "path"),), "y": (("x", "path"),)}
+    assert board.graph.nodes["x"]["colour"] == "red"
