@@ -67,8 +67,8 @@ class HumanAgent:
     """A person at the terminal: shows the seat's own view and numbered legal actions."""
     name = "human"
 
-    def __init__(self, seed: int = 0, input_fn=input, output=print):
-        self.input = input_fn
+    def __init__(self, seed: int = 0, input_fn=None, output=print):
+        self.input = input_fn or (lambda prompt: __import__("builtins").input(prompt))
         self.output = output
         self.seen = {}
 

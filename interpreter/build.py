@@ -155,9 +155,10 @@ class Builder:
             loc = _loc(zones, i, self.root_loc)
             zid = str(spec.get("id"))
             if zid in seen or zid == "box":
-                self.error(f"zone id '{zid}' is used twice", loc, code="duplicate-id")
+                first = f" (first at line {seen[zid].line})" if zid in seen else " (a built-in zone)"
+                self.error(f"zone id '{zid}' is used twice{first}", _loc(spec, "id", loc), code="duplicate-id")
                 continue
-            seen[zid] = loc
+            seen[zid] = _loc(spec, "id", loc)
             rs.zones[zid] = self._zone(spec, "zone", loc)
         board = self.data.get("board") or {}
         spaces = board.get("spaces") or []
@@ -166,7 +167,10 @@ class Builder:
             loc = _loc(spaces, i, self.root_loc)
             zid = str(spec.get("id"))
             if zid in rs.zones:
-                self.error(f"space id '{zid}' is already used by another zone or space", loc, code="duplicate-id")
+                first = rs.zones[zid].location
+                where = f" (first at line {first.line})" if first else ""
+                self.error(f"space id '{zid}' is already used by another zone or space{where}", _loc(spec, "id", loc),
+                           code="duplicate-id")
                 continue
             zone = self._zone(spec, "space", loc)
             attrs = dict(zone.attrs)
@@ -196,14 +200,15 @@ class Builder:
     def _things(self):
         rs = self.rs
         things = self.data.get("things") or []
-        seen = set()
+        seen = {}
         for i, spec in enumerate(things):
             loc = _loc(things, i, self.root_loc)
             tid = str(spec.get("id"))
             if tid in seen:
-                self.error(f"thing id '{tid}' is used twice", loc, code="duplicate-id")
+                self.error(f"thing id '{tid}' is used twice (first at line {seen[tid].line})", _loc(spec, "id", loc),
+                           code="duplicate-id")
                 continue
-            seen.add(tid)
+            seen[tid] = _loc(spec, "id", loc)
             start = spec.get("start")
             if start is not None and str(start) not in rs.zones:
                 self.error(f"start zone '{start}' does not exist", _loc(spec, "start", loc),
@@ -248,7 +253,7 @@ class Builder:
             except DavitError as exc:
                 self.errors.append(exc)
             self.env.functions[name] = FunctionInfo(name, params, f"fn:{name}", loc, body=body)
-        compute_suspending(self.env.functions)
+        compute_suspending(self.env.functions, self.env.globals)
 
     def _compile_functions(self):
         funcs = self.data.get("functions") or {}
@@ -291,7 +296,9 @@ class Builder:
             loc = _loc(actions, i, self.root_loc)
             aid = str(spec.get("id"))
             if aid in self.rs.actions:
-                self.error(f"action id '{aid}' is used twice", loc, code="duplicate-id")
+                first = self.rs.actions[aid].location
+                self.error(f"action id '{aid}' is used twice (first at line {first.line})", _loc(spec, "id", loc),
+                           code="duplicate-id")
                 continue
             if aid in (decisions.PASS, "choose"):
                 self.error(f"'{aid}' is a built-in action name", loc)
@@ -313,7 +320,8 @@ class Builder:
                 if isinstance(amount, (int, float)):
                     costs.append((str(counter), lambda g, L, a=amount: a))
                 else:
-                    fn = self.compiler.expression(amount, f"action {aid} cost", local)
+                    fn = self.compiler.expression(amount, f"action {aid} cost", {**local, **{
+                        str(k): "any" for k in chooses}})
                     costs.append((str(counter), fn or (lambda g, L: 0)))
             code_id = None
             if spec.get("do"):

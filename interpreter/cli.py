@@ -101,11 +101,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage errors and --help: a code, not an exception, for callers of main()
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
         return COMMANDS[args.command](args)
     except DavitError as exc:
-        print(str(exc), file=sys.stderr)
+        text = str(exc)
+        if exc.location is None and not text.startswith("davit:"):
+            text = f"davit: {text}"
+        print(text, file=sys.stderr)
         return EXIT_FAIL
     except KeyboardInterrupt:
         print("\ndavit: interrupted", file=sys.stderr)

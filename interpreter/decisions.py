@@ -18,7 +18,7 @@ from itertools import product
 
 from .errors import GameError, Location
 from .state import LOCALS, PC
-from .values import PlayerRef, display, encode
+from .values import PlayerRef, ThingRef, display, encode
 from .vm import Instr
 
 
@@ -211,14 +211,15 @@ def _domain(g, fn, local, loc):
 def _enumerate(g, adef: ActionDef, seat: int, stop_at_first=False):
     player = g.table.players[seat]
     local = {"player": player}
-    for counter, amount in adef.costs:
-        if g.state.pvars[seat].get(counter, 0) < amount(g, local):
-            return []
+    pvars = g.state.pvars[seat]
     found = []
+
+    def affordable():
+        return all(pvars.get(counter, 0) >= amount(g, local) for counter, amount in adef.costs)
 
     def rec(i):
         if i == len(adef.params):
-            if adef.condition is None or adef.condition(g, local):
+            if affordable() and (adef.condition is None or adef.condition(g, local)):
                 args = tuple((name, local[name]) for name, _ in adef.params)
                 found.append(Action(seat, adef.id, args, _lazy_label(g, adef, dict(local), args)))
                 return stop_at_first
@@ -292,6 +293,8 @@ def check(g, action: Action) -> str | None:
         return "the game is over"
     if pending is None:
         return "no decision is pending"
+    if not isinstance(action.player, int) or not 0 <= action.player < len(g.table.players):
+        return f"there is no player in seat {action.player!r} to take this decision"
     if action.player not in deciding(pending):
         waiting = ", ".join(g.player_name(s) for s in deciding(pending))
         return f"it is not {g.player_name(action.player)}'s decision (waiting for {waiting})"
@@ -306,11 +309,6 @@ def check(g, action: Action) -> str | None:
         return f"action '{action.name}' is not offered now (offered: {offered})"
     adef = g.ruleset.actions[action.name]
     local = {"player": g.table.players[action.player]}
-    for counter, amount in adef.costs:
-        need = amount(g, local)
-        if g.state.pvars[action.player].get(counter, 0) < need:
-            return f"it costs {need} {counter} and {g.player_name(action.player)} has " \
-                   f"{g.state.pvars[action.player].get(counter, 0)}"
     given = dict(action.args)
     for name, fn in adef.params:
         if name not in given:
@@ -320,9 +318,29 @@ def check(g, action: Action) -> str | None:
         local[name] = given[name]
     if set(given) - {n for n, _ in adef.params}:
         return f"unknown choices: {', '.join(sorted(set(given) - {n for n, _ in adef.params}))}"
+    for counter, amount in adef.costs:
+        need = amount(g, local)
+        if g.state.pvars[action.player].get(counter, 0) < need:
+            return f"it costs {need} {counter} and {g.player_name(action.player)} has " \
+                   f"{g.state.pvars[action.player].get(counter, 0)}"
     if adef.condition is not None and not adef.condition(g, local):
         return adef.reason or f"the condition of '{adef.id}' does not hold"
     return None
+
+
+def _who_sees_args(g, action: Action):
+    """Seats that may see every thing named in the action's choices (None: everyone)."""
+    from .views import watchers
+    seen = None
+    for _, value in action.args:
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, ThingRef):
+                who = watchers(g, item.id, g.state.where[item.id])
+                if who is not None:
+                    seen = set(who) if seen is None else seen & set(who)
+    if seen is None:
+        return None
+    return sorted(seen | {action.player})
 
 
 def commit(g, action: Action) -> None:
@@ -334,6 +352,10 @@ def commit(g, action: Action) -> None:
     event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
     if kind == "simultaneous":
         event["only"] = [action.player]
+    else:
+        seers = _who_sees_args(g, action)
+        if seers is not None:
+            event["only"] = seers
     g.emit(event)
     if kind == "choice":
         if pending["var"]:

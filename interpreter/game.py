@@ -101,8 +101,8 @@ class Game:
         """Carry out ``action`` (an :class:`Action` or its JSON form); illegal actions are refused as values."""
         try:
             action = action if isinstance(action, Action) else self.action_from_json(action)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            return Refused(action, f"not an action: {exc}")
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            return Refused(action, f"not an action: {type(exc).__name__} {exc}")
         reason = decisions.check(self, action)
         if reason is not None:
             return Refused(action, reason)
@@ -140,8 +140,13 @@ class Game:
                                 f"(variant {data.get('variant')!r}), not {ruleset.id!r}")
             if data.get("fingerprint") != ruleset.fingerprint:
                 raise SaveError(f"saved game was made with a different version of ruleset {ruleset.id!r}")
-            table = ruleset.table(int(data["players"]))
+            players = int(data["players"])
+            if not ruleset.min_players <= players <= ruleset.max_players:
+                raise SaveError(f"saved game has {players} players; {ruleset.id} is for "
+                                f"{ruleset.min_players}–{ruleset.max_players}")
+            table = ruleset.table(players)
             state = State.from_json(data["state"], table)
+            _check_consistent(ruleset, table, state)
         except SaveError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
@@ -482,7 +487,12 @@ class Game:
             raise GameError(f"pinned outcome {wanted!r} for '{key}' is not one of the possible results", loc)
         st.rng, index = rng.below(st.rng, len(items))
         item = items[index]
-        self.emit({"e": "random", "name": key, "result": encode(item)})
+        event = {"e": "random", "name": key, "result": encode(item)}
+        if isinstance(item, ThingRef):
+            seers = watchers(self, item.id, st.where[item.id])
+            if seers is not None:
+                event["only"] = seers
+        self.emit(event)
         return item
 
     def add_score(self, who, amount, reason, loc) -> None:
@@ -519,6 +529,31 @@ class Game:
         n = len(self.table.players)
         first = start.seat if isinstance(start, PlayerRef) else int(start)
         return [self.table.players[(first + i) % n] for i in range(n) if not self.state.out[(first + i) % n]]
+
+
+def _check_consistent(ruleset, table, state) -> None:
+    """Refuse a saved state that this ruleset could never have produced."""
+    n = len(table.players)
+    if len(state.pvars) != n or len(state.out) != n:
+        raise SaveError(f"saved game is damaged: player data for {len(state.pvars)} players, expected {n}")
+    if set(state.zones) != set(table.zones):
+        odd = sorted(set(state.zones) ^ set(table.zones))[:3]
+        raise SaveError(f"saved game is damaged: its zones do not match the ruleset ({', '.join(odd)})")
+    seen = [t for items in state.zones.values() for t in items]
+    if len(seen) != len(set(seen)) or set(seen) != set(table.things):
+        raise SaveError("saved game is damaged: every card and piece must be in exactly one zone")
+    for frame in state.stack:
+        code = ruleset.codes.get(frame[0])
+        if code is None or not 0 <= frame[1] <= len(code.instrs):
+            raise SaveError(f"saved game is damaged: it stands at an unknown point of the rules ({frame[0]}:{frame[1]})")
+    pending = state.pending
+    if pending is not None:
+        seats = pending.get("players", [pending.get("player")])
+        if pending.get("kind") not in ("choice", "turn", "simultaneous") or \
+                not all(isinstance(s, int) and 0 <= s < n for s in seats):
+            raise SaveError("saved game is damaged: its pending decision makes no sense")
+        if not state.stack:
+            raise SaveError("saved game is damaged: a decision is pending but the rules are not running")
 
 
 def _fresh(value):

@@ -79,6 +79,29 @@ class _Runner:
         self.compiler = Compiler(env)
         self.counter = 0
 
+    def compile_all(self) -> list:
+        """Compile every DSL snippet of the scenario (no game is played); returns the errors."""
+        d = self.data
+        if d.get("setup"):
+            self.compiler.block(d["setup"], "scenario:check-setup", "scenario setup")
+        steps = d.get("steps") or []
+        for i, step in enumerate(steps):
+            if not isinstance(step, dict):
+                continue
+            if "set" in step:
+                self.compiler.block(step["set"], f"scenario:check-{i}", f"step {i + 1} set")
+            if "run" in step:
+                self.compiler.expression(step["run"], f"step {i + 1} run")
+            if "expect" in step:
+                self._compile_conditions(step["expect"])
+        if d.get("expect") is not None:
+            self._compile_conditions(d["expect"])
+        return list(self.env.errors)
+
+    def _compile_conditions(self, conds):
+        for text in conds if isinstance(conds, list) else [conds]:
+            self.compiler.expression(text, "expectation")
+
     def fail(self, message, loc):
         raise ScenarioError(message, loc)
 
@@ -193,6 +216,22 @@ class _Runner:
                 extra = f" — {message}" if message else ""
                 self.fail(f"expectation failed: {text}{extra} (scores: {scores}; phase: "
                           f"{' > '.join(game.state.phase) or 'none'})", where)
+
+
+def check_scenario(path: Path) -> list:
+    """Every problem ``davit validate`` can find in a scenario without running it."""
+    shown = display_path(path)
+    try:
+        data = load_yaml_file(path, shown)
+        if not isinstance(data, LocMap):
+            raise ScenarioError("a scenario file must be a mapping", Location(shown))
+        errors = schema_errors(data, "scenario", data.loc)
+        if errors:
+            return errors
+        runner = _Runner(path, data)
+        return runner.compile_all()
+    except DavitError as exc:
+        return list(getattr(exc, "errors", [exc]))
 
 
 def run_scenario(path: Path) -> ScenarioResult:

@@ -71,9 +71,22 @@ def _message(error) -> str:
     return error.message
 
 
+def _alternative_keys(error) -> list:
+    """For a oneOf/anyOf whose alternatives only require one key each, those keys."""
+    if error.validator not in ("oneOf", "anyOf") or not isinstance(error.validator_value, list):
+        return []
+    keys = []
+    for alternative in error.validator_value:
+        if not isinstance(alternative, dict) or set(alternative) != {"required"} or len(alternative["required"]) != 1:
+            return []
+        keys.append(alternative["required"][0])
+    return keys
+
+
 def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
     """Every schema violation of ``data`` (a located YAML tree) as a located error."""
     found = []
+    hints: dict = {}  # id(mapping) -> a hint for its unknown keys
     for error in _validator(kind).iter_errors(data):
         path = list(error.absolute_path)
         loc, node = _locate(data, path, fallback)
@@ -88,10 +101,30 @@ def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
                     hint = did_you_mean(str(key), allowed)
                     prefix = f"{where}: " if where else ""
                     found.append(SchemaError(f"{prefix}unknown key '{key}'", node.key_loc(key), hint))
+                    found[-1].node_id = id(node)
+            continue
+        kinds = _alternative_keys(error)
+        if kinds and isinstance(node, LocMap):
+            # "exactly one of these keys" (a flow step, a scenario step): say it in those words
+            unknown = [k for k in node if k not in error.schema.get("properties", {})]
+            present = [k for k in kinds if k in node]
+            if unknown:
+                hints[id(node)] = f"expected one of: {', '.join(kinds)}"
+                continue
+            prefix = f"{where}: " if where else ""
+            if len(present) > 1:
+                found.append(SchemaError(f"{prefix}has more than one of {', '.join(present)}; "
+                                         f"use exactly one", node.loc))
+            else:
+                found.append(SchemaError(f"{prefix}needs one of: {', '.join(kinds)}", node.loc))
             continue
         if error.validator == "required" and isinstance(node, LocMap):
             loc = node.loc
         prefix = f"{where}: " if where else ""
         found.append(SchemaError(prefix + _message(error), loc))
+    for finding in found:
+        node_id = getattr(finding, "node_id", None)
+        if node_id in hints and finding.hint is None:
+            finding.hint = hints[node_id]
     found.sort(key=lambda e: (e.location.line, e.location.column) if e.location else (0, 0))
     return found

@@ -22,6 +22,15 @@ def _copy_data(value):
     return value
 
 
+def _copy_props(props: dict) -> dict:
+    """Copy one thing's properties; lists inside (``known_to``, ...) must not be shared."""
+    copy = dict(props)
+    for key, value in props.items():
+        if isinstance(value, (list, dict)):
+            copy[key] = _copy_data(value)
+    return copy
+
+
 class State:
     __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
                  "pending", "rng", "pins", "steps", "over", "phase")
@@ -50,8 +59,8 @@ class State:
         other.out = list(self.out)
         other.zones = {k: v[:] for k, v in self.zones.items()}
         other.where = dict(self.where)
-        other.props = {k: dict(v) for k, v in self.props.items()}
-        other.zprops = {k: dict(v) for k, v in self.zprops.items()}
+        other.props = {k: _copy_props(v) for k, v in self.props.items()}
+        other.zprops = {k: _copy_props(v) for k, v in self.zprops.items()}
         other.links = [l[:] for l in self.links]
         other.stack = [[f[0], f[1], _copy_data(f[2]), f[3]] for f in self.stack]
         other.pending = _copy_data(self.pending)

@@ -88,9 +88,16 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
         out.extend(findings_of(exc, shown))
     for variant, vfile in variants_of(ruleset_file).items():
         try:
-            load_ruleset(ruleset_file, variant)
+            vrs = load_ruleset(ruleset_file, variant)
         except DavitError as exc:
             out.extend(findings_of(exc, display_path(vfile)))
+            continue
+        if provenance:
+            own = display_path(vfile)
+            for loc, reason, what in vrs.provenance:
+                if loc and loc.file == own:
+                    out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",
+                                       f"reconstructed{f' ({what})' if what else ''}: {reason}"))
     scenarios = ruleset_file.parent / "scenarios"
     if scenarios.is_dir():
         for sfile in sorted(scenarios.glob("*.yaml")):
@@ -99,15 +106,9 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
 
 
 def _validate_scenario(path: Path) -> list[Finding]:
+    from .scenario import check_scenario
     shown = display_path(path)
-    try:
-        data = load_yaml_file(path, shown)
-        if not isinstance(data, LocMap):
-            raise ScenarioError("a scenario file must be a mapping")
-        errors = schema_errors(data, "scenario", data.loc)
-        return [f for e in errors for f in findings_of(e, shown)]
-    except DavitError as exc:
-        return findings_of(exc, shown)
+    return [f for e in check_scenario(path) for f in findings_of(e, shown)]
 
 
 def _validate_file(path: Path, provenance: bool) -> list[Finding]:

@@ -91,6 +91,8 @@ class ForInit(Instr):
 
     def run(self, g, frame, stack):
         items = self.source(g, frame[LOCALS])
+        if hasattr(items, "defn"):  # a zone: its things, as they are now
+            items = g.zone_things(items)
         frame[LOCALS][self.slot] = [list(items), 0]
         frame[PC] += 1
 

@@ -124,7 +124,8 @@ def _scalar(file: str, event, lines: list[str]):
         if tag.startswith("tag:yaml.org,2002:") and tag.rsplit(":", 1)[1] in ("timestamp", "binary"):
             tag = "tag:yaml.org,2002:str"  # keep dates and the like as text
         else:
-            raise LoadError(f"unsupported YAML tag {tag!r}", loc)
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise LoadError(f"unsupported YAML tag {shown!r}; rulesets hold plain data only", loc)
     if tag != "tag:yaml.org,2002:str":
         return _constructor.construct_object(ScalarNode(tag, event.value, event.start_mark, event.end_mark))
     style = event.style
@@ -217,7 +218,9 @@ def parse_yaml(text: str, file: str = "<string>"):
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or str(exc)
         if exc.context and exc.problem:
-            message = f"{exc.problem} ({exc.context})"
+            opened = exc.context_mark
+            where = f" that starts at line {opened.line + 1}, column {opened.column + 1}" if opened else ""
+            message = f"{exc.problem} ({exc.context}{where})"
         raise LoadError(f"YAML syntax error: {message}", _location(file, mark) if mark else Location(file)) from None
     except yaml.YAMLError as exc:
         raise LoadError(f"YAML error: {exc}", Location(file)) from None

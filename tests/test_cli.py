@@ -200,7 +200,6 @@ def _feed(monkeypatch, answers):
     return asked
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_DEFAULT_BOUND)
 def test_human_play_with_patched_input(monkeypatch, capsys):
     asked = _feed(monkeypatch, ["x", "99"] + ["1"] * 60)
     rc = _run(["play", "der-mythos", "--players", "2", "--agents", "human,random", "--seed", "1"])
@@ -211,7 +210,6 @@ def test_human_play_with_patched_input(monkeypatch, capsys):
     assert asked and asked[0] == "[1-9]> "
 
 
-@pytest.mark.xfail(strict=True, reason=INPUT_DEFAULT_BOUND)
 def test_human_end_of_input_with_patched_input(monkeypatch, capsys):
     asked = _feed(monkeypatch, [])  # the first question meets the end of input
     rc = _run(["play", "der-mythos", "--players", "2", "--agents", "human,random", "--seed", "1"])

@@ -54,13 +54,6 @@ class Case:
         return f"{self.file}:{self.line}:{self.column}: error[{self.code}]: "
 
 
-DUPLICATE_ID_COLUMN = (
-    "engine: 'zone id ... is used twice' points at the start of the list item (11:5), not at the "
-    "duplicated id value 'pile' (11:9) as 'start zone ... does not exist' and 'unknown action' do")
-SCENARIO_ONEOF_NOISE = (
-    "engine: an unknown scenario step `- wait: 3` gives two findings at 7:5 and the first one, "
-    "\"steps[1]: 'act' is a required property\", is misleading (it comes from the step schema's "
-    "oneOf); only \"unknown key 'wait'\" (ideally with the list of step kinds) should be reported")
 SCENARIO_DSL_NOT_VALIDATED = (
     "engine: `davit validate` only schema-checks scenario files and never compiles their DSL "
     "(setup, set, run, expect), so an unknown name in an expectation passes validation and is "
@@ -90,8 +83,7 @@ CASES = [
     Case("duplicate-key", f"{FIX}/duplicate-key/ruleset.yaml", 4, 27, "load",
          "duplicate key 'max' (first at line 4)"),
     Case("duplicate-id", f"{FIX}/duplicate-id/ruleset.yaml", 11, 9, "duplicate-id",
-         "zone id 'pile' is used twice",
-         xfail={"position": DUPLICATE_ID_COLUMN}),
+         "zone id 'pile' is used twice"),
     Case("missing-include", f"{FIX}/missing-include/ruleset.yaml", 4, 11, "load",
          "included file 'cards.yaml' does not exist"),
     Case("python-tag", f"{FIX}/python-tag/ruleset.yaml", 26, 9, "load", "unsupported YAML tag"),
@@ -99,13 +91,10 @@ CASES = [
     Case("bad-variant-base", f"{FIX}/bad-variant-base/variants/lost.yaml", 5, 10, "rules",
          "the base ruleset 'no-such-ruleset' of this variant does not exist"),
     Case("bad-scenario", f"{FIX}/bad-scenario/scenarios/unknown-step.yaml", 7, 5, "schema",
-         "steps[1]: unknown key 'wait'",
-         xfail={"position": SCENARIO_ONEOF_NOISE, "one_finding": SCENARIO_ONEOF_NOISE}),
+         "steps[1]: unknown key 'wait'", "expected one of: act, refuse, expect, run, set"),
     Case("scenario-dsl-error", f"{FIX}/scenario-dsl-error/scenarios/misspelt-name.yaml", 8, 15,
          "unknown-name",
-         "unknown name 'bnak'", "did you mean 'bank'?",
-         xfail={"clean": SCENARIO_DSL_NOT_VALIDATED, "position": SCENARIO_DSL_NOT_VALIDATED,
-                "one_finding": SCENARIO_DSL_NOT_VALIDATED, "all_at_once": SCENARIO_DSL_NOT_VALIDATED}),
+         "unknown name 'bnak'", "did you mean 'bank'?"),
 ]
 
 # The same problems, validated through a single file instead of the folder.
@@ -114,8 +103,7 @@ FILE_CASES = [
          "the base ruleset 'no-such-ruleset' of this variant does not exist",
          target=f"{FIX}/bad-variant-base/variants/lost.yaml"),
     Case("bad-scenario", f"{FIX}/bad-scenario/scenarios/unknown-step.yaml", 7, 5, "schema",
-         "steps[1]: unknown key 'wait'", target=f"{FIX}/bad-scenario/scenarios/unknown-step.yaml",
-         xfail={"position": SCENARIO_ONEOF_NOISE}),
+         "steps[1]: unknown key 'wait'", target=f"{FIX}/bad-scenario/scenarios/unknown-step.yaml"),
     Case("dsl-syntax", f"{FIX}/dsl-syntax/ruleset.yaml", 19, 22, "syntax", "syntax error: unexpected '1'",
          target=f"{FIX}/dsl-syntax/ruleset.yaml"),
     Case("yaml-syntax", f"{FIX}/yaml-syntax/ruleset.yaml", 13, 8, "load", "YAML syntax error",
@@ -244,18 +232,12 @@ def test_validate_reports_every_fixture_at_once(at_repo, capsys):
         assert _finding_line(case).search(out), f"{case.name} missing from:\n{out}"
 
 
-@pytest.mark.xfail(strict=True, reason=SCENARIO_DSL_NOT_VALIDATED)
 def test_validate_compiles_scenario_snippets(at_repo, capsys):
     case = next(c for c in CASES if c.name == "scenario-dsl-error")
     _run(["validate", case.path])
     assert case.prefix in capsys.readouterr().out
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine: for an unclosed flow mapping the message names only the place where PyYAML gave up "
-    "(13:8, the ':' after 'actions') and says '(while parsing a flow mapping)' without saying where "
-    "that mapping opened (PyYAML's context_mark, 12:5); the message should add 'opened at line 12, "
-    "column 5'"))
 def test_yaml_syntax_error_says_where_the_bracket_opened(at_repo, capsys):
     _run(["validate", f"{FIX}/yaml-syntax"])
     first = capsys.readouterr().out.splitlines()[0]
@@ -432,26 +414,12 @@ def _unknown_thing(d):
 
 
 @pytest.mark.parametrize("damage", [
-    pytest.param(_set(["players"], 4), id="players-4-for-3-seats", marks=pytest.mark.xfail(strict=True, reason=(
-        "engine: a save of a 3-player game with players: 4 loads; the next apply() fails with "
-        "GameError 'der-mythos/ruleset.yaml:149:20: IndexError: list index out of range', blaming the "
-        "ruleset instead of the save; from_json should check len(pvars)/len(out) == players"))),
-    pytest.param(_set(["players"], 99), id="players-99", marks=pytest.mark.xfail(strict=True, reason=(
-        "engine: players: 99 raises GameError 'der-mythos is for 2–5 players, not 99' from "
-        "ruleset.table(), not SaveError (from_json only turns KeyError/TypeError/ValueError/"
-        "AttributeError/IndexError into SaveError)"))),
-    pytest.param(_drop_player_vars, id="player-vars-missing", marks=pytest.mark.xfail(strict=True, reason=(
-        "engine: a save whose state.pvars lists fewer players than `players` loads; the next "
-        "legal_actions()/apply() raises a bare IndexError"))),
-    pytest.param(_set(["state", "stack", 0, 0], "nope"), id="unknown-code", marks=pytest.mark.xfail(
-        strict=True, reason=("engine: a VM frame naming an unknown code id loads; apply() then raises a "
-                             "bare KeyError: 'nope'"))),
-    pytest.param(_set(["state", "stack", 0, 1], 10 ** 6), id="pc-out-of-range", marks=pytest.mark.xfail(
-        strict=True, reason=("engine: a VM frame whose pc is past the end of its code loads; apply() "
-                             "then raises a bare IndexError"))),
-    pytest.param(_unknown_thing, id="unknown-thing-in-zone", marks=pytest.mark.xfail(strict=True, reason=(
-        "engine: a save that puts an unknown thing id 'no-such-card' in a zone loads and plays on "
-        "silently; from_json should check zone and thing ids against the table"))),
+    pytest.param(_set(["players"], 4), id="players-4-for-3-seats"),
+    pytest.param(_set(["players"], 99), id="players-99"),
+    pytest.param(_drop_player_vars, id="player-vars-missing"),
+    pytest.param(_set(["state", "stack", 0, 0], "nope"), id="unknown-code"),
+    pytest.param(_set(["state", "stack", 0, 1], 10 ** 6), id="pc-out-of-range"),
+    pytest.param(_unknown_thing, id="unknown-thing-in-zone"),
 ])
 def test_inconsistent_save_raises_save_error(saved, damage):
     with pytest.raises(SaveError):

@@ -112,8 +112,6 @@ def test_greedy_agent_with_one_action(rs):
     assert GreedyAgent(0).choose(None, 0, [action]) is action
 
 
-@pytest.mark.xfail(strict=True, reason="the greedy look-ahead peeks in a clone, and State.clone shares the "
-                                       "known_to list, so the real game lets the player see the card")
 def test_greedy_look_ahead_does_not_reveal_cards(tmp_path):
     rs = load(tmp_path, {
         "zones": [{"id": "pile", "visibility": "nobody", "face": "down"}],

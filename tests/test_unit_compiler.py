@@ -174,7 +174,6 @@ def test_primitive_arity_too_many(tmp_path):
     assert err.message == "abs() takes 1 argument, 2 given"
 
 
-@pytest.mark.xfail(strict=True, reason="plural check compares 'at least 1' with '1': says '1 arguments'")
 def test_variadic_primitive_takes_at_least(tmp_path):
     err = one_error(tmp_path, "log()")
     assert err.message == "log() takes at least 1 argument, 0 given"
@@ -272,8 +271,6 @@ def test_choose_as_statement_and_assignment_compiles_and_waits(tmp_path):
     assert game.state.vars["total"] == 2
 
 
-@pytest.mark.xfail(strict=True, reason="a waiting call assigned straight to a global variable is refused "
-                                       "with 'call it as ... the right side of an assignment', which it is")
 def test_waiting_function_assigned_to_a_global(tmp_path):
     rs = load_flow(tmp_path, "total = ask(player(0))")
     game = Game(rs, 1)
@@ -380,13 +377,11 @@ def test_augmented_assignment_on_globals_locals_counters_and_items(tmp_path):
     assert game.scores == {0: -4}
 
 
-@pytest.mark.xfail(strict=True, reason="comprehension variables leak into (and overwrite) the enclosing locals")
 def test_comprehension_variable_does_not_clobber_outer_local(tmp_path):
     rs = load_flow(tmp_path, "x = 5\nys = [x * 2 for x in [1, 2]]\ntotal = x")
     assert Game(rs, 1).state.vars["total"] == 5
 
 
-@pytest.mark.xfail(strict=True, reason="a lambda parameter overwrites the enclosing local of the same name")
 def test_lambda_parameter_does_not_clobber_loop_variable(tmp_path):
     # `for p in players: ... count(players, p -> ...)` is a natural way to write rules;
     # after the count, p must still be the loop's player.

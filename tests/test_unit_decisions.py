@@ -149,13 +149,10 @@ def test_refused_not_an_action(game, junk):
     assert refused(game, junk).startswith("not an action")
 
 
-@pytest.mark.xfail(strict=True, reason="decode() raises IndexError for {'player': 99}; apply() only catches "
-                                       "KeyError/TypeError/ValueError/AttributeError")
 def test_refused_argument_naming_a_missing_seat(game):
     assert refused(game, {"player": 0, "action": "play", "args": {"card": {"player": 99}}})
 
 
-@pytest.mark.xfail(strict=True, reason="check() calls player_name(99) to word the refusal and raises IndexError")
 def test_refused_player_seat_out_of_range(game):
     assert "decision" in refused(game, Action(99, "pass"))
 

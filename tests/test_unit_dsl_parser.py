@@ -227,8 +227,6 @@ def test_statement_is_not_an_expression():
     assert err.location.column == 3
 
 
-@pytest.mark.xfail(strict=True, reason="an unexpected indent is reported at the end of the previous line "
-                                       "(1:6), not where the indented line starts (2:3)")
 def test_unexpected_indent_points_at_the_indented_line():
     err = _error("x = 1\n  y = 2\n")
     assert "indented block" in err.message

@@ -121,8 +121,6 @@ def _peek_ruleset(tmp_path):
         "flow": [{"each_player": "current", "steps": [{"turn": {"player": "current", "actions": ["spy"]}}]}]})
 
 
-@pytest.mark.xfail(strict=True, reason="State.clone copies props shallowly: the known_to list is shared, "
-                                       "so a peek in a clone also lets the original's player see the card")
 def test_peek_in_a_clone_does_not_change_the_original(tmp_path):
     game = Game(_peek_ruleset(tmp_path), 2)
     assert game.apply(game.legal_actions(0)[0])      # seat 0 peeks

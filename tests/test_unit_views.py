@@ -184,8 +184,6 @@ def test_redact():
 
 # --- leaks found ------------------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="the 'decide' event of a turn action is public: it names the card "
-                                       "played face down from a hidden hand")
 def test_card_played_face_down_in_a_turn_stays_hidden(tmp_path):
     game = make(tmp_path,
                 actions=[{"id": "discard", "choose": {"card": "player.hand"}, "do": "move(card, pile)"}],
@@ -198,8 +196,6 @@ def test_card_played_face_down_in_a_turn_stays_hidden(tmp_path):
     assert '"card-2@0"' not in json.dumps(game.view(1))
 
 
-@pytest.mark.xfail(strict=True, reason="the 'random' event of pick_random is public: it names a card drawn "
-                                       "at random from a hidden hand")
 def test_random_pick_from_a_hidden_hand_stays_hidden(tmp_path):
     game = make(tmp_path, variables={"picked": None}, setup="picked = pick_random(player(0).hand, name='steal')")
     picked = game.state.vars["picked"].id

@@ -11,13 +11,14 @@ import difflib
 import operator
 from dataclasses import dataclass, field
 
-from ..errors import DavitError, DslError, GameError, Location
-from ..yaml_loader import position_in_file
 from .. import vm
+from ..decisions import Choose
+from ..errors import DavitError, DslError, GameError, Location
+from ..values import ThingRef, ZoneRef
+from ..yaml_loader import position_in_file
 from . import ast
 from .parser import parse
-from .primitives import PRIMITIVES, BUILTIN_VALUES
-from ..decisions import Choose
+from .primitives import BUILTIN_VALUES, PRIMITIVES
 
 
 @dataclass
@@ -28,6 +29,7 @@ class FunctionInfo:
     code_id: str
     location: Location | None = None
     suspends: bool = False
+    changes_game: bool = False   # calls an effect or sets state: not allowed in a condition
     body: tuple = ()
     used: bool = False
 
@@ -76,17 +78,18 @@ _BINOPS = {
 }
 
 
-def _contains(a, b):
-    return a in b
-
-
-def _not_contains(a, b):
-    return a not in b
+def _member(g, item, collection) -> bool:
+    """``item in collection``; a zone contains the things that are in it now."""
+    if isinstance(collection, ZoneRef):
+        return isinstance(item, ThingRef) and g.state.where.get(item.id) == collection.id
+    return item in collection
 
 
 _COMPARE = {
-    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-    ">": operator.gt, ">=": operator.ge, "in": _contains, "not in": _not_contains,
+    "==": lambda g, a, b: a == b, "!=": lambda g, a, b: a != b,
+    "<": lambda g, a, b: a < b, "<=": lambda g, a, b: a <= b,
+    ">": lambda g, a, b: a > b, ">=": lambda g, a, b: a >= b,
+    "in": _member, "not in": lambda g, a, b: not _member(g, a, b),
 }
 
 
@@ -203,10 +206,17 @@ class Compiler:
             return
         if isinstance(s, ast.Assign):
             if s.op is None and isinstance(s.value, ast.Call) and isinstance(s.value.func, ast.Name) \
-                    and isinstance(s.target, ast.Name) and s.target.id in scope:
-                special = self._special_call(s.value, sn, scope, pure, s.target.id)
+                    and isinstance(s.target, ast.Name):
+                name = s.target.id
+                # a decision's answer lands in a local; a global gets it from there afterwards
+                into = name if name in scope else self._new_slot()
+                special = self._special_call(s.value, sn, scope, pure, into)
                 if special is not None:
                     out.append(special)
+                    if into != name:
+                        if name not in self.env.globals:
+                            raise self._error(f"cannot assign to '{name}'", sn, s.target)
+                        out.append(vm.Do(_global_from_local(name, into), loc))
                     return
             out.append(vm.Do(self._assignment(s, sn, scope, pure), loc))
             return
@@ -335,6 +345,11 @@ class Compiler:
                 return lambda g, L: g.set_attr(obj(g, L), attr, value(g, L), loc)
             return lambda g, L: g.set_attr(obj(g, L), attr, op(g.get_attr(obj(g, L), attr, loc), value(g, L)), loc)
         if isinstance(target, ast.Index):
+            base = target.obj
+            while isinstance(base, ast.Index):
+                base = base.obj
+            if isinstance(base, ast.Name) and base.id in self.env.constants and base.id not in scope:
+                raise self._error(f"'{base.id}' is a constant and cannot be changed", sn, target)
             obj = self._expr(target.obj, sn, scope, pure)
             index = self._expr(target.index, sn, scope, pure)
             if op is None:
@@ -389,13 +404,13 @@ class Compiler:
             rest = [(_COMPARE[op], self._expr(e, sn, scope, pure)) for op, e in n.rest]
             if len(rest) == 1:
                 op, second = rest[0]
-                return lambda g, L: op(first(g, L), second(g, L))
+                return lambda g, L: op(g, first(g, L), second(g, L))
 
             def chain(g, L):
                 a = first(g, L)
                 for op, e in rest:
                     b = e(g, L)
-                    if not op(a, b):
+                    if not op(g, a, b):
                         return False
                     a = b
                 return True
@@ -448,10 +463,14 @@ class Compiler:
 
         def comp(g, L):
             out = []
-            for item in source(g, L):
-                L[var] = item
-                if cond is None or cond(g, L):
-                    out.append(elt(g, L))
+            saved = L.get(var, _MISSING)
+            try:
+                for item in source(g, L):
+                    L[var] = item
+                    if cond is None or cond(g, L):
+                        out.append(elt(g, L))
+            finally:
+                _restore(L, var, saved)
             return out
         return comp
 
@@ -461,8 +480,12 @@ class Compiler:
 
         def make(g, L):
             def fn(value):
+                saved = L.get(param, _MISSING)
                 L[param] = value
-                return body(g, L)
+                try:
+                    return body(g, L)
+                finally:
+                    _restore(L, param, saved)
             return fn
         return make
 
@@ -475,7 +498,7 @@ class Compiler:
                 want = f"at least {low}"
             else:
                 want = f"{low} to {high}"
-            raise self._error(f"{name}() takes {want} argument{'s' if want != '1' else ''}, "
+            raise self._error(f"{name}() takes {want} argument{'' if want.split()[-1] == '1' else 's'}, "
                               f"{given} given", sn, call, code="arity")
 
     def _call(self, n: ast.Call, sn, scope, pure):
@@ -494,6 +517,9 @@ class Compiler:
             self._check_arity(name, len(info.params), len(info.params), n, sn)
             if n.kwargs:
                 raise self._error(f"function '{name}' takes no named arguments", sn, n)
+            if pure and info.changes_game:
+                raise self._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
+                                  code="effect-in-condition")
             info.used = True
             args = [self._expr(a, sn, scope, pure) for a in n.args]
             code_id = info.code_id
@@ -539,14 +565,31 @@ class Compiler:
         return lambda g, L: fn(g, loc, *[a(g, L) for a in args], **{k: v(g, L) for k, v in kwargs})
 
 
+def _global_from_local(name, slot):
+    def assign(g, L):
+        g.set_var(name, L.pop(slot, None))
+    return assign
+
+
+_MISSING = object()
+
+
+def _restore(L, name, saved):
+    """Put back the outer value of a name a comprehension or lambda borrowed."""
+    if saved is _MISSING:
+        L.pop(name, None)
+    else:
+        L[name] = saved
+
+
 def _drop_slot(slot):
     def drop(g, L):
         L.pop(slot, None)
     return drop
 
 
-def compute_suspending(functions: dict) -> None:
-    """Mark the functions that (directly or through calls) ask a player."""
+def compute_suspending(functions: dict, global_names=frozenset()) -> None:
+    """Mark the functions that (directly or through calls) ask a player or change the game."""
     calls = {}
     for name, info in functions.items():
         callees = set()
@@ -554,12 +597,22 @@ def compute_suspending(functions: dict) -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 if node.func.id == "choose":
                     info.suspends = True
+                prim = PRIMITIVES.get(node.func.id)
+                if prim is not None and prim.effect and node.func.id not in info.params:
+                    info.changes_game = True
                 callees.add(node.func.id)
+            elif isinstance(node, ast.Assign) and (not isinstance(node.target, ast.Name)
+                                                    or node.target.id in global_names):
+                info.changes_game = True
         calls[name] = callees
     changed = True
     while changed:
         changed = False
         for name, info in functions.items():
-            if not info.suspends and any(functions[c].suspends for c in calls[name] if c in functions):
+            callees = [functions[c] for c in calls[name] if c in functions]
+            if not info.suspends and any(c.suspends for c in callees):
                 info.suspends = True
+                changed = True
+            if not info.changes_game and any(c.changes_game or c.suspends for c in callees):
+                info.changes_game = True
                 changed = True

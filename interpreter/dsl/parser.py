@@ -11,7 +11,7 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from ..errors import DslError
 from ..yaml_loader import position_in_file
@@ -243,6 +243,10 @@ def parse(text: str, mode: str = "block"):
         tree = _lark().parse(source, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(text, source, exc) from None
+    except DedentError:
+        line, column = _bad_dedent(source)
+        raise DslError("syntax error: this line's indentation matches no enclosing block",
+                       position_in_file(text, line, column), code="syntax") from None
     except RecursionError:
         raise DslError("snippet is nested too deeply", position_in_file(text, 1, 1)) from None
     if _tree_depth(tree) > MAX_NESTING * 3:
@@ -251,6 +255,23 @@ def parse(text: str, mode: str = "block"):
         return _ToAst().transform(tree)
     except RecursionError:
         raise DslError("snippet is nested too deeply", position_in_file(text, 1, 1)) from None
+
+
+def _bad_dedent(source: str) -> tuple[int, int]:
+    """The first line that dedents to a column no enclosing block started at."""
+    levels = [0]
+    for number, raw in enumerate(source.splitlines(), 1):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip())
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while indent < levels[-1]:
+            levels.pop()
+        if indent != levels[-1]:
+            return number, indent + 1
+    return 1, 1
 
 
 def _syntax_error(text, source: str, exc: UnexpectedInput) -> DslError:
@@ -262,6 +283,16 @@ def _syntax_error(text, source: str, exc: UnexpectedInput) -> DslError:
         message = "syntax error: the snippet ends too early"
         lines = source.rstrip("\n").splitlines() or [""]
         line, column = len(lines), len(lines[-1]) + 1
+    elif isinstance(exc, UnexpectedToken) and exc.token.type in ("_INDENT", "_DEDENT"):
+        # lark places indentation tokens at the end of the line before; point at the line itself
+        lines = source.splitlines()
+        line = exc.token.line or 1
+        while line < len(lines) and not lines[line].strip():
+            line += 1
+        line = min(line + 1, len(lines))
+        column = len(lines[line - 1]) - len(lines[line - 1].lstrip()) + 1
+        message = "syntax error: unexpected indented block" if exc.token.type == "_INDENT" \
+            else "syntax error: this line is indented less than the block it ends"
     elif isinstance(exc, UnexpectedToken):
         token: Token = exc.token
         shown = _TOKEN_WORDS.get(token.type) if token.type.startswith("_") else repr(str(token))

@@ -476,7 +476,7 @@ def end_game(g, loc, *, reason=None):
 
 @primitive(effect=True)
 def log(g, loc, message, *args):
-    """log("text {expr}"): a line of narration; {expr} holes are filled in."""
+    """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value."""
     g.emit({"e": "log", "text": str(message) if not args else str(message).format(*map(display, args))})
 
 
