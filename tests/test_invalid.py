@@ -54,11 +54,6 @@ class Case:
         return f"{self.file}:{self.line}:{self.column}: error[{self.code}]: "
 
 
-SCENARIO_DSL_NOT_VALIDATED = (
-    "engine: `davit validate` only schema-checks scenario files and never compiles their DSL "
-    "(setup, set, run, expect), so an unknown name in an expectation passes validation and is "
-    "found only by `davit test` (which reports it at 8:15)")
-
 CASES = [
     Case("yaml-syntax", f"{FIX}/yaml-syntax/ruleset.yaml", 13, 8, "load",
          "YAML syntax error: expected ',' or '}', but got ':'"),
