@@ -79,6 +79,7 @@ class Builder:
         self.compiler.checker = TypeChecker(Vocabulary(self.env, rs), self.env.errors)
         self._compile_functions()
         self._actions()
+        self._card_effects()
         self._zone_admission()
         self._setup()
         self._flow()
@@ -332,6 +333,14 @@ class Builder:
             self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
                                              costs, code_id, label_fn, loc, str(spec.get("description", "")))
 
+    def _card_effects(self):
+        """A thing's `effect` runs when a rule calls resolve(card, player)."""
+        for spec in self.data.get("things") or []:
+            if spec.get("effect"):
+                tid = str(spec.get("id"))
+                self.compiler.block(spec["effect"], f"effect:{tid}", f"effect of {tid}", (),
+                                    {"card": "thing", "player": "player"})
+
     def _zone_admission(self):
         rs = self.rs
         sources = list(self.data.get("zones") or []) + list((self.data.get("board") or {}).get("spaces") or [])
@@ -412,6 +421,15 @@ class Builder:
             if fn is not None:
                 rs.rank_fns.append(fn)
         rs.has_winners = bool(scoring.get("winners", True))
+        if scoring.get("team"):
+            rs.team_var = str(scoring["team"])
+            if rs.team_var not in rs.globals:
+                self.error(f"team score '{rs.team_var}' is not a variable", scoring.loc_of("team"),
+                           did_you_mean(rs.team_var, rs.globals), code="unknown-reference")
+            if scoring.get("win_if"):
+                rs.win_if = self.compiler.expression(scoring["win_if"], "win_if")
+        if scoring.get("benchmark"):
+            rs.benchmark = plain(scoring["benchmark"])
 
     def _provenance(self, data):
         todo = [data]

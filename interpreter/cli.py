@@ -295,6 +295,9 @@ def cmd_simulate(args) -> int:
     for s in range(players):
         print(f"{names[s]:<16}{result['mean_scores'][s]:>12.2f}{result['score_stdev'][s]:>10.2f}"
               f"{result['win_rate'][s]:>10.1%}")
+    if "benchmark" in result:
+        bench = result["benchmark"]
+        print(f"{bench['share_above']:.1%} of games beat {bench['value']}" + (f" ({bench['label']})" if bench["label"] else ""))
     print(f"mean game length: {result['mean_length']:.1f} decisions; "
           f"{result['games_per_second']} games per second ({result['seconds']} s)")
     return EXIT_OK

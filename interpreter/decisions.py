@@ -153,7 +153,8 @@ class Offer(Instr):
         who = self.player(g, local)
         if not isinstance(who, PlayerRef):
             raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
-        if g.state.out[who.seat] or (self.until is not None and self.until(g, local)):
+        if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
+                (self.until is not None and self.until(g, local)):
             frame[PC] += 1
             return
         pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),

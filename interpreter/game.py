@@ -163,6 +163,10 @@ class Game:
 
     @property
     def scores(self) -> dict:
+        """Each seat's score; in a co-operative ruleset every seat has the team's score."""
+        if self.ruleset.team_var is not None:
+            team = self.state.vars.get(self.ruleset.team_var) or 0
+            return {p.seat: team for p in self.table.players}
         return {p.seat: self.state.pvars[p.seat].get(self.ruleset.score_counter, 0) for p in self.table.players}
 
     @property
@@ -224,6 +228,14 @@ class Game:
         if rs.final_code is not None:
             vm.call_sync(self, self.codes[rs.final_code], [])
         ranking = []
+        if rs.team_var is not None:
+            won = rs.win_if is None or bool(rs.win_if(self, {}))
+            winners = [p.seat for p in self.table.players] if won else []
+            st.vars["%winners"] = winners
+            st.over = True
+            self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+                       "reason": reason, "team": True})
+            return
         for p in self.table.players:
             if st.out[p.seat]:
                 continue

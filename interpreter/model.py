@@ -85,6 +85,9 @@ class Ruleset:
         self.end_when = None
         self.rank_fns: list = []
         self.has_winners = True
+        self.team_var: str | None = None  # co-operative: this variable is everyone's score
+        self.win_if = None                # co-operative: everyone wins if this holds at the end
+        self.benchmark: dict | None = None  # a reference score (value, label) for simulate
         self.max_steps = 1_000_000
         self.fingerprint = ""
         self.provenance: list = []        # (location, reason) of reconstructed values

@@ -58,7 +58,13 @@ def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, var
     if bar:
         bar.close()
     elapsed = time.perf_counter() - start
-    return summarize(results, players, elapsed)
+    summary = summarize(results, players, elapsed)
+    benchmark = load_ruleset(ref, variant).benchmark
+    if benchmark and "value" in benchmark:
+        above = sum(1 for scores, _, _ in results if max(scores) > benchmark["value"])
+        summary["benchmark"] = {"value": benchmark["value"], "label": benchmark.get("label", ""),
+                                "share_above": round(above / len(results), 4) if results else 0.0}
+    return summary
 
 
 def summarize(results, players: int, elapsed: float) -> dict:

@@ -62,7 +62,7 @@ class Table:
             for tid, attrs, owner in instance_ids(tdef, range(num_players)):
                 name = _thing_name(tdef, attrs, owner, self.player_names)
                 ref = ThingRef(tid, tdef.get("kind", tdef["id"]), attrs, frozenset(tdef.get("public", ())),
-                               owner, name)
+                               owner, name, tdef["id"])
                 if tid in self.things:
                     raise RulesetError(f"two things get the id '{tid}'", tdef.get("_loc"))
                 self.things[tid] = ref

@@ -26,10 +26,12 @@ class PlayerRef:
 class ThingRef:
     """A card, piece or token; ``attrs`` are its static attributes."""
 
-    __slots__ = ("id", "kind", "attrs", "public", "owner", "name")
+    __slots__ = ("id", "kind", "attrs", "public", "owner", "name", "def_id")
 
-    def __init__(self, id: str, kind: str, attrs: dict, public: frozenset, owner: int | None, name: str):
+    def __init__(self, id: str, kind: str, attrs: dict, public: frozenset, owner: int | None, name: str,
+                 def_id: str = ""):
         self.id = id
+        self.def_id = def_id or id
         self.kind = kind
         self.attrs = attrs
         self.public = public

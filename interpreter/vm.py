@@ -149,6 +149,29 @@ class CallCode(Instr):
         stack.append([self.code_id, 0, new_locals, self.result])
 
 
+class CallEffect(Instr):
+    """``resolve(card, player)``: run the effect written on a card's definition."""
+
+    __slots__ = ("card", "player", "result")
+
+    def __init__(self, card, player, result, loc):
+        self.card = card
+        self.player = player
+        self.result = result
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        local = frame[LOCALS]
+        card = self.card(g, local)
+        code_id = f"effect:{getattr(card, 'def_id', None)}"
+        frame[PC] += 1
+        if code_id not in g.codes:
+            if self.result is not None:
+                local[self.result] = None
+            return
+        stack.append([code_id, 0, {"card": card, "player": self.player(g, local)}, self.result])
+
+
 def finish_frame(g, stack, result=None):
     """Pop the top frame and hand ``result`` to its caller."""
     done = stack.pop()

@@ -52,7 +52,7 @@ class Env:
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)
-                      | set(PRIMITIVES) | set(BUILTIN_VALUES))
+                      | set(PRIMITIVES) | set(BUILTIN_VALUES) | {"choose", "resolve"})
 
 
 def did_you_mean(name: str, candidates) -> str | None:
@@ -295,6 +295,13 @@ class Compiler:
                                   "and an optional prompt", sn, call)
             prompt = kwargs.get("prompt") or (args[2] if len(args) > 2 else None)
             return Choose(args[0], args[1], prompt, result_var, sn.loc(call))
+        if name == "resolve" and name not in scope:
+            if pure:
+                raise self._error("resolve(card, player) runs a card's effect and cannot be used here", sn, call,
+                                  code="effect-in-condition")
+            self._check_arity(name, 2, 2, call, sn)
+            card, who = (self._expr(a, sn, scope, pure) for a in call.args)
+            return vm.CallEffect(card, who, result_var, sn.loc(call))
         info = self.env.functions.get(name)
         if info is not None and info.suspends and name not in scope:
             if pure:
@@ -506,8 +513,8 @@ class Compiler:
             raise self._error("only named functions can be called", sn, n)
         name = n.func.id
         loc = sn.loc(n)
-        if name == "choose":
-            raise self._error("choose(...) must be a statement of its own or the right side of an assignment",
+        if name in ("choose", "resolve"):
+            raise self._error(f"{name}(...) must be a statement of its own or the right side of an assignment",
                               sn, n)
         info = self.env.functions.get(name)
         if info is not None:
@@ -595,7 +602,7 @@ def compute_suspending(functions: dict, global_names=frozenset()) -> None:
         callees = set()
         for node in ast.walk(info.body):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                if node.func.id == "choose":
+                if node.func.id in ("choose", "resolve"):
                     info.suspends = True
                 prim = PRIMITIVES.get(node.func.id)
                 if prim is not None and prim.effect and node.func.id not in info.params:

@@ -222,10 +222,18 @@ def abs_(g, loc, number):
     return abs(number)
 
 
+def _shown(g, value) -> str:
+    if isinstance(value, PlayerRef):
+        return g.player_name(value.seat)
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(g, v) for v in value) + "]"
+    return display(value)
+
+
 @primitive()
 def text(g, loc, value):
-    """text(x): x as readable text."""
-    return display(value)
+    """text(x): x as readable text (players by their seat name)."""
+    return _shown(g, value)
 
 
 @primitive()
@@ -477,6 +485,32 @@ def end_game(g, loc, *, reason=None):
 @primitive(effect=True)
 def log(g, loc, message, *args):
     """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value."""
-    g.emit({"e": "log", "text": str(message) if not args else str(message).format(*map(display, args))})
+    text = str(message) if not args else str(message).format(*(_shown(g, a) for a in args))
+    g.emit({"e": "log", "text": text})
 
 
+
+
+@primitive(effect=True)
+def end_turn(g, loc):
+    """end_turn(): the current turn ends once this effect is done (the rest of its actions are skipped)."""
+    g.state.vars["%end_turn"] = True
+
+
+@primitive()
+def has_effect(g, loc, card):
+    """has_effect(card): true if the card's definition carries an `effect`."""
+    return isinstance(card, ThingRef) and f"effect:{card.def_id}" in g.codes
+
+
+def _load_primitive_modules() -> None:
+    """Import every ``prims_*.py`` beside this file: more primitives, same registry."""
+    import importlib
+    import pkgutil
+    from pathlib import Path
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if info.name.startswith("prims_"):
+            importlib.import_module(f"{__package__}.{info.name}")
+
+
+_load_primitive_modules()

@@ -1,0 +1,111 @@
+"""Building blocks the richer rulesets stand on: card effects, end_turn(), team scores."""
+import textwrap
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import GreedyAgent, RandomAgent, play_out
+
+
+def _ruleset(tmp_path, text):
+    folder = tmp_path / "rs"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(textwrap.dedent(text))
+    return load_ruleset(folder)
+
+
+def test_a_card_effect_runs_and_may_ask_the_player(tmp_path):
+    rs = _ruleset(tmp_path, """
+        id: effects
+        players: {min: 2, max: 2}
+        zones:
+          - {id: deck, visibility: nobody}
+          - {id: discard}
+        things:
+          - id: gift
+            start: deck
+            effect: |
+              score(player, 3)
+          - id: dilemma
+            start: deck
+            effect: |
+              pick = choose(player, [1, 5], prompt="how many?")
+              score(player, pick)
+        flow:
+          - do: |
+              for c in list(deck):
+                move(c, discard)
+                resolve(c, player(0))
+              resolve(thing("gift"), player(1))
+        """)
+    game = Game(rs, 2, seed=1)
+    assert game.state.pending["kind"] == "choice"
+    assert [a.arg("option") for a in game.legal_actions(0)] == [1, 5]
+    game.apply(game.legal_actions(0)[1])
+    assert game.is_over
+    assert game.scores == {0: 3 + 5, 1: 3}
+
+
+def test_end_turn_skips_the_rest_of_a_turn(tmp_path):
+    rs = _ruleset(tmp_path, """
+        id: endturn
+        players: {min: 1, max: 1}
+        player:
+          vars:
+            steps: 0
+        actions:
+          - id: step
+            do: player.steps += 1
+          - id: jump
+            do: |
+              player.steps += 10
+              end_turn()
+        flow:
+          - repeat: 2
+            steps:
+              - turn: {player: player(0), actions: [step, jump], pass: false}
+        end:
+          when: player(0).steps > 30
+        """)
+    game = Game(rs, 1)
+    step = [a for a in game.legal_actions(0) if a.name == "step"][0]
+    game.apply(step)
+    game.apply(step)
+    jump = [a for a in game.legal_actions(0) if a.name == "jump"][0]
+    game.apply(jump)
+    # the first turn ended with the jump: the second turn starts, same player
+    assert game.state.pvars[0]["steps"] == 12
+    assert not game.is_over
+    assert game.deciding_players == [0]
+
+
+def test_team_score_is_everyones_and_greedy_beats_random(tmp_path):
+    rs = _ruleset(tmp_path, """
+        id: team
+        players: {min: 1, max: 3}
+        variables:
+          saved: 0
+        actions:
+          - id: save
+            choose: {n: "[0, 1, 2, 3]"}
+            do: saved += n
+        flow:
+          - repeat: 5
+            steps:
+              - each_player: current
+                steps:
+                  - turn: {player: current, actions: [save], pass: false, until: "false"}
+        scoring:
+          team: saved
+          win_if: saved >= 20
+          benchmark: {value: 19, label: "a reference crew"}
+        """)
+    # each turn is one action (until false would loop forever: a turn ends when... one decision per turn)
+    totals = {}
+    for name, agent in (("random", RandomAgent), ("greedy", GreedyAgent)):
+        scores = []
+        for seed in range(20):
+            game = Game(rs, 2, seed=seed)
+            play_out(game, [agent(seed), agent(seed + 100)], max_decisions=10)
+            scores.append(game.scores[0])
+            assert game.scores[0] == game.scores[1]
+        totals[name] = sum(scores) / len(scores)
+    assert totals["greedy"] > totals["random"]
