@@ -13,7 +13,7 @@ import json
 from . import decisions, rng, vm
 from .decisions import Action, Applied, Refused
 from .errors import GameError, SaveError
-from .state import State
+from .state import State, copy_data
 from .table import Table
 from .values import PlayerRef, ThingRef, ZoneRef, decode, display, encode, type_name
 from .views import watchers
@@ -59,8 +59,8 @@ class Game:
         st = State()
         st.rng = rng.seed_state(seed)
         st.pins = {str(k): list(v) for k, v in (pins or {}).items()}
-        st.vars = {name: _fresh(value) for name, value in rs.globals.items()}
-        st.pvars = [{name: _fresh(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
+        st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
+        st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
         st.out = [False] * len(table.players)
         st.zones = {zid: [] for zid in table.zones}
         for tid, zid in table.start_zone.items():
@@ -567,10 +567,3 @@ def _check_consistent(ruleset, table, state) -> None:
         if not state.stack:
             raise SaveError("saved game is damaged: a decision is pending but the rules are not running")
 
-
-def _fresh(value):
-    if isinstance(value, list):
-        return [_fresh(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    return value

@@ -13,12 +13,12 @@ from . import values
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
 
 
-def _copy_data(value):
+def copy_data(value):
     """Copy JSON-like data with references shared (they are immutable)."""
     if isinstance(value, list):
-        return [_copy_data(v) for v in value]
+        return [copy_data(v) for v in value]
     if isinstance(value, dict):
-        return {k: _copy_data(v) for k, v in value.items()}
+        return {k: copy_data(v) for k, v in value.items()}
     return value
 
 
@@ -27,7 +27,7 @@ def _copy_props(props: dict) -> dict:
     copy = dict(props)
     for key, value in props.items():
         if isinstance(value, (list, dict)):
-            copy[key] = _copy_data(value)
+            copy[key] = copy_data(value)
     return copy
 
 
@@ -54,16 +54,16 @@ class State:
 
     def clone(self) -> "State":
         other = State.__new__(State)
-        other.vars = _copy_data(self.vars)
-        other.pvars = [_copy_data(p) for p in self.pvars]
+        other.vars = copy_data(self.vars)
+        other.pvars = [copy_data(p) for p in self.pvars]
         other.out = list(self.out)
         other.zones = {k: v[:] for k, v in self.zones.items()}
         other.where = dict(self.where)
         other.props = {k: _copy_props(v) for k, v in self.props.items()}
         other.zprops = {k: _copy_props(v) for k, v in self.zprops.items()}
         other.links = [l[:] for l in self.links]
-        other.stack = [[f[0], f[1], _copy_data(f[2]), f[3]] for f in self.stack]
-        other.pending = _copy_data(self.pending)
+        other.stack = [[f[0], f[1], copy_data(f[2]), f[3]] for f in self.stack]
+        other.pending = copy_data(self.pending)
         other.rng = self.rng
         other.pins = {k: v[:] for k, v in self.pins.items()}
         other.steps = self.steps

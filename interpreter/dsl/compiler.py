@@ -188,8 +188,17 @@ class Compiler:
     # -- statements ---------------------------------------------------------
 
     def _stmts(self, body, sn, scope, pure, out, loops):
+        # report every statement's error, not only the first one of a block
+        failed = None
         for stmt in body:
-            self._stmt(stmt, sn, scope, pure, out, loops)
+            try:
+                self._stmt(stmt, sn, scope, pure, out, loops)
+            except DavitError as exc:
+                if failed is not None:
+                    self.env.errors.append(failed)
+                failed = exc
+        if failed is not None:
+            raise failed
 
     def _stmt(self, s, sn, scope, pure, out, loops):
         loc = sn.loc(s)
