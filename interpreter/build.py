@@ -263,10 +263,16 @@ class Builder:
             text = spec.get("do", spec.get("value"))
             if not info.body:
                 continue
-            code = self.compiler.code_from_ast(info.body, Snippet(text, f"function {name}"), info.code_id,
-                                               info.params)
+            snippet = Snippet(text, f"function {name}")
+            code = self.compiler.code_from_ast(info.body, snippet, info.code_id, info.params)
             if code is not None:
                 code.suspends = info.suspends
+            if code is not None and "do" not in spec:
+                # a `value:` function is one expression: call it as a closure, without a VM frame
+                expr = info.body[0].value
+                scope = set(info.params) | self.compiler._assigned_names((expr,))
+                info.fast = self.compiler._expr(expr, snippet, scope, False)
+                info.value_location = snippet.loc(expr)
 
     def _template(self, text, what, local):
         """Compile a label with {expr} holes into fn(g, L) -> str."""

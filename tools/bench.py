@@ -49,6 +49,16 @@ def per_call(fn, repeat=2000):
     return (time.perf_counter() - start) / repeat * 1e6
 
 
+def reference_rate(players, games):
+    """Games per second of the hand-written Der Mythos in tools/reference (the yardstick)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from reference.der_mythos import play
+    start = time.perf_counter()
+    for seed in range(games):
+        play(players, seed)
+    return games / (time.perf_counter() - start)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
@@ -66,6 +76,10 @@ def main():
             json_us = per_call(game.to_json, 500)
             print(f"{rid:<16}{players:>8}{rate:>10.0f}{rate_quiet:>10.0f}{length:>11.1f}{clone_us:>10.1f}"
                   f"{json_us:>9.1f}")
+            if rid == "der-mythos":
+                ref = reference_rate(players, args.games * 20)
+                print(f"{'  hand-written':<16}{players:>8}{ref:>10.0f}  (interpreter without log is "
+                      f"{ref / rate_quiet:.0f}× slower)")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ class FunctionInfo:
     suspends: bool = False
     changes_game: bool = False   # calls an effect or sets state: not allowed in a condition
     body: tuple = ()
+    fast: object = None          # a `value:` function as one closure fn(g, locals): no VM frame needed
+    value_location: Location | None = None
     used: bool = False
 
 
@@ -539,9 +541,20 @@ class Compiler:
             info.used = True
             args = [self._expr(a, sn, scope, pure) for a in n.args]
             code_id = info.code_id
+            params = info.params
 
             def call_function(g, L):
-                return vm.call_sync(g, g.codes[code_id], [a(g, L) for a in args])
+                values = [a(g, L) for a in args]
+                fast = info.fast
+                if fast is None:
+                    return vm.call_sync(g, g.codes[code_id], values)
+                try:
+                    return fast(g, dict(zip(params, values)))
+                except DavitError:
+                    raise
+                except Exception as exc:  # report it where the function's value is written
+                    raise GameError(f"{type(exc).__name__} in function '{name}': {exc}",
+                                    info.value_location) from None
             return call_function
         prim = PRIMITIVES.get(name)
         if prim is None:

@@ -1,0 +1,87 @@
+"""Roll-and-move helpers: where a piece can end a move of exactly n steps.
+
+Registered in the same registry as primitives.py (imported automatically).
+They read the board through ``g.board._arcs``, so one-way edges, edges added
+during play and removed spaces are respected exactly as ``neighbours`` does.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from .primitives import primitive
+
+
+def _kinds(kind, loc):
+    if kind is None:
+        return None
+    if isinstance(kind, str):
+        return {kind}
+    if isinstance(kind, list) and all(isinstance(k, str) for k in kind):
+        return set(kind)
+    raise GameError("walk_ends(): kind must be a text or a list of texts", loc)
+
+
+def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
+    """Every (end, length) a walk from start can finish on; see walk_ends."""
+    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
+        raise GameError(f"walk_ends(): steps must be a whole number from 0, got {steps!r}", loc)
+    board = g.board
+    origin = board._id(start)
+    if origin not in board.graph:
+        raise GameError(f"walk_ends(): '{origin}' is not a board space", loc)
+    if g.state.zprops.get(origin, {}).get("removed"):
+        return []
+    kinds = _kinds(kind, loc)
+    zones = g.table.zones
+    allowed: dict[str, bool] = {}
+    stops: dict[str, bool] = {}
+
+    def may_enter(node):
+        if node not in allowed:
+            allowed[node] = True if enter is None else bool(enter(zones[node]))
+        return allowed[node]
+
+    def stops_at(node):
+        if node not in stops:
+            stops[node] = False if stop is None else bool(stop(zones[node]))
+        return stops[node]
+
+    ends: dict[str, None] = {}
+    seen = set()
+    todo = [(origin, None, steps)]
+    while todo:
+        node, prev, left = todo.pop()
+        if (node, prev, left) in seen:
+            continue
+        seen.add((node, prev, left))
+        if left == 0:
+            ends[node] = None
+            continue
+        for nxt, k in board._arcs(g, node):
+            if kinds is not None and k not in kinds:
+                continue
+            if no_reverse and nxt == prev:
+                continue
+            if not may_enter(nxt):
+                continue
+            if stops_at(nxt):
+                ends[nxt] = None
+                continue
+            todo.append((nxt, node, left - 1))
+    order = {n: i for i, n in enumerate(board.spaces)}
+    return [zones[n] for n in sorted(ends, key=lambda n: order.get(n, len(order)))]
+
+
+@primitive()
+def walk_ends(g, loc, start, steps, kind=None, enter=None, stop=None, *, no_reverse=True):
+    """walk_ends(space, n, kind, enter, stop): the spaces where a walk of exactly n steps can end.
+
+    The walk follows edges in their direction (only edges of `kind`, a text
+    or a list of texts, when given), skips removed spaces, never steps
+    straight back to the space it just left (unless `no_reverse=false`),
+    only enters spaces for which `enter(space)` holds, and ends early on a
+    space for which `stop(space)` holds (that space is then one of the ends).
+    `enter` and `stop` are lambdas, so they are given by position (the DSL
+    accepts a lambda only as a positional argument); `none` skips one.
+    """
+    return _walks(g, loc, start, steps, kind, no_reverse, enter, stop)
+
