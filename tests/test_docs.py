@@ -25,3 +25,22 @@ def test_every_bundled_ruleset_has_a_page():
     from interpreter.files import bundled_ids
     for rid in bundled_ids():
         assert (DOCS / "rulesets" / f"{rid}.md").is_file(), f"docs/rulesets/{rid}.md is missing"
+
+
+def _yaml_files():
+    root = Path(__file__).resolve().parent.parent / "rulesets"
+    return sorted(root.rglob("*.yaml"))
+
+
+def test_every_ruleset_file_names_its_schema():
+    """Editors complete and check a file through its first line; the path must lead to the right schema."""
+    for path in _yaml_files():
+        first = path.read_text().split("\n", 1)[0]
+        m = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert m, f"{path}: first line is {first!r}"
+        schema = (path.parent / m.group(1)).resolve()
+        assert schema.is_file(), f"{path}: {m.group(1)} does not exist"
+        kind = {"scenarios": "scenario", "variants": "variant"}.get(path.parent.name)
+        if kind is None:
+            kind = "ruleset" if path.name == "ruleset.yaml" else "part"
+        assert schema.name == f"{kind}.schema.json", f"{path} should name {kind}.schema.json"
