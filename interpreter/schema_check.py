@@ -72,14 +72,16 @@ def _message(error) -> str:
 
 
 def _alternative_keys(error) -> list:
-    """For a oneOf/anyOf whose alternatives only require one key each, those keys."""
+    """For a oneOf/anyOf whose alternatives are told apart by a key (the first one each
+    requires: `do`, `phase`, `act`, ...), those keys."""
     if error.validator not in ("oneOf", "anyOf") or not isinstance(error.validator_value, list):
         return []
     keys = []
     for alternative in error.validator_value:
-        if not isinstance(alternative, dict) or set(alternative) != {"required"} or len(alternative["required"]) != 1:
+        required = alternative.get("required") if isinstance(alternative, dict) else None
+        if not required or required[0] in keys:
             return []
-        keys.append(alternative["required"][0])
+        keys.append(required[0])
     return keys
 
 
@@ -108,16 +110,33 @@ def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
             # "exactly one of these keys" (a flow step, a scenario step): say it in those words
             unknown = [k for k in node if k not in error.schema.get("properties", {})]
             present = [k for k in kinds if k in node]
+            prefix = f"{where}: " if where else ""
             if unknown:
                 hints[id(node)] = f"expected one of: {', '.join(kinds)}"
                 continue
-            prefix = f"{where}: " if where else ""
             if len(present) > 1:
                 found.append(SchemaError(f"{prefix}has more than one of {', '.join(present)}; "
                                          f"use exactly one", node.loc))
-            else:
+                continue
+            if not present:
                 found.append(SchemaError(f"{prefix}needs one of: {', '.join(kinds)}", node.loc))
-            continue
+                continue
+            # the one kind it has misses a key, or does not allow one: say which
+            kind = present[0]
+            branch = error.validator_value[kinds.index(kind)]
+            allowed = (branch.get("propertyNames") or {}).get("enum")
+            said = False
+            for key in node:
+                if allowed and key not in allowed:
+                    found.append(SchemaError(f"{prefix}'{key}' does not go with '{kind}' "
+                                             f"(allowed with it: {', '.join(allowed)})", node.key_loc(key)))
+                    said = True
+            for key in branch.get("required", []):
+                if key not in node:
+                    found.append(SchemaError(f"{prefix}'{kind}' needs '{key}'", node.key_loc(kind)))
+                    said = True
+            if said:
+                continue
         if error.validator == "required" and isinstance(node, LocMap):
             loc = node.loc
         prefix = f"{where}: " if where else ""

@@ -94,3 +94,18 @@ def test_findings_are_sorted_by_file_and_line(capsys, monkeypatch):
     keys = [(f["file"], f["line"], f["column"]) for f in findings]
     assert keys == sorted(keys)
     assert len({f["file"] for f in findings}) >= len(EXPECTED) - 1
+
+
+def test_flow_step_kinds_are_explained(tmp_path, capsys):
+    folder = tmp_path / "flowkinds"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text(
+        "id: flowkinds\nplayers: {min: 1, max: 1}\nflow:\n"
+        "  - {phase: a, do: pass}\n  - {rpeat: 3}\n  - {do: pass, as: r}\n  - {phase: b}\n")
+    rc, out = _run(capsys, str(folder))
+    assert rc == 1
+    assert ":4:5: error[schema]: flow[0]: has more than one of do, phase; use exactly one" in out
+    assert ":5:6: error[schema]: flow[1]: unknown key 'rpeat' (did you mean 'repeat'?)" in out
+    assert ":6:16: error[schema]: flow[2]: 'as' does not go with 'do'" in out
+    assert ":7:6: error[schema]: flow[3]: 'phase' needs 'steps'" in out
+    assert "is a required property" not in out and "is not one of" not in out
