@@ -109,3 +109,17 @@ def test_team_score_is_everyones_and_greedy_beats_random(tmp_path):
             assert game.scores[0] == game.scores[1]
         totals[name] = sum(scores) / len(scores)
     assert totals["greedy"] > totals["random"]
+
+
+def test_a_lambda_may_be_a_named_argument(tmp_path):
+    rs = _ruleset(tmp_path, """
+        id: kwlambda
+        players: {min: 1, max: 1}
+        variables:
+          ranked: []
+        flow:
+          - do: |
+              ranked = sorted([3, 1, 2], key=x -> -x)
+        """)
+    game = Game(rs, 1)
+    assert game.state.vars["ranked"] == [3, 2, 1]

@@ -574,7 +574,8 @@ class Compiler:
                 args.append(self._lambda(a, sn, scope, pure))
             else:
                 args.append(self._expr(a, sn, scope, pure))
-        kwargs = [(k, self._expr(v, sn, scope, pure)) for k, v in n.kwargs]
+        kwargs = [(k, self._lambda(v, sn, scope, pure) if isinstance(v, ast.Lambda) else self._expr(v, sn, scope, pure))
+                  for k, v in n.kwargs]
         if name in ("thing", "zone", "space") and n.args and isinstance(n.args[0], ast.Const) \
                 and isinstance(n.args[0].value, str) and not (name == "zone" and len(n.args) > 1):
             known = self.env.thing_ids if name == "thing" else self.env.zone_ids

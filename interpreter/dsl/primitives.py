@@ -37,7 +37,8 @@ def primitive(effect: bool = False, name: str | None = None):
         positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         low = sum(1 for p in positional if p.default is p.empty)
         high = None if any(p.kind == p.VAR_POSITIONAL for p in params) else len(positional)
-        kw = tuple(p.name for p in params if p.kind == p.KEYWORD_ONLY)
+        # any parameter but *args may also be given by name: sorted(xs, key=x -> x.value)
+        kw = tuple(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
         key = name or fn.__name__.rstrip("_")
         PRIMITIVES[key] = Primitive(key, fn, effect, low, high, kw, inspect.getdoc(fn) or "")
         return fn

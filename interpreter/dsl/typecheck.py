@@ -268,7 +268,12 @@ class TypeChecker:
                 if i == 0:
                     first = t
         for _, v in n.kwargs:
-            self.expr(v, sn, types)
+            if isinstance(v, ast.Lambda):
+                inner = dict(types)
+                inner[v.param] = element(first)
+                self.expr(v.body, sn, inner)
+            else:
+                self.expr(v, sn, types)
         if name in _RETURNS:
             return _RETURNS[name]
         if name in _ELEMENT_OF_ARG:
