@@ -1,0 +1,79 @@
+"""Primitives for ordered zones laid out as a tableau: runs at the end of a zone.
+
+A zone's things are in order, first to last. In a tableau the last thing is
+the one that can be reached, and the reachable part is the unbroken stretch of
+face-up things at the end (a run). These helpers read such runs without a
+loop in the rules. They name no game.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from ..values import ThingRef, ZoneRef, type_name
+from .primitives import primitive
+
+
+def _zone_ids(g, zone_, loc, what):
+    if not isinstance(zone_, ZoneRef):
+        raise GameError(f"{what}() needs a zone, got {type_name(zone_)}", loc)
+    return g.state.zones[zone_.id]
+
+
+@primitive()
+def run_from(g, loc, zone_, start):
+    """run_from(zone, thing): that thing and every thing after it in the zone, in order ([] if it is not there)."""
+    ids = _zone_ids(g, zone_, loc, "run_from")
+    if not isinstance(start, ThingRef) or start.id not in ids:
+        return []
+    things = g.table.things
+    return [things[t] for t in ids[ids.index(start.id):]]
+
+
+@primitive()
+def face_up_tail(g, loc, zones):
+    """face_up_tail(zone): the unbroken face-up things at the end of the zone, in order ([] if the last is face down).
+
+    Given a list of zones, the tails of all of them, one after the other.
+    """
+    if isinstance(zones, list):
+        out = []
+        for z in zones:
+            out.extend(_tail(g, z, loc))
+        return out
+    return _tail(g, zones, loc)
+
+
+def _tail(g, zone_, loc):
+    ids = _zone_ids(g, zone_, loc, "face_up_tail")
+    props = g.state.props
+    i = len(ids)
+    while i > 0 and props[ids[i - 1]].get("face_up", False):
+        i -= 1
+    things = g.table.things
+    return [things[t] for t in ids[i:]]
+
+
+@primitive()
+def stack_targets(g, loc, thing_, zones, attr, step, same=None):
+    """stack_targets(thing, zones, "value", 1, ["suit"]): the zones whose last thing is face up and continues a sequence with the thing.
+
+    A zone qualifies when its last thing's ``attr`` equals the thing's plus
+    ``step`` and it agrees with the thing on every attribute named in ``same``.
+    Empty zones never qualify. With step 1 the thing may go below a card one
+    higher (a descending line); with step -1 on top of one lower (an ascending pile).
+    """
+    if not isinstance(thing_, ThingRef):
+        raise GameError(f"stack_targets() needs a thing, got {type_name(thing_)}", loc)
+    get = g.get_attr
+    want = get(thing_, attr, loc) + step
+    keys = [(k, get(thing_, k, loc)) for k in (same or [])]
+    props = g.state.props
+    things = g.table.things
+    found = []
+    for z in zones if isinstance(zones, list) else [zones]:
+        ids = _zone_ids(g, z, loc, "stack_targets")
+        if not ids or not props[ids[-1]].get("face_up", False):
+            continue
+        last = things[ids[-1]]
+        if get(last, attr, loc) == want and all(get(last, k, loc) == v for k, v in keys):
+            found.append(z)
+    return found
