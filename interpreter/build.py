@@ -317,7 +317,14 @@ class Builder:
                 fn = self.compiler.expression(domain, f"action {aid} choice {pname}", local)
                 params.append((str(pname), fn if fn is not None else (lambda g, L: [])))
                 local = {**local, str(pname): element(self.compiler.infer(domain, "choice", local))}
-            cond = self.compiler.expression(spec["if"], f"action {aid} condition", local) if spec.get("if") else None
+            cond, reasons = None, []
+            if isinstance(spec.get("if"), list):
+                # several conditions, each refused with its own reason
+                for k, item in enumerate(spec["if"]):
+                    fn = self.compiler.expression(item["when"], f"action {aid} condition", local)
+                    reasons.append((fn or (lambda g, L: True), str(item.get("reason", ""))))
+            elif spec.get("if"):
+                cond = self.compiler.expression(spec["if"], f"action {aid} condition", local)
             costs = []
             for counter, amount in (spec.get("cost") or {}).items():
                 if counter not in self.rs.player_vars:
@@ -336,8 +343,11 @@ class Builder:
                 code_id = code.id if code else None
             label = spec.get("label")
             label_fn = self._template(label, f"action {aid} label", local) if label and "{" in str(label) else None
+            if reasons:
+                cond = _all_of([fn for fn, _ in reasons])
             self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
-                                             costs, code_id, label_fn, loc, str(spec.get("description", "")))
+                                             costs, code_id, label_fn, loc, str(spec.get("description", "")),
+                                             reasons)
 
     def _card_effects(self):
         """A thing's `effect` runs when a rule calls resolve(card, player)."""
@@ -449,6 +459,12 @@ class Builder:
             elif isinstance(node, list):
                 todo.extend(node)
         self.rs.provenance.sort(key=lambda p: (p[0].file, p[0].line) if p[0] else ("", 0))
+
+
+def _all_of(conditions):
+    def every(g, L):
+        return all(c(g, L) for c in conditions)
+    return every
 
 
 def build_ruleset(data: LocMap, variant: str | None = None) -> Ruleset:

@@ -93,6 +93,7 @@ class ActionDef:
     label_fn: object = None                          # fn(g, L) -> str
     location: Location | None = None
     description: str = ""
+    reasons: list = field(default_factory=list)     # [(condition fn, reason)] when `if` is a list
 
 
 PASS = "pass"
@@ -103,14 +104,15 @@ PASS = "pass"
 class Choose(Instr):
     """``x = choose(player, options, prompt)``: wait for the player to pick one option."""
 
-    __slots__ = ("player", "options", "prompt", "var")
+    __slots__ = ("player", "options", "prompt", "var", "label")
 
-    def __init__(self, player, options, prompt, var, loc):
+    def __init__(self, player, options, prompt, var, loc, label=None):
         self.player = player
         self.options = options
         self.prompt = prompt
         self.var = var
         self.loc = loc
+        self.label = label  # a lambda maker: how each option is shown to people
 
     def run(self, g, frame, stack):
         local = frame[LOCALS]
@@ -131,6 +133,9 @@ class Choose(Instr):
         prompt = self.prompt(g, local) if self.prompt else "choose"
         g.state.pending = {"kind": "choice", "player": who.seat, "options": options,
                            "prompt": str(prompt), "var": self.var}
+        if self.label is not None:
+            show = self.label(g, local)
+            g.state.pending["labels"] = [str(show(o)) for o in options]
 
 
 class Offer(Instr):
@@ -270,8 +275,9 @@ def legal_actions(g, seat: int | None = None) -> list[Action]:
         if s not in deciding(pending):
             continue
         if pending["kind"] == "choice":
-            prompt = pending["prompt"]
-            out.extend(Action(s, "choose", (("option", o),), f"{display(o)}") for o in pending["options"])
+            labels = pending.get("labels") or [display(o) for o in pending["options"]]
+            out.extend(Action(s, "choose", (("option", o),), f"{text}")
+                       for o, text in zip(pending["options"], labels))
             continue
         for aid in pending["actions"]:
             out.extend(_enumerate(g, g.ruleset.actions[aid], s))
@@ -324,6 +330,9 @@ def check(g, action: Action) -> str | None:
         if g.state.pvars[action.player].get(counter, 0) < need:
             return f"it costs {need} {counter} and {g.player_name(action.player)} has " \
                    f"{g.state.pvars[action.player].get(counter, 0)}"
+    for condition, reason in adef.reasons:
+        if not condition(g, local):
+            return reason or f"a condition of '{adef.id}' does not hold"
     if adef.condition is not None and not adef.condition(g, local):
         return adef.reason or f"the condition of '{adef.id}' does not hold"
     return None

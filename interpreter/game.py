@@ -202,6 +202,23 @@ class Game:
             if not st.stack and st.pending is None and not st.over:
                 self.finish()
 
+    def resettle(self) -> None:
+        """Look at the game again after a change from outside the rules (a scenario's `set`).
+
+        The decision the game waits for is raised afresh, so triggers and the
+        end condition see the change first. A simultaneous decision that has
+        commitments already is left as it is.
+        """
+        st = self.state
+        if st.over:
+            return
+        pending = st.pending
+        if pending is not None and not (pending["kind"] == "simultaneous" and pending["commits"]):
+            st.pending = None
+        self._legal_cache = None
+        self._version += 1
+        self._advance()
+
     def settle(self, stack) -> bool:
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
         rs = self.ruleset

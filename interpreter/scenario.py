@@ -149,7 +149,7 @@ class _Runner:
         game = Game(self.ruleset, int(d["players"]), int(d.get("seed", 0)), pins=pins)
         if d.get("setup"):
             self.run_block(game, self.compile_block(d["setup"], "scenario setup"))
-            game._advance()
+            game.resettle()
         steps = d.get("steps") or []
         for i, step in enumerate(steps):
             loc = steps.loc_of(i)
@@ -184,7 +184,7 @@ class _Runner:
             return
         if "set" in step:
             self.run_block(game, self.compile_block(step["set"], f"step {number} set"))
-            game._advance()
+            game.resettle()
             return
         if "run" in step:
             cond = self.compile_expr(step["run"], f"step {number} run")

@@ -123,3 +123,62 @@ def test_a_lambda_may_be_a_named_argument(tmp_path):
         """)
     game = Game(rs, 1)
     assert game.state.vars["ranked"] == [3, 2, 1]
+
+
+def test_conditions_each_with_a_reason_and_labelled_choices(tmp_path):
+    rs = _ruleset(tmp_path, """
+        id: reasons
+        players: {min: 1, max: 1}
+        player:
+          vars:
+            coins: 1
+            tired: false
+        actions:
+          - id: buy
+            choose: {price: "[1, 2]"}
+            if:
+              - {when: not player.tired, reason: "too tired to shop"}
+              - {when: player.coins >= price, reason: "not enough coins"}
+            do: |
+              player.coins -= price
+              size = choose(player, [1, 2, 3], prompt="how big?", label=n -> "size " + text(n))
+              score(player, size)
+        flow:
+          - turn: {player: player(0), actions: [buy]}
+        """)
+    from interpreter import Action
+    game = Game(rs, 1)
+    refused = game.apply(Action(0, "buy", (("price", 2),)))
+    assert not refused and refused.reason == "not enough coins"
+    game.state.pvars[0]["tired"] = True
+    assert game.apply(Action(0, "buy", (("price", 1),))).reason == "too tired to shop"
+    game.state.pvars[0]["tired"] = False
+    assert game.apply(Action(0, "buy", (("price", 1),)))
+    assert [a.label for a in game.legal_actions(0)] == ["size 1", "size 2", "size 3"]
+
+
+def test_a_scenario_set_step_lets_triggers_see_the_change(tmp_path):
+    rs = _ruleset(tmp_path, """
+        id: resettle
+        players: {min: 1, max: 1}
+        variables:
+          alarm: false
+          rang: 0
+        triggers:
+          - id: bell
+            when: alarm
+            do: |
+              rang += 1
+              alarm = false
+        actions:
+          - id: wait
+            do: pass
+        flow:
+          - repeat: 3
+            steps:
+              - turn: {player: player(0), actions: [wait], pass: false}
+        """)
+    game = Game(rs, 1)
+    game.state.vars["alarm"] = True
+    game.resettle()
+    assert game.state.vars["rang"] == 1 and game.deciding_players == [0]

@@ -300,12 +300,16 @@ class Compiler:
             if pure:
                 raise self._error("choose(...) asks a player and cannot be used here", sn, call)
             args = [self._expr(a, sn, scope, pure) for a in call.args]
-            kwargs = {k: self._expr(v, sn, scope, pure) for k, v in call.kwargs}
-            if len(args) < 2 or len(args) > 3 or set(kwargs) - {"prompt"}:
-                raise self._error("choose(player, options, prompt) takes a player, a list of options "
-                                  "and an optional prompt", sn, call)
+            kwargs = {k: (self._lambda(v, sn, scope, pure) if isinstance(v, ast.Lambda) and k == "label"
+                          else self._expr(v, sn, scope, pure)) for k, v in call.kwargs}
+            if len(args) < 2 or len(args) > 3 or set(kwargs) - {"prompt", "label"}:
+                raise self._error("choose(player, options, prompt) takes a player, a list of options, an "
+                                  "optional prompt and an optional label=o -> text for each option", sn, call,
+                                  code="arity")
+            if "label" in kwargs and not any(isinstance(v, ast.Lambda) for k, v in call.kwargs if k == "label"):
+                raise self._error("choose(..., label=o -> text): label must be a lambda", sn, call, code="arity")
             prompt = kwargs.get("prompt") or (args[2] if len(args) > 2 else None)
-            return Choose(args[0], args[1], prompt, result_var, sn.loc(call))
+            return Choose(args[0], args[1], prompt, result_var, sn.loc(call), kwargs.get("label"))
         if name == "resolve" and name not in scope:
             if pure:
                 raise self._error("resolve(card, player) runs a card's effect and cannot be used here", sn, call,
