@@ -75,6 +75,14 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _condition_text(value):
+    """An action's `if` as one text: a list of {when, reason} reads `a (“why”); b (“why”)`."""
+    if not isinstance(value, list):
+        return value
+    return "; ".join(f"{item.get('when')}" + (f" (“{item['reason']}”)" if item.get("reason") else "")
+                     for item in value)
+
+
 def show(value) -> str:
     """A value as a designer would write it."""
     if value is MISSING:
@@ -451,7 +459,7 @@ class Differ:
         if list(ca) != list(cb) and set(ca) == set(cb):
             self.add(f"{path}.choose", "changed", list(ca), list(cb),
                      f"{what} choice order {', '.join(ca)} → {', '.join(cb)}")
-        ia, ib = a.get("if", MISSING), b.get("if", MISSING)
+        ia, ib = _condition_text(a.get("if", MISSING)), _condition_text(b.get("if", MISSING))
         if ia is MISSING and ib is not MISSING:
             reason = f" (“{_one_line(b['reason'])}”)" if b.get("reason") else ""
             self.add(f"{path}.if", "added", None, ib, f"{what} gains a condition: {show_dsl(ib)}{reason}")

@@ -549,7 +549,11 @@ class Explainer:
             if cost:
                 self.emit("- Costs " + ", ".join(f"{value_text(plain(v)) if isinstance(v, (int, float)) else code(v)}"
                                                f" {k}" for k, v in cost.items()) + ".")
-            if spec.get("if"):
+            for item in spec["if"] if isinstance(spec.get("if"), list) else []:
+                text, extra = snippet(item["when"], INDENT)
+                reason = f" — otherwise: “{' '.join(str(item['reason']).split())}”" if item.get("reason") else ""
+                self.emit(f"- Allowed only if {text or ':'}{reason}", *extra)
+            if spec.get("if") and not isinstance(spec.get("if"), list):
                 text, extra = snippet(spec["if"], INDENT)
                 line = f"- Allowed only if {text or ':'}"
                 if spec.get("reason"):
