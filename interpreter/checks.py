@@ -85,7 +85,7 @@ def _board(rs, data) -> list:
             if node not in reached:
                 out.append(_warn(f"space '{node}' cannot be reached from any starting space "
                                  f"({', '.join(sorted(map(str, starts)))})", space_loc.get(node), "unreachable"))
-    for spec in list(data.get("zones") or []) + list(spaces):
+    for spec in data.get("zones") or []:
         attrs = spec.get("attrs") or {}
         for key in ATTACH_KEYS:
             if key not in attrs:

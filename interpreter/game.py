@@ -513,7 +513,8 @@ class Game:
         if pinned:
             wanted = pinned.pop(0)
             for item in items:
-                if item == wanted or display(item) == str(wanted) or getattr(item, "id", None) == wanted:
+                if item == wanted or display(item) == str(wanted) or getattr(item, "id", None) == wanted \
+                        or (isinstance(item, PlayerRef) and self.player_name(item.seat) == str(wanted)):
                     self.emit({"e": "random", "name": key, "result": encode(item), "pinned": True})
                     return item
             raise GameError(f"pinned outcome {wanted!r} for '{key}' is not one of the possible results", loc)

@@ -26,6 +26,16 @@ from .yaml_loader import LocMap, load_yaml_file, plain
 MAX_RUN_DECISIONS = 100_000
 
 
+class PassAgent(FirstAgent):
+    """Ends its turn whenever it may, otherwise takes the first legal action (lets time run on)."""
+
+    def choose(self, game, seat, actions):
+        for action in actions:
+            if action.name == "pass":
+                return action
+        return actions[0]
+
+
 @dataclass
 class ScenarioResult:
     path: str
@@ -189,7 +199,8 @@ class _Runner:
         if "run" in step:
             cond = self.compile_expr(step["run"], f"step {number} run")
             agent_name = str(step.get("agent", "first"))
-            agent = FirstAgent() if agent_name == "first" else RandomAgent(int(self.data.get("seed", 0)))
+            agent = {"first": FirstAgent(), "pass": PassAgent()}.get(agent_name) \
+                or RandomAgent(int(self.data.get("seed", 0)))
             made = 0
             while not game.is_over and not cond(game, {}):
                 seat = game.deciding_players[0]

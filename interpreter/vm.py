@@ -192,7 +192,10 @@ def run(g, stack: list, sync: bool = False) -> None:
     max_steps = g.ruleset.max_steps
     budget = max_steps if sync else max_steps - state.steps
     used = 0
-    while stack and (sync or state.pending is None) and not state.over:
+    # a function asked for its value still runs once the game is over (a scenario's expectation),
+    # but a game that ends during it (end_game()) stops it there
+    was_over = state.over
+    while stack and (sync or state.pending is None) and (state.over == was_over if sync else not state.over):
         frame = stack[-1]
         instrs = codes[frame[CODE]].instrs
         pc = frame[PC]
@@ -227,7 +230,8 @@ def call_sync(g, code: Code, args: list):
     """Run a function that cannot wait for a decision and return its result."""
     stack = [[code.id, 0, dict(zip(code.params, args)), None]]
     g.retval = None
+    was_over = g.state.over
     run(g, stack, sync=True)
-    if stack and not g.state.over:
+    if stack and g.state.over == was_over:
         raise GameError(f"function '{code.id}' waited for a decision where none may be asked", code.location)
     return g.retval
