@@ -1,0 +1,163 @@
+"""Collapsible D: invariants checked at every step of seeded games, and the water model.
+
+At every decision of seeded games for 2 (variant), 3, 4, 5 and 6 players:
+no space that is not white holds more than two pawns, and every passenger is
+in exactly one place (dealt ones on the ship, on a priority table or lost;
+the others in the box). The bots are "keen": they rarely pass, so boats are
+boarded, aids taken and crowds moved.
+"""
+import random
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.files import bundled_rulesets_dir
+
+RID = "collapsible-d"
+VARIANTS = [None, "crew-abilities", "ankle-deep-water", "hang-on", "composure", "women-and-children-first"]
+
+
+def _rs(variant=None):
+    return load_ruleset(RID, variant)
+
+
+def _prop(game, tid, name):
+    props = game.state.props.get(tid, {})
+    if name in props:
+        return props[name]
+    return game.ruleset.thing_props[name]
+
+
+def _passengers(rs):
+    return [t["id"] for t in rs.data["things"] if t.get("kind") == "passenger"]
+
+
+def _check(game, passengers):
+    rs = game.ruleset
+    st = game.state
+    # every passenger listed in exactly one zone, and that zone is where it is
+    holders = {}
+    for zid, things in st.zones.items():
+        for tid in things:
+            holders.setdefault(tid, []).append(zid)
+    for tid in passengers:
+        assert len(holders.get(tid, [])) == 1, f"{tid} is in {holders.get(tid)}"
+        zid = holders[tid][0]
+        assert st.where[tid] == zid
+        seat = _prop(game, tid, "seat")
+        if seat < 0:
+            assert zid == "box", f"undealt {tid} is in {zid}"
+        else:
+            z = rs.zones[zid]
+            assert zid == "lost" or zid.startswith("table_") or "row" in z.attrs, f"{tid} is in {zid}"
+    # at most two pawns on a space unless it is white
+    for zid, things in st.zones.items():
+        z = rs.zones.get(zid)
+        if z is None or "row" not in z.attrs or z.attrs["colour"] == "white":
+            continue
+        pawns = [t for t in things if t in passengers]
+        assert len(pawns) <= 2, f"{zid} holds {pawns}"
+    # the water only rises and never passes the boat deck
+    water = st.vars["water"]
+    assert all(0 <= w <= 9 for w in water)
+
+
+def _keen_choice(game, chooser, actions):
+    """Board when you can, climb when you can, rarely pass; otherwise at random."""
+    zones = game.ruleset.zones
+
+    def value(action):
+        if action.name == "embark":
+            return 100
+        if action.name == "step":
+            args = action.to_json()["args"]
+            here = zones[game.state.where[args["passenger"]["thing"]]]
+            there = zones[args["to"]["zone"] if isinstance(args["to"], dict) else args["to"]]
+            return 10 * (there.attrs["row"] - here.attrs["row"]) + 5
+        if action.name in ("pass", "leave_table"):
+            return -10
+        return 1
+
+    scored = [(value(a) + chooser.random() * 8, i) for i, a in enumerate(actions)]
+    return actions[max(scored)[1]]
+
+
+def _play(variant, players, seed):
+    rs = _rs(variant)
+    game = Game(rs, players, seed=seed)
+    passengers = _passengers(rs)
+    chooser = random.Random(seed)
+    last_water = list(game.state.vars["water"])
+    steps = 0
+    while not game.is_over:
+        _check(game, passengers)
+        water = game.state.vars["water"]
+        assert all(a >= b for a, b in zip(water, last_water)), "the water never goes down"
+        last_water = list(water)
+        seat = game.deciding_players[0]
+        assert game.apply(_keen_choice(game, chooser, game.legal_actions(seat)))
+        steps += 1
+        assert steps < 4000
+    _check(game, passengers)
+    return game
+
+
+CASES = [(None, n) for n in (3, 4, 5, 6)] + [("two-player", 2)] + [(v, 4) for v in VARIANTS[1:]]
+
+
+@pytest.mark.parametrize("variant,players", CASES, ids=[f"{v or 'base'}-{n}p" for v, n in CASES])
+def test_invariants_hold_at_every_step(variant, players):
+    for seed in (1, 2, 3):
+        game = _play(variant, players, seed)
+        dealt = [t for t in _passengers(game.ruleset) if _prop(game, t, "seat") >= 0]
+        expected = {2: 12, 3: 12}.get(players, 3 * players)
+        assert len(dealt) == expected
+
+
+def test_keen_bots_launch_boats_and_score():
+    """The playout exercises the lifeboats: over a few games someone is rescued and scores."""
+    rescued = 0
+    for seed in range(1, 6):
+        game = _play(None, 4, seed)
+        rescued += sum(1 for t in _passengers(game.ruleset) if _prop(game, t, "saved"))
+        for t in _passengers(game.ruleset):
+            if _prop(game, t, "saved"):
+                assert game.state.where[t].startswith("table_")
+    assert rescued > 0
+
+
+def test_dealing_by_player_count():
+    for players, per_player in ((3, 4), (4, 3), (6, 3)):
+        game = Game(_rs(), players, seed=7)
+        for seat in range(players):
+            mine = [t for t in _passengers(game.ruleset) if _prop(game, t, "seat") == seat]
+            assert len(mine) == per_player
+            classes = sorted(next(d for d in game.ruleset.data["things"] if d["id"] == t)["attrs"]["class"] for t in mine)
+            expected = ["crew", "first", "second", "third"] if players == 3 else ["crew", "first", "third"]
+            assert classes == expected
+    with pytest.raises(Exception):
+        Game(_rs(), 2, seed=1)
+
+
+def test_water_capacity_is_never_exceeded_and_card_values_are_used():
+    """Every level of a flooding card raises a token until the whole ship is under water."""
+    game = _play(None, 3, 5)
+    flooded = [c for c in game.state.zones["flooded_cards"]]
+    assert len(flooded) == 16
+    total = sum(next(d for d in game.ruleset.data["things"] if d["id"] == c)["attrs"]["value"] for c in flooded)
+    start = game.ruleset.constants["water_start"]["value"]
+    rise = sum(game.state.vars["water"]) - sum(start)
+    capacity = sum(9 - s for s in start)
+    assert rise == min(total, capacity)
+
+
+def test_no_space_under_water_keeps_a_pawn_in_the_base_game():
+    game = _play(None, 5, 4)
+    rs = game.ruleset
+    water = game.state.vars["water"]
+    for zid, things in game.state.zones.items():
+        z = rs.zones.get(zid)
+        if z is None or "row" not in z.attrs:
+            continue
+        if z.attrs["row"] <= water[z.attrs["section"] - 1]:
+            assert not [t for t in things if t in _passengers(rs)], f"{zid} is under water"
