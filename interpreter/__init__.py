@@ -4,7 +4,7 @@ Rules live in schema-checked YAML with a small DSL for the logic; this
 package loads, checks and compiles them and plays games::
 
     from interpreter import load_ruleset, Game
-    game = Game(load_ruleset("der-mythos"), players=4, seed=1)
+    game = Game(load_ruleset("my-game"), players=4, seed=1)   # a bundled id or a folder
     while not game.is_over:
         game.apply(game.legal_actions()[0])
     print(game.scores, game.winners)

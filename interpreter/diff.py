@@ -8,9 +8,10 @@ their layout (so re-indenting or a changed comment is no difference), and the
 flow step by step. Notes (``description``, ``source``, ``reconstructed``) are
 left out unless asked for. Nothing here knows any particular game.
 
->>> from interpreter.loading import load_ruleset
->>> diff(load_ruleset("tutorial"), load_ruleset("tutorial"))
-[]
+Example (``my-game`` stands for any ruleset id or folder)::
+
+    from interpreter.loading import load_ruleset
+    diff(load_ruleset("my-game"), load_ruleset("my-game"))   # -> []
 """
 from __future__ import annotations
 

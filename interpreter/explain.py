@@ -5,10 +5,10 @@ read from the compiled :class:`Ruleset` and its merged YAML tree (``rs.data``),
 so every rule snippet is shown exactly as its designer wrote it, with the
 ``file:line`` it comes from. Nothing here knows any particular game.
 
->>> from interpreter.loading import load_ruleset
->>> text = explain(load_ruleset("tutorial"))
->>> text.startswith("# ")
-True
+Example (``my-game`` stands for any ruleset id or folder)::
+
+    from interpreter.loading import load_ruleset
+    print(explain(load_ruleset("my-game")))
 """
 from __future__ import annotations
 

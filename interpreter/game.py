@@ -22,12 +22,13 @@ from .views import watchers
 class Game:
     """One game of a ruleset.
 
-    >>> from interpreter import load_ruleset, Game
-    >>> game = Game(load_ruleset("der-mythos"), players=3, seed=7)
-    >>> while not game.is_over:
-    ...     _ = game.apply(game.legal_actions()[0])
-    >>> sorted(game.scores) == [0, 1, 2]
-    True
+    Example (``my-game`` stands for any ruleset id or folder)::
+
+        from interpreter import load_ruleset, Game
+        game = Game(load_ruleset("my-game"), players=3, seed=7)
+        while not game.is_over:
+            game.apply(game.legal_actions()[0])
+        print(game.scores, game.winners)
     """
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,

@@ -270,7 +270,7 @@ def thing(g, loc, id):
 
 @primitive()
 def things(g, loc, kind=None):
-    """things() or things("passenger"): every thing (of a kind), wherever it is."""
+    """things() or things("card"): every thing (of a kind), wherever it is."""
     return [t for t in g.table.thing_list if kind is None or t.kind == kind]
 
 
