@@ -454,7 +454,8 @@ class Builder:
             if isinstance(node, dict):
                 if "reconstructed" in node:
                     loc = node.loc_of("reconstructed") if isinstance(node, LocMap) else None
-                    self.rs.provenance.append((loc, str(node["reconstructed"]), node.get("id")))
+                    reason = " ".join(str(node["reconstructed"]).split())  # folded YAML text: one line
+                    self.rs.provenance.append((loc, reason, node.get("id")))
                 todo.extend(node.values())
             elif isinstance(node, list):
                 todo.extend(node)

@@ -58,7 +58,7 @@ def _load(path_text: str, variant: str | None):
     raise_all(_unique(errors))
     rs = build_ruleset(data, variant)
     if variant_file is not None and "reconstructed" in vdata:
-        rs.provenance.append((vdata.loc_of("reconstructed"), str(vdata["reconstructed"]), variant))
+        rs.provenance.append((vdata.loc_of("reconstructed"), " ".join(str(vdata["reconstructed"]).split()), variant))
     rs.variants = found
     rs.root = path.parent
     rs.files = files
