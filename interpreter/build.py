@@ -18,13 +18,13 @@ from .dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspendi
 from .dsl.parser import parse
 from .dsl.typecheck import TypeChecker, Vocabulary, element
 from .dsl.primitives import BUILTIN_VALUES, PRIMITIVES
-from .errors import DavitError, Location, RulesetError, raise_all
+from .errors import DavitError, RulesetError, raise_all
 from .checks import check_ruleset
 from .flow import FlowCompiler
 from .table import instance_ids
 from .model import Ruleset, Trigger, VarSpec, ZoneDef
-from .vm import Code, Jump
-from .yaml_loader import LocMap, LocStr, located, plain
+from .vm import Code
+from .yaml_loader import LocMap, LocStr, plain
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
 RESERVED = set(PRIMITIVES) | set(BUILTIN_VALUES) | {"player", "choose", "thing", "zone", "p"}

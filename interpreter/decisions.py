@@ -14,7 +14,6 @@ expressions, a condition, a cost); an illegal action is refused as a value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 
 from .errors import GameError, Location
 from .state import LOCALS, PC

@@ -11,7 +11,7 @@ from .decisions import Offer, Simultaneous
 from .dsl.compiler import Snippet
 from .dsl.parser import parse
 from .errors import DavitError, RulesetError
-from .state import LOCALS, PC
+from .state import PC
 from .vm import Do, ForInit, ForNext, Instr, Jump, JumpIfNot
 from .yaml_loader import LocMap, located
 

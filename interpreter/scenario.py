@@ -19,7 +19,6 @@ from .files import RULESET_FILE, display_path
 from .game import Game
 from .loading import load_ruleset
 from .schema_check import schema_errors
-from .values import PlayerRef, display
 from .vm import call_sync
 from .yaml_loader import LocMap, load_yaml_file, plain
 

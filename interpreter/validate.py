@@ -8,13 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import DavitError, DslError, LoadError, RulesetError, SchemaError, ScenarioError
+from .errors import DavitError
 from .files import RULESET_FILE, display_path, variants_of
 from .loading import load_ruleset
-from .schema_check import schema_errors
 from .yaml_loader import LocMap, load_yaml_file
-
-CODES = {LoadError: "load", SchemaError: "schema", DslError: "dsl", RulesetError: "rules", ScenarioError: "scenario"}
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,6 @@ class Code:
         return f"Code({self.id!r}, {len(self.instrs)} instrs)"
 
 
-class Suspend(Exception):
-    """Raised by an instruction that must wait for a decision (internal)."""
-
-
 class Instr:
     __slots__ = ("loc",)
 
@@ -214,8 +210,6 @@ def run(g, stack: list, sync: bool = False) -> None:
                 hint="a loop never ends; raise limits.max_steps if the game is really this long")
         try:
             instr.run(g, frame, stack)
-        except Suspend:
-            return
         except DavitError as exc:
             if exc.location is None:
                 exc.location = instr.loc

@@ -5,7 +5,7 @@ compiler maps it to the YAML file with :func:`yaml_loader.position_in_file`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
