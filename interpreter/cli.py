@@ -9,7 +9,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from .errors import DavitError
@@ -209,21 +208,6 @@ def _players_for(rs, wanted):
     return wanted
 
 
-def _write_atomic(path: str, lines) -> None:
-    """Write a file completely or not at all (an old file is never left half-written)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            for line in lines:
-                out.write(line + "\n")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def cmd_play(args) -> int:
     from .agents import HumanAgent, make_agents
     from .game import Game
@@ -261,7 +245,8 @@ def cmd_play(args) -> int:
         print("\ndavit: game abandoned", file=sys.stderr)
         return 130
     if args.log:
-        _write_atomic(args.log, (json.dumps(e, sort_keys=True) for e in game.log))
+        from .files import write_atomically
+        write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in game.log).encode())
     if args.json:
         print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
                           "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],

@@ -28,11 +28,10 @@ import math
 import os
 import re
 import shutil
-import stat
 import subprocess
-import tempfile
 
 from .errors import DavitError
+from .files import write_atomically
 
 __all__ = ["to_dot", "to_svg", "write_drawing", "draw_main"]
 
@@ -747,29 +746,6 @@ def _png(dot_text: str) -> bytes:
     return done.stdout
 
 
-def _write_atomically(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        # mkstemp makes the file private: keep the mode of the file replaced, or give a new file the usual one
-        if os.path.exists(path):
-            mode = stat.S_IMODE(os.stat(path).st_mode)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def write_drawing(ruleset, path: str) -> None:
     """Write the board drawing to ``path``: .svg, .dot (.gv) or .png (PNG needs Graphviz)."""
     path = os.fspath(path)
@@ -786,7 +762,7 @@ def write_drawing(ruleset, path: str) -> None:
     else:
         data = to_dot(ruleset).encode("utf-8")
     try:
-        _write_atomically(path, data)
+        write_atomically(path, data)
     except OSError as exc:
         raise DavitError(f"davit: cannot write '{path}': {exc.strerror or exc}") from None
 

@@ -13,6 +13,9 @@ sets, that is an error (two files would disagree silently otherwise).
 """
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
 from pathlib import Path
 
 from .errors import LoadError, Location, RulesetError
@@ -196,3 +199,27 @@ def read_variant(variant_file: Path, errors: list):
     if bundled.is_file():
         return data, bundled
     raise RulesetError(f"the base ruleset '{extends}' of this variant does not exist", data.loc_of("extends"))
+
+
+def write_atomically(path: str, data: bytes) -> None:
+    """Write a file completely or not at all: an old file is never left half-written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        # mkstemp makes the file private: keep the mode of the file replaced, or give a new file the usual one
+        if os.path.exists(path):
+            mode = stat.S_IMODE(os.stat(path).st_mode)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
