@@ -24,6 +24,8 @@ class Board:
         for edge in edges:
             kinds = [edge.get("kind", "path")]
             self._add_arc(edge["from"], edge["to"], kinds[0], one_way=bool(edge.get("one_way")))
+        self._spaces = list(self.graph.nodes)
+        self.order = {n: i for i, n in enumerate(self._spaces)}  # declaration order, for sorting
         # adjacency: space -> tuple of (neighbour, kind), in declaration order
         self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
 
@@ -33,8 +35,9 @@ class Board:
             self.graph.add_edge(b, a, kind=kind, one_way=False)
 
     @property
-    def spaces(self):
-        return list(self.graph.nodes)
+    def spaces(self) -> list:
+        """Space ids in declaration order."""
+        return self._spaces
 
     # -- dynamic queries ----------------------------------------------------------
 

@@ -37,8 +37,8 @@ def instance_ids(defn: dict, seats) -> list[tuple[str, dict, int | None]]:
 
 
 class Table:
-    __slots__ = ("ruleset", "num_players", "players", "player_names", "things", "thing_list", "zones",
-                 "zone_list", "constants", "start_zone")
+    __slots__ = ("ruleset", "num_players", "players", "player_names", "things", "thing_list", "things_by_kind",
+                 "zones", "zone_list", "constants", "start_zone", "space_list")
 
     def __init__(self, ruleset, num_players: int):
         self.ruleset = ruleset
@@ -78,6 +78,10 @@ class Table:
                     zid = start
                 self.start_zone[tid] = zid
         self.thing_list = list(self.things.values())
+        self.things_by_kind: dict = {}
+        for ref in self.thing_list:
+            self.things_by_kind.setdefault(ref.kind, []).append(ref)
+        self.space_list = [self.zones[s] for s in ruleset.board.spaces] if ruleset.board else []
         self.constants = {name: resolve_constant(value, num_players) for name, value in ruleset.constants.items()}
 
 

@@ -271,7 +271,9 @@ def thing(g, loc, id):
 @primitive()
 def things(g, loc, kind=None):
     """things() or things("card"): every thing (of a kind), wherever it is."""
-    return [t for t in g.table.thing_list if kind is None or t.kind == kind]
+    if kind is None:
+        return list(g.table.thing_list)
+    return list(g.table.things_by_kind.get(kind, ()))
 
 
 @primitive()
@@ -338,8 +340,8 @@ def distance(g, loc, start, goal):
 @primitive()
 def spaces(g, loc, predicate=None):
     """spaces() or spaces(s -> cond): the board spaces still on the board, in declaration order."""
-    removed = g.state.zprops
-    found = [g.table.zones[s] for s in g.board.spaces if not removed.get(s, {}).get("removed")]
+    zprops = g.state.zprops
+    found = [s for s in g.table.space_list if not (s.id in zprops and zprops[s.id].get("removed"))]
     return found if predicate is None else [s for s in found if predicate(s)]
 
 

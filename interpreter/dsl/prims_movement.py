@@ -67,7 +67,7 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
                 ends[nxt] = None
                 continue
             todo.append((nxt, node, left - 1))
-    order = {n: i for i, n in enumerate(board.spaces)}
+    order = board.order
     return [zones[n] for n in sorted(ends, key=lambda n: order.get(n, len(order)))]
 
 
