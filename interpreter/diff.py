@@ -19,6 +19,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from .explain import value_text
+
 from .yaml_loader import plain
 
 NOTE_KEYS = ("description", "source", "reconstructed")
@@ -85,20 +87,12 @@ def _condition_text(value):
 
 
 def show(value) -> str:
-    """A value as a designer would write it."""
+    """A value as a designer would write it (notes left out of tables)."""
     if value is MISSING:
         return "none"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return "[" + ", ".join(show(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items() if k not in NOTE_KEYS) + "}"
-    return str(value)
+        value = {k: v for k, v in value.items() if k not in NOTE_KEYS}
+    return value_text(value)
 
 
 def show_dsl(text) -> str:
