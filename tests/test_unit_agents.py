@@ -1,22 +1,15 @@
 """Unit tests for interpreter.agents: make_agents, random/first/greedy/human agents, play_out."""
-import itertools
 
 import pytest
-import yaml
 
-from interpreter import Action, Game, load_ruleset
+from interpreter import Action, Game
 from interpreter.agents import (FirstAgent, GreedyAgent, HumanAgent, RandomAgent, make_agents, play_out)
 
-_serial = itertools.count()
+from ruleset_builder import load as build
 
 
 def load(tmp_path, spec):
-    folder = tmp_path / f"rs{next(_serial)}"
-    folder.mkdir()
-    data = {"id": "unit", "players": {"min": 1, "max": 4}, "flow": [{"do": "pass"}]}
-    data.update(spec)
-    (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return load_ruleset(folder)
+    return build(tmp_path, spec, max_players=4)
 
 
 # Each player takes exactly one action per turn, for three rounds.

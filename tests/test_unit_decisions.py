@@ -1,22 +1,11 @@
 """Unit tests for interpreter.decisions: actions, turns, choices, simultaneous play, refusals."""
-import itertools
 
 import pytest
-import yaml
 
-from interpreter import Action, Applied, Game, Refused, load_ruleset
+from interpreter import Action, Applied, Game, Refused
 from interpreter.errors import GameError
 
-_serial = itertools.count()
-
-
-def load(tmp_path, spec):
-    folder = tmp_path / f"rs{next(_serial)}"
-    folder.mkdir()
-    data = {"id": "unit", "players": {"min": 1, "max": 3}, "flow": [{"do": "pass"}]}
-    data.update(spec)
-    (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return load_ruleset(folder)
+from ruleset_builder import load
 
 
 TURNS = {

@@ -1,25 +1,14 @@
 """Unit tests for interpreter.state: clone independence and the JSON round trip."""
-import itertools
 import json
 
 import pytest
-import yaml
 
-from interpreter import Action, Game, load_ruleset
+from interpreter import Action, Game
 from interpreter.errors import SaveError
 from interpreter.state import State
 from interpreter.values import PlayerRef, ThingRef, ZoneRef
 
-_serial = itertools.count()
-
-
-def load(tmp_path, spec):
-    folder = tmp_path / f"rs{next(_serial)}"
-    folder.mkdir()
-    data = {"id": "unit", "players": {"min": 1, "max": 3}, "flow": [{"do": "pass"}]}
-    data.update(spec)
-    (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return load_ruleset(folder)
+from ruleset_builder import load
 
 
 # A game that stops at a choice in the middle of a function, with every part of

@@ -1,23 +1,11 @@
 """Unit tests for interpreter.views: visibility rules, per-player views, redacted events."""
-import itertools
 import json
 
-import pytest
-import yaml
 
-from interpreter import Action, Game, load_ruleset
+from interpreter import Action, Game
 from interpreter.views import can_see, redact, watchers
 
-_serial = itertools.count()
-
-
-def load(tmp_path, spec):
-    folder = tmp_path / f"rs{next(_serial)}"
-    folder.mkdir()
-    data = {"id": "unit", "players": {"min": 1, "max": 3}, "flow": [{"do": "pass"}]}
-    data.update(spec)
-    (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return load_ruleset(folder)
+from ruleset_builder import load
 
 
 BASE = {

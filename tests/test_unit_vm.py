@@ -1,23 +1,11 @@
 """Unit tests for interpreter.vm: control flow through compiled code, frames, the step guard."""
-import itertools
-
 import pytest
-import yaml
 
-from interpreter import Game, load_ruleset
+from interpreter import Game
 from interpreter.errors import GameError, RunawayGameError
 from interpreter.vm import Code, call_sync
 
-_serial = itertools.count()
-
-
-def load(tmp_path, spec):
-    folder = tmp_path / f"rs{next(_serial)}"
-    folder.mkdir()
-    data = {"id": "unit", "players": {"min": 1, "max": 3}, "flow": [{"do": "pass"}]}
-    data.update(spec)
-    (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    return load_ruleset(folder)
+from ruleset_builder import load
 
 
 def run_function(tmp_path, body, params=(), args="", players=1):
