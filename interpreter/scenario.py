@@ -8,18 +8,16 @@ state changes (``set``). See ``docs/scenarios.md``.
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .agents import FirstAgent, RandomAgent
-from .dsl.compiler import Compiler
 from .errors import DavitError, Location, ScenarioError, raise_all
 from .files import RULESET_FILE, display_path
 from .game import Game
 from .loading import load_ruleset
+from .snippets import SnippetCompiler
 from .schema_check import schema_errors
-from .vm import call_sync
 from .yaml_loader import LocMap, load_yaml_file, plain
 
 MAX_RUN_DECISIONS = 100_000
@@ -81,12 +79,9 @@ class _Runner:
             local = (path.parent / str(ref))
             ruleset_ref = local if local.exists() else str(ref)
         self.ruleset = load_ruleset(ruleset_ref, data.get("variant"))
-        env = copy.copy(self.ruleset.env)
-        env.codes = {}
-        env.errors = []
-        self.env = env
-        self.compiler = Compiler(env)
-        self.counter = 0
+        self.snippets = SnippetCompiler(self.ruleset)
+        self.env = self.snippets.env
+        self.compiler = self.snippets.compiler
 
     def compile_all(self) -> list:
         """Compile every DSL snippet of the scenario (no game is played); returns the errors."""
@@ -115,21 +110,13 @@ class _Runner:
         raise ScenarioError(message, loc)
 
     def compile_block(self, text, what):
-        self.counter += 1
-        code = self.compiler.block(text, f"scenario:{self.counter}", what)
-        raise_all(self.env.errors)
-        return code
+        return self.snippets.block(text, what)
 
     def compile_expr(self, text, what):
-        fn = self.compiler.expression(text, what)
-        raise_all(self.env.errors)
-        return fn
+        return self.snippets.expression(text, what)
 
     def run_block(self, game, code):
-        game.codes = dict(game.codes)
-        game.codes[code.id] = code
-        call_sync(game, code, [])
-        game._legal_cache = None
+        self.snippets.run(game, code)
 
     def action(self, game, spec, loc):
         if not isinstance(spec, dict) or "player" not in spec or "action" not in spec:

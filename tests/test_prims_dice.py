@@ -1,13 +1,12 @@
 """Unit tests for interpreter/dsl/prims_dice.py, through compiled DSL on a small generic ruleset."""
-import copy
 
 import pytest
 import yaml
 
+from interpreter.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
-from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.primitives import PRIMITIVES
-from interpreter.errors import GameError, raise_all
+from interpreter.errors import GameError
 
 RULESET = {
     "id": "dice-unit",
@@ -29,11 +28,7 @@ def game(tmp_path_factory):
 
 
 def ev(game, text):
-    env = copy.copy(game.ruleset.env)
-    env.codes, env.errors = {}, []
-    fn = Compiler(env).expression(text, "test", pure=True)
-    raise_all(env.errors)
-    return fn(game, {})
+    return SnippetCompiler(game.ruleset).evaluate(game, text)
 
 
 def test_registered_as_pure_functions():

@@ -1,15 +1,12 @@
 """Unit tests for interpreter/dsl/prims_movement.py: walk_ends, through compiled DSL."""
-import copy
-import itertools
 
 import pytest
 import yaml
 
+from interpreter.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
-from interpreter.dsl.compiler import Compiler
-from interpreter.errors import GameError, raise_all
+from interpreter.errors import GameError
 
-_serial = itertools.count()
 
 # A ring a-b-c-d-a, a spur d-e (e is a dead end), a one-way arrow c->f,
 # and a room r off b (kind "door").
@@ -48,17 +45,8 @@ def game(ruleset):
     return Game(ruleset, 1, seed=1)
 
 
-def _compiler(game):
-    env = copy.copy(game.ruleset.env)
-    env.codes, env.errors = {}, []
-    return env, Compiler(env)
-
-
 def ev(game, text):
-    env, compiler = _compiler(game)
-    fn = compiler.expression(text, "test", pure=False)
-    raise_all(env.errors)
-    return fn(game, {})
+    return SnippetCompiler(game.ruleset).evaluate(game, text, pure=False)
 
 
 def ends(game, text):
@@ -109,13 +97,7 @@ def test_stop_ends_a_walk_early(game):
 
 
 def test_removed_spaces_are_skipped(game):
-    env, compiler = _compiler(game)
-    from interpreter.vm import call_sync
-    code = compiler.block('remove_space(space("b"))', f"test:{next(_serial)}", "test")
-    raise_all(env.errors)
-    game.codes = dict(game.codes)
-    game.codes[code.id] = code
-    call_sync(game, code, [])
+    SnippetCompiler(game.ruleset).run(game, 'remove_space(space("b"))')
     assert ends(game, 'walk_ends(space("a"), 1)') == ["d"]
     assert ends(game, 'walk_ends(space("b"), 1)') == []
 

@@ -1,17 +1,13 @@
 """Unit tests for interpreter.dsl.prims_tableau: runs at the end of ordered zones, through compiled DSL."""
-import copy
-import itertools
 
 import pytest
 import yaml
 
+from interpreter.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
-from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.primitives import PRIMITIVES
-from interpreter.errors import GameError, raise_all
-from interpreter.vm import call_sync
+from interpreter.errors import GameError
 
-_serial = itertools.count()
 
 # Two columns of a patience layout: the first thing of a zone is its far end.
 RULESET = {
@@ -39,13 +35,8 @@ def game(tmp_path_factory):
 
 
 def ev(game, text):
-    env = copy.copy(game.ruleset.env)
-    env.codes, env.errors = {}, []
-    code = Compiler(env).block(f"__r = {text}\nreturn __r", f"test:{next(_serial)}", "test")
-    raise_all(env.errors)
-    g = game.clone()
-    g.codes = {**g.codes, **env.codes}
-    return call_sync(g, code, [])
+    # run on a clone: the expression may move things
+    return SnippetCompiler(game.ruleset).run(game.clone(), f"__r = {text}\nreturn __r")
 
 
 def ids(values):

@@ -3,20 +3,16 @@
 Snippets are compiled against the ruleset's names, as scenario files are, and
 run on a game that waits at a decision (a finished game runs no code).
 """
-import copy
-import itertools
 
 import pytest
 import yaml
 
+from interpreter.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
-from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.primitives import BUILTIN_VALUES, PRIMITIVES
-from interpreter.errors import GameError, raise_all
+from interpreter.errors import GameError
 from interpreter.values import PlayerRef, ThingRef, ZoneRef
-from interpreter.vm import call_sync
 
-_serial = itertools.count()
 
 #   s1 == s2 == s3 --ladder--> s4
 RULESET = {
@@ -50,28 +46,14 @@ def game(ruleset):
     return g
 
 
-def _compiler(game):
-    env = copy.copy(game.ruleset.env)
-    env.codes, env.errors = {}, []
-    return env, Compiler(env)
-
-
 def ev(game, text):
     """The value of a DSL expression."""
-    env, compiler = _compiler(game)
-    fn = compiler.expression(text, "test", pure=False)
-    raise_all(env.errors)
-    return fn(game, {})
+    return SnippetCompiler(game.ruleset).evaluate(game, text, pure=False)
 
 
 def run(game, text):
     """Run DSL statements (effects allowed)."""
-    env, compiler = _compiler(game)
-    code = compiler.block(text, f"test:{next(_serial)}", "test")
-    raise_all(env.errors)
-    game.codes = dict(game.codes)
-    game.codes[code.id] = code
-    call_sync(game, code, [])
+    SnippetCompiler(game.ruleset).run(game, text)
 
 
 def ids(values):
