@@ -12,7 +12,6 @@ GUIDE = ROOT / "docs" / "authoring.md"
 def _steps(text):
     """("file", path, content) and ("run", command, exit_code) in document order."""
     steps = []
-    pending_file = None
     for block in re.finditer(r"(<!-- file: (?P<path>\S+) -->\s*)?```(?P<lang>\w*)\n(?P<body>.*?)```", text, re.S):
         lang, body = block.group("lang"), block.group("body")
         if block.group("path"):

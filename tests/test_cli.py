@@ -10,32 +10,15 @@ from __future__ import annotations
 import builtins
 import io
 import json
-import os
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import interpreter.agents  # noqa: F401  (imported first on purpose, as in any long-lived process)
-from interpreter.cli import main
 
-REPO = Path(__file__).resolve().parent.parent
-
-
-def _run(argv) -> int:
-    """main() in-process; argparse's usage errors arrive as SystemExit."""
-    try:
-        return main(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 1
+from cli_runner import REPO, davit as _davit, run as _run
 
 
-def _davit(*args, stdin=subprocess.DEVNULL, timeout=60):
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    env.pop("DAVIT_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=timeout, stdin=stdin)
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,6 @@ import random
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.files import bundled_rulesets_dir
 
 RID = "collapsible-d"
 VARIANTS = [None, "crew-abilities", "ankle-deep-water", "hang-on", "composure", "women-and-children-first"]

@@ -13,19 +13,14 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import subprocess
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
 from interpreter.errors import DavitError, SaveError
 
-REPO = Path(__file__).resolve().parent.parent
+from cli_runner import REPO, davit as _davit, run as _run
 INVALID = REPO / "tests" / "invalid"
 FIX = "tests/invalid"
 
@@ -114,19 +109,6 @@ def _params(cases, test):
     return out
 
 
-def _run(argv) -> int:
-    """main() in-process; argparse's usage errors arrive as SystemExit."""
-    try:
-        return main(argv)
-    except SystemExit as exc:
-        return exc.code if isinstance(exc.code, int) else 1
-
-
-def _davit(*args, stdin=subprocess.DEVNULL, timeout=60):
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    env.pop("DAVIT_DEBUG", None)
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=REPO, env=env, capture_output=True,
-                          text=True, timeout=timeout, stdin=stdin)
 
 
 def _finding_line(case: Case) -> re.Pattern:
