@@ -9,10 +9,10 @@ package loads, checks and compiles them and plays games::
         game.apply(game.legal_actions()[0])
     print(game.scores, game.winners)
 """
-from .decisions import Action, Applied, Refused
 from .errors import DavitError, DslError, Findings, GameError, LoadError, RulesetError, SchemaError
-from .game import Game
-from .loading import load_ruleset
+from .play.decisions import Action, Applied, Refused
+from .play.game import Game
+from .rules.loading import load_ruleset
 
 __all__ = ["Action", "Applied", "Refused", "DavitError", "DslError", "Findings", "GameError", "LoadError",
            "RulesetError", "SchemaError", "Game", "load_ruleset"]

@@ -6,6 +6,7 @@ tell a broken YAML file from a broken DSL snippet or a runaway game.
 """
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 
@@ -106,3 +107,9 @@ def raise_all(errors: list[DavitError]) -> None:
         raise errors[0]
     if errors:
         raise Findings(errors)
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """A hint naming the closest known name, if one is close."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
+    return f"did you mean '{close[0]}'?" if close else None

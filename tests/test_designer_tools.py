@@ -5,10 +5,10 @@ import pytest
 
 from interpreter import load_ruleset
 from interpreter.cli import main
-from interpreter.diff import diff, format_diff
-from interpreter.draw import to_dot, to_svg
-from interpreter.explain import explain
-from interpreter.files import bundled_ids, bundled_rulesets_dir, variants_of
+from interpreter.authoring.diff import diff, format_diff
+from interpreter.authoring.draw import to_dot, to_svg
+from interpreter.authoring.explain import explain
+from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
 
 
 def _all():

@@ -4,10 +4,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from interpreter.diff import Change, diff, format_diff, normalise_dsl
-from interpreter.files import bundled_ids
-from interpreter.loading import load_ruleset
-from interpreter.yaml_loader import plain
+from interpreter.authoring.diff import Change, diff, format_diff, normalise_dsl
+from interpreter.load.files import bundled_ids
+from interpreter.rules.loading import load_ruleset
+from interpreter.load.yaml_reader import plain
 
 
 def texts(changes):

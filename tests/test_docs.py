@@ -22,7 +22,7 @@ def test_links_between_pages_resolve():
 
 
 def test_every_bundled_ruleset_has_a_page():
-    from interpreter.files import bundled_ids
+    from interpreter.load.files import bundled_ids
     for rid in bundled_ids():
         assert (DOCS / "rulesets" / f"{rid}.md").is_file(), f"docs/rulesets/{rid}.md is missing"
 

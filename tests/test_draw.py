@@ -8,12 +8,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from interpreter import draw
-from interpreter.board import Board
-from interpreter.draw import NAMED_COLOURS, draw_main, to_dot, to_svg, write_drawing
+from interpreter.authoring.draw import files as draw_files
+from interpreter.rules.board import Board
+from interpreter.authoring.draw import NAMED_COLOURS, draw_main, to_dot, to_svg, write_drawing
 from interpreter.errors import DavitError
-from interpreter.loading import load_ruleset
-from interpreter.model import Ruleset, ZoneDef
+from interpreter.rules.loading import load_ruleset
+from interpreter.rules.model import Ruleset, ZoneDef
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -311,7 +311,7 @@ def test_write_drawing_replaces_a_file_and_keeps_it_whole_on_error(tutorial, tmp
     def broken(rs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(draw, "to_svg", broken)
+    monkeypatch.setattr(draw_files, "to_svg", broken)
     with pytest.raises(RuntimeError):
         write_drawing(tutorial, str(target))
     assert target.read_text(encoding="utf-8").startswith("<?xml")
@@ -329,7 +329,7 @@ def test_write_drawing_refuses_unknown_extensions_and_missing_folders(tutorial, 
 
 
 def test_png_without_graphviz_says_what_to_do(tutorial, tmp_path, monkeypatch):
-    monkeypatch.setattr(draw.shutil, "which", lambda name: None)
+    monkeypatch.setattr(draw_files.shutil, "which", lambda name: None)
     with pytest.raises(DavitError) as err:
         write_drawing(tutorial, str(tmp_path / "ship.png"))
     assert "PNG needs Graphviz" in str(err.value)

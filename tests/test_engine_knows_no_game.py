@@ -2,7 +2,7 @@
 import re
 from pathlib import Path
 
-from interpreter.files import bundled_ids
+from interpreter.load.files import bundled_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 WORDS = (r"titanic|mythos|collapsible|sos[_ -]?titanic|funnel|iceberg|telegram|rumour|groom|latimer|murdoch|"

@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from interpreter.explain import explain
-from interpreter.files import bundled_ids, bundled_rulesets_dir, variants_of
-from interpreter.loading import load_ruleset
+from interpreter.authoring.explain import explain
+from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
+from interpreter.rules.loading import load_ruleset
 
 
 def _all_rulesets():

@@ -13,7 +13,7 @@ from interpreter import Game
 from interpreter.agents import make_agents, play_out
 from interpreter.dsl.parser import parse
 from interpreter.errors import DavitError, GameError
-from interpreter.loading import load_ruleset
+from interpreter.rules.loading import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 NOISE = "():[]{},.-=<>!#'\"\n\t |&*%@0123456789abcxyz"

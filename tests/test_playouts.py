@@ -11,8 +11,8 @@ import random
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.files import bundled_ids, bundled_rulesets_dir, variants_of
-from interpreter.views import can_see
+from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
+from interpreter.play.visibility import can_see
 
 SEEDS = (1, 2)
 

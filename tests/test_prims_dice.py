@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from interpreter.snippets import SnippetCompiler
+from interpreter.authoring.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
 from interpreter.dsl.primitives import PRIMITIVES
 from interpreter.errors import GameError

@@ -1,11 +1,11 @@
-"""Unit tests for interpreter.board: the graph, one-way edges, removed spaces, links, paths."""
+"""Unit tests for interpreter.rules.board: the graph, one-way edges, removed spaces, links, paths."""
 import itertools
 
 import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
-from interpreter.board import Board
+from interpreter.rules.board import Board
 from interpreter.errors import GameError
 
 _serial = itertools.count()

@@ -5,7 +5,7 @@ import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
-from interpreter.dsl.compiler import did_you_mean
+from interpreter.errors import did_you_mean
 from interpreter.errors import DavitError, DslError, Findings, GameError
 
 _serial = itertools.count()

@@ -1,4 +1,4 @@
-"""Unit tests for interpreter.decisions: actions, turns, choices, simultaneous play, refusals."""
+"""Unit tests for interpreter.play.decisions: actions, turns, choices, simultaneous play, refusals."""
 
 import pytest
 

@@ -5,7 +5,7 @@ from interpreter.dsl import ast
 from interpreter.dsl import parser
 from interpreter.dsl.parser import parse
 from interpreter.errors import DslError, Location
-from interpreter.yaml_loader import parse_yaml
+from interpreter.load.yaml_reader import parse_yaml
 
 
 def expr(text):

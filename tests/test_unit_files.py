@@ -1,12 +1,12 @@
-"""Unit tests for interpreter.files: merge rules, includes and variant overlays."""
+"""Unit tests for interpreter.load.files: merge rules, includes and variant overlays."""
 import itertools
 
 import pytest
 
 from interpreter import load_ruleset
 from interpreter.errors import DavitError, Findings, LoadError, RulesetError
-from interpreter.files import merge_into, read_ruleset_tree, read_variant, resolve_ruleset, variants_of
-from interpreter.yaml_loader import parse_yaml, plain
+from interpreter.load.files import merge_into, read_ruleset_tree, read_variant, resolve_ruleset, variants_of
+from interpreter.load.yaml_reader import parse_yaml, plain
 
 _serial = itertools.count()
 

@@ -1,4 +1,4 @@
-"""Unit tests for interpreter.rng: splitmix64 stream, uniform draws, shuffles, derived seeds.
+"""Unit tests for interpreter.machine.rng: splitmix64 stream, uniform draws, shuffles, derived seeds.
 
 Every statistical check below runs on a fixed seed, so it is deterministic;
 the bounds are wide statistical thresholds, not numbers copied from a run.
@@ -8,7 +8,7 @@ from itertools import permutations
 
 import pytest
 
-from interpreter import rng
+from interpreter.machine import rng
 
 MASK = (1 << 64) - 1
 

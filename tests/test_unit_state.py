@@ -1,12 +1,12 @@
-"""Unit tests for interpreter.state: clone independence and the JSON round trip."""
+"""Unit tests for interpreter.play.state: clone independence and the JSON round trip."""
 import json
 
 import pytest
 
 from interpreter import Action, Game
 from interpreter.errors import SaveError
-from interpreter.state import State
-from interpreter.values import PlayerRef, ThingRef, ZoneRef
+from interpreter.play.state import State
+from interpreter.machine.values import PlayerRef, ThingRef, ZoneRef
 
 from ruleset_builder import load
 

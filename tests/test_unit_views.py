@@ -1,9 +1,9 @@
-"""Unit tests for interpreter.views: visibility rules, per-player views, redacted events."""
+"""Unit tests for interpreter.play.visibility and interpreter.play.views: visibility rules, per-player views, redacted events."""
 import json
 
 
 from interpreter import Action, Game
-from interpreter.views import can_see, redact, watchers
+from interpreter.play.visibility import can_see, redact, watchers
 
 from ruleset_builder import load
 

@@ -1,9 +1,9 @@
-"""Unit tests for interpreter.vm: control flow through compiled code, frames, the step guard."""
+"""Unit tests for interpreter.machine.vm: control flow through compiled code, frames, the step guard."""
 import pytest
 
 from interpreter import Game
 from interpreter.errors import GameError, RunawayGameError
-from interpreter.vm import Code, call_sync
+from interpreter.machine.vm import Code, call_sync
 
 from ruleset_builder import load
 

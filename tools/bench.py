@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interpreter import Game, load_ruleset  # noqa: E402
 from interpreter.agents import make_agents, play_out  # noqa: E402
-from interpreter.files import bundled_ids  # noqa: E402
+from interpreter.load.files import bundled_ids  # noqa: E402
 
 
 def games_per_second(rs, players, games, record):

@@ -14,7 +14,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from ..errors import DslError
-from ..yaml_loader import position_in_file
+from ..load.yaml_reader import position_in_file
 from . import ast
 
 MAX_SNIPPET_CHARS = 20_000

@@ -11,7 +11,7 @@ import inspect
 from dataclasses import dataclass
 
 from ..errors import GameError
-from ..values import PlayerRef, ThingRef, ZoneRef, display, type_name
+from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, type_name
 
 
 @dataclass(frozen=True)

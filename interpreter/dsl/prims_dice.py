@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from itertools import combinations as _combinations
 
-from .primitives import _coll, primitive
 from ..errors import GameError
+from .primitives import _coll, primitive
 
 
 @primitive()

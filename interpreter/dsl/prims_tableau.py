@@ -8,7 +8,7 @@ loop in the rules. They name no game.
 from __future__ import annotations
 
 from ..errors import GameError
-from ..values import ThingRef, ZoneRef, type_name
+from ..machine.values import ThingRef, ZoneRef, type_name
 from .primitives import primitive
 
 

@@ -9,7 +9,8 @@ a type is not certain it is ``any`` and nothing is reported.
 """
 from __future__ import annotations
 
-from ..errors import DslError
+from ..errors import DslError, did_you_mean
+from ..machine.values import resolve_constant
 from . import ast
 
 ANY = "any"
@@ -91,7 +92,6 @@ class Vocabulary:
                 self.player_attrs[zid] = ZONE
         self.globals = {name: value_type(v) for name, v in rs.globals.items()}
         self.constants = {}
-        from ..table import resolve_constant
         for name, raw in rs.constants.items():
             self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
 
@@ -216,7 +216,6 @@ class TypeChecker:
                 self.report(f"a {_describe(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
             return ANY
         if name not in table:
-            from .compiler import did_you_mean
             self.report(f"no {what} in this ruleset has an attribute '{name}'", sn, n,
                         did_you_mean(name, table), code="unknown-attribute")
             return ANY

@@ -1,0 +1,60 @@
+"""Bots that pick actions: random, first and greedy.
+
+An agent is called with the game, its seat and its legal actions. Bots read
+only what :meth:`Game.view` shows their seat, except the greedy agent, which
+looks one action ahead on a clone (as any one-ply search does). Each agent
+has its own random stream, so bots never disturb the game's chance.
+"""
+from __future__ import annotations
+
+import random
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.random = random.Random(seed)
+
+    def choose(self, game, seat, actions):
+        return actions[self.random.randrange(len(actions))]
+
+
+class FirstAgent:
+    """Always the first legal action: deterministic, for scenarios and tests."""
+    name = "first"
+
+    def __init__(self, seed: int = 0):
+        pass
+
+    def choose(self, game, seat, actions):
+        return actions[0]
+
+
+class GreedyAgent:
+    """The action with the best immediate gain in the mover's score (ties broken at random).
+
+    Ends its own turn only when nothing else gains more; works for any ruleset
+    because it only uses ``clone``, ``apply`` and ``scores``. In co-operative
+    rulesets the team score is everyone's score, so the same rule applies.
+    """
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.random = random.Random(seed)
+
+    def choose(self, game, seat, actions):
+        if len(actions) == 1:
+            return actions[0]
+        before = game.scores.get(seat, 0)
+        best, best_gain = [], None
+        for action in actions:
+            trial = game.clone()
+            trial.record = False
+            trial.apply(action)
+            gain = trial.scores.get(seat, 0) - before
+            if best_gain is None or gain > best_gain:
+                best, best_gain = [action], gain
+            elif gain == best_gain:
+                best.append(action)
+        return best[self.random.randrange(len(best))]

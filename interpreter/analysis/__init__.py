@@ -1,0 +1,1 @@
+"""Many games at once: simulation and its statistics."""

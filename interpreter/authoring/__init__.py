@@ -1,0 +1,1 @@
+"""Tools for designers, beside the pipeline: validate, scenarios, explain, diff and draw."""

@@ -1,0 +1,131 @@
+"""``davit validate``: every problem in a set of ruleset files, all at once.
+
+A finding is one error or warning with its location and a short code; the
+text form is ``file:line:col: error[code]: message``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DavitError
+from ..load.files import RULESET_FILE, display_path, variants_of
+from ..load.yaml_reader import LocMap, load_yaml_file
+from ..rules.loading import load_ruleset
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    line: int
+    column: int
+    severity: str
+    code: str
+    message: str
+    hint: str | None = None
+
+    def text(self) -> str:
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}{hint}"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column, "severity": self.severity,
+                "code": self.code, "message": self.message, "hint": self.hint}
+
+
+def _code(error: DavitError) -> str:
+    return getattr(error, "code", "error")
+
+
+def findings_of(error: DavitError, fallback: str) -> list[Finding]:
+    out = []
+    for e in getattr(error, "errors", [error]):
+        loc = e.location
+        out.append(Finding(loc.file if loc else fallback, loc.line if loc else 1, loc.column if loc else 1,
+                           getattr(e, "severity", "error"), _code(e), e.message, e.hint))
+    return out
+
+
+def _ruleset_folders(path: Path) -> list[Path]:
+    if (path / RULESET_FILE).is_file():
+        return [path]
+    return sorted(p.parent for p in path.rglob(RULESET_FILE))
+
+
+def validate_paths(paths, provenance: bool = False) -> list[Finding]:
+    findings: list[Finding] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.exists():
+            findings.append(Finding(str(raw), 1, 1, "error", "load", "no such file or folder"))
+            continue
+        if path.is_file():
+            findings.extend(_validate_file(path, provenance))
+            continue
+        folders = _ruleset_folders(path)
+        if not folders:
+            findings.append(Finding(display_path(path), 1, 1, "error", "load", f"no {RULESET_FILE} found here"))
+        for folder in folders:
+            findings.extend(_validate_ruleset(folder / RULESET_FILE, provenance))
+    unique = sorted(set(findings), key=lambda f: (f.file, f.line, f.column, f.message))
+    return unique
+
+
+def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
+    out = []
+    shown = display_path(ruleset_file)
+    try:
+        rs = load_ruleset(ruleset_file)
+        out.extend(f for w in rs.warnings for f in findings_of(w, shown))
+        if provenance:
+            for loc, reason, what in rs.provenance:
+                out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",
+                                   f"reconstructed{f' ({what})' if what else ''}: {reason}"))
+    except DavitError as exc:
+        out.extend(findings_of(exc, shown))
+    for variant, vfile in variants_of(ruleset_file).items():
+        try:
+            vrs = load_ruleset(ruleset_file, variant)
+        except DavitError as exc:
+            out.extend(findings_of(exc, display_path(vfile)))
+            continue
+        if provenance:
+            own = display_path(vfile)
+            for loc, reason, what in vrs.provenance:
+                if loc and loc.file == own:
+                    out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",
+                                       f"reconstructed{f' ({what})' if what else ''}: {reason}"))
+    scenarios = ruleset_file.parent / "scenarios"
+    if scenarios.is_dir():
+        for sfile in sorted(scenarios.glob("*.yaml")):
+            out.extend(_validate_scenario(sfile))
+    return out
+
+
+def _validate_scenario(path: Path) -> list[Finding]:
+    from .scenario import check_scenario
+    shown = display_path(path)
+    return [f for e in check_scenario(path) for f in findings_of(e, shown)]
+
+
+def _validate_file(path: Path, provenance: bool) -> list[Finding]:
+    shown = display_path(path)
+    try:
+        data = load_yaml_file(path, shown)
+    except DavitError as exc:
+        return findings_of(exc, shown)
+    if isinstance(data, LocMap) and "scenario" in data:
+        return _validate_scenario(path)
+    if isinstance(data, LocMap) and "variant" in data:
+        try:
+            load_ruleset(path)
+            return []
+        except DavitError as exc:
+            return findings_of(exc, shown)
+    if path.name == RULESET_FILE or (isinstance(data, LocMap) and "id" in data and "flow" in data):
+        return _validate_ruleset(path, provenance)
+    # an included part: check the ruleset that includes it
+    main = path.parent / RULESET_FILE
+    if main.is_file():
+        return _validate_ruleset(main, provenance)
+    return [Finding(shown, 1, 1, "error", "load", "not a ruleset, variant, scenario or included part file")]

@@ -1,0 +1,4 @@
+"""The ``davit`` command (the top stage: it may use every other one)."""
+from .main import main
+
+__all__ = ["main"]

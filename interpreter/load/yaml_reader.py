@@ -1,0 +1,263 @@
+"""Safe YAML reading that remembers where every value came from.
+
+The tree is built from PyYAML's event stream with an explicit stack, so a
+deeply nested file cannot raise ``RecursionError``; anchors and aliases are
+refused (no alias bombs); file size and nesting depth are capped; duplicate
+keys are errors. Mappings, sequences and strings come back as ``dict``,
+``list`` and ``str`` subclasses that carry their :class:`Location`, so later
+stages (schema checks, the DSL compiler) can point at the exact line.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import ScalarNode
+from yaml.resolver import Resolver
+
+from ..errors import LoadError, Location
+
+MAX_FILE_BYTES = 2_000_000
+MAX_DEPTH = 48
+
+
+class LocMap(dict):
+    """A YAML mapping; ``loc`` is where it starts, ``key_locs``/``value_locs`` per key."""
+
+    __slots__ = ("loc", "key_locs", "value_locs")
+
+    def __init__(self, loc: Location):
+        super().__init__()
+        self.loc = loc
+        self.key_locs: dict = {}
+        self.value_locs: dict = {}
+
+    def loc_of(self, key) -> Location:
+        return self.value_locs.get(key, self.loc)
+
+    def key_loc(self, key) -> Location:
+        return self.key_locs.get(key, self.loc)
+
+
+class LocList(list):
+    """A YAML sequence; ``locs[i]`` is where item ``i`` starts."""
+
+    __slots__ = ("loc", "locs")
+
+    def __init__(self, loc: Location):
+        super().__init__()
+        self.loc = loc
+        self.locs: list = []
+
+    def loc_of(self, index: int) -> Location:
+        return self.locs[index] if 0 <= index < len(self.locs) else self.loc
+
+
+class LocStr(str):
+    """A YAML string that knows where its text starts in the file.
+
+    ``style`` is PyYAML's scalar style (``None`` plain, ``'"'``, ``"'"``,
+    ``'|'``, ``'>'``); with ``content_line``/``content_col`` and ``indent`` it
+    lets :func:`position_in_file` turn an offset in the string into a file
+    position (used for DSL errors).
+    """
+
+    __slots__ = ("loc", "style", "content_line", "content_col", "indent")
+
+    def __new__(cls, value: str, loc: Location, style=None, content_line=None, content_col=None, indent=0):
+        obj = super().__new__(cls, value)
+        obj.loc = loc
+        obj.style = style
+        obj.content_line = content_line if content_line is not None else loc.line
+        obj.content_col = content_col if content_col is not None else loc.column
+        obj.indent = indent
+        return obj
+
+    def __reduce__(self):  # pickles (for worker processes) as a plain string
+        return (str, (str(self),))
+
+
+def position_in_file(text: str, line: int, column: int) -> Location:
+    """Map a 1-based (line, column) inside ``text`` to a location in its YAML file.
+
+    ``text`` should be a :class:`LocStr`; a plain string maps to itself.
+    """
+    if not isinstance(text, LocStr):
+        return Location("<dsl>", line, column)
+    file = text.loc.file
+    if text.style in ("|", ">"):
+        return Location(file, text.content_line + line - 1, text.indent + column)
+    if line == 1:
+        return Location(file, text.content_line, text.content_col + column - 1)
+    # Multi-line plain or quoted scalars: continuation lines are re-indented by
+    # YAML, so the column inside the line is the best we can say.
+    return Location(file, text.content_line + line - 1, text.indent + column)
+
+
+def located(value, default: Location) -> Location:
+    """The location a value carries, or ``default`` for plain scalars."""
+    return getattr(value, "loc", None) or default
+
+
+_resolver = Resolver()
+_constructor = SafeConstructor()
+_SCALAR_TAGS = {
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:str",
+}
+
+
+def _location(file: str, mark) -> Location:
+    return Location(file, mark.line + 1, mark.column + 1)
+
+
+def _scalar(file: str, event, lines: list[str]):
+    loc = _location(file, event.start_mark)
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = _resolver.resolve(ScalarNode, event.value, event.implicit)
+    if tag not in _SCALAR_TAGS:
+        if tag.startswith("tag:yaml.org,2002:") and tag.rsplit(":", 1)[1] in ("timestamp", "binary"):
+            tag = "tag:yaml.org,2002:str"  # keep dates and the like as text
+        else:
+            shown = tag.replace("tag:yaml.org,2002:", "!!")
+            raise LoadError(f"unsupported YAML tag {shown!r}; rulesets hold plain data only", loc)
+    if tag != "tag:yaml.org,2002:str":
+        return _constructor.construct_object(ScalarNode(tag, event.value, event.start_mark, event.end_mark))
+    style = event.style
+    if style in ("|", ">"):
+        # Block scalars: the text starts on the line after the indicator, at
+        # the indentation of its first non-blank line.
+        first = event.start_mark.line + 1
+        indent = 0
+        for raw in lines[first:]:
+            if raw.strip():
+                indent = len(raw) - len(raw.lstrip(" "))
+                break
+        return LocStr(event.value, loc, style, content_line=first + 1, content_col=indent + 1, indent=indent)
+    col = loc.column + (1 if style in ('"', "'") else 0)
+    return LocStr(event.value, loc, style, content_line=loc.line, content_col=col, indent=loc.column - 1)
+
+
+def parse_yaml(text: str, file: str = "<string>"):
+    """Parse one YAML document from ``text`` into located plain data."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise LoadError(f"file is larger than {MAX_FILE_BYTES} bytes", Location(file))
+    lines = text.splitlines()
+    stack: list = []  # open containers: [container, pending_key or None]
+    root = None
+    documents = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                raise LoadError("YAML aliases (*name) are not allowed; use `include` or a variant instead",
+                                _location(file, event.start_mark))
+            anchor = getattr(event, "anchor", None)
+            if anchor is not None:
+                raise LoadError(f"YAML anchors (&{anchor}) are not allowed; use `include` or a variant instead",
+                                _location(file, event.start_mark))
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise LoadError("a file holds one YAML document; found a second one",
+                                    _location(file, event.start_mark))
+                continue
+            if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
+                continue
+            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                done = stack.pop()[0]
+                value = done
+            elif isinstance(event, yaml.MappingStartEvent):
+                if len(stack) >= MAX_DEPTH:
+                    raise LoadError(f"nesting deeper than {MAX_DEPTH} levels", _location(file, event.start_mark))
+                if event.tag not in (None, "!", "tag:yaml.org,2002:map"):
+                    raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
+                stack.append([LocMap(_location(file, event.start_mark)), None, None])
+                continue
+            elif isinstance(event, yaml.SequenceStartEvent):
+                if len(stack) >= MAX_DEPTH:
+                    raise LoadError(f"nesting deeper than {MAX_DEPTH} levels", _location(file, event.start_mark))
+                if event.tag not in (None, "!", "tag:yaml.org,2002:seq"):
+                    raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
+                stack.append([LocList(_location(file, event.start_mark)), None, None])
+                continue
+            else:  # ScalarEvent
+                value = _scalar(file, event, lines)
+            loc = getattr(value, "loc", None) or _location(file, event.start_mark)
+            if not stack:
+                root = value
+                continue
+            top = stack[-1]
+            container = top[0]
+            if isinstance(container, LocList):
+                container.append(value)
+                container.locs.append(loc)
+            elif top[1] is None and top[2] is None:
+                # A key: only plain scalars may be keys.
+                if isinstance(value, (LocMap, LocList)):
+                    raise LoadError("mapping keys must be plain values", loc)
+                key = value if value is not None else "null"
+                if isinstance(key, str):
+                    key = str(key)
+                if key in container:
+                    raise LoadError(f"duplicate key {key!r} (first at line {container.key_locs[key].line})", loc)
+                top[1] = key
+                top[2] = loc
+            else:
+                key = top[1]
+                container[key] = value
+                container.key_locs[key] = top[2]
+                container.value_locs[key] = loc
+                top[1] = None
+                top[2] = None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or str(exc)
+        if exc.context and exc.problem:
+            opened = exc.context_mark
+            where = f" that starts at line {opened.line + 1}, column {opened.column + 1}" if opened else ""
+            message = f"{exc.problem} ({exc.context}{where})"
+        raise LoadError(f"YAML syntax error: {message}", _location(file, mark) if mark else Location(file)) from None
+    except yaml.YAMLError as exc:
+        raise LoadError(f"YAML error: {exc}", Location(file)) from None
+    except RecursionError:
+        raise LoadError("YAML nesting is too deep", Location(file)) from None
+    return root
+
+
+def load_yaml_file(path: str | Path, display: str | None = None):
+    """Read and parse a YAML file; errors name ``display`` (default: the path)."""
+    path = Path(path)
+    name = display or str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise LoadError(f"cannot read file: {exc.strerror or exc}", Location(name)) from None
+    if size > MAX_FILE_BYTES:
+        raise LoadError(f"file is larger than {MAX_FILE_BYTES} bytes", Location(name))
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise LoadError("file is not valid UTF-8", Location(name, line, col)) from None
+    except OSError as exc:
+        raise LoadError(f"cannot read file: {exc.strerror or exc}", Location(name)) from None
+    return parse_yaml(text, name)
+
+
+def plain(value):
+    """Strip locations: the same data as ordinary dicts, lists and strings."""
+    if isinstance(value, dict):
+        return {str(k) if isinstance(k, str) else k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value

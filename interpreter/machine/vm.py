@@ -1,0 +1,233 @@
+"""The rules VM: compiled statements as flat instruction lists.
+
+A frame is plain data (``[code_id, pc, locals, return_var]``) kept in the
+game state, so the game's position is never held by a Python generator: a
+state can be cloned or saved at any decision, even one raised in the middle
+of an effect. Expressions inside instructions are compiled closures
+``fn(game, locals)``; only statements go through this loop.
+"""
+from __future__ import annotations
+
+from ..errors import DavitError, GameError, Location, RunawayGameError
+
+# Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
+CODE, PC, LOCALS, RET = 0, 1, 2, 3
+
+
+class Code:
+    """One compiled block: a function body, an action effect, the flow, ..."""
+
+    __slots__ = ("id", "instrs", "params", "location", "suspends")
+
+    def __init__(self, id: str, instrs: list, params: tuple = (), location: Location | None = None):
+        self.id = id
+        self.instrs = instrs
+        self.params = params
+        self.location = location
+        self.suspends = False
+
+    def __repr__(self):
+        return f"Code({self.id!r}, {len(self.instrs)} instrs)"
+
+
+class Instr:
+    __slots__ = ("loc",)
+
+    def run(self, g, frame, stack):  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class Do(Instr):
+    """Evaluate a closure for its effect (an assignment, an effect call)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn, loc):
+        self.fn = fn
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        self.fn(g, frame[LOCALS])
+        frame[PC] += 1
+
+
+class Jump(Instr):
+    __slots__ = ("target",)
+
+    def __init__(self, target, loc=None):
+        self.target = target
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        frame[PC] = self.target
+
+
+class JumpIfNot(Instr):
+    __slots__ = ("cond", "target")
+
+    def __init__(self, cond, target, loc):
+        self.cond = cond
+        self.target = target
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if self.cond(g, frame[LOCALS]):
+            frame[PC] += 1
+        else:
+            frame[PC] = self.target
+
+
+class ForInit(Instr):
+    """Snapshot the collection of a ``for`` loop into a hidden local."""
+
+    __slots__ = ("slot", "source")
+
+    def __init__(self, slot, source, loc):
+        self.slot = slot
+        self.source = source
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        items = self.source(g, frame[LOCALS])
+        if hasattr(items, "defn"):  # a zone: its things, as they are now
+            items = g.zone_things(items)
+        frame[LOCALS][self.slot] = [list(items), 0]
+        frame[PC] += 1
+
+
+class ForNext(Instr):
+    __slots__ = ("slot", "var", "end")
+
+    def __init__(self, slot, var, end, loc):
+        self.slot = slot
+        self.var = var
+        self.end = end
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        local = frame[LOCALS]
+        it = local[self.slot]
+        if it[1] < len(it[0]):
+            local[self.var] = it[0][it[1]]
+            it[1] += 1
+            frame[PC] += 1
+        else:
+            del local[self.slot]
+            frame[PC] = self.end
+
+
+class Return(Instr):
+    __slots__ = ("value",)
+
+    def __init__(self, value, loc):
+        self.value = value
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        result = self.value(g, frame[LOCALS]) if self.value is not None else None
+        finish_frame(g, stack, result)
+
+
+class CallCode(Instr):
+    """Call a ruleset function that may wait for a decision."""
+
+    __slots__ = ("code_id", "args", "result")
+
+    def __init__(self, code_id, args, result, loc):
+        self.code_id = code_id
+        self.args = args
+        self.result = result
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        local = frame[LOCALS]
+        code = g.codes[self.code_id]
+        new_locals = {name: arg(g, local) for name, arg in zip(code.params, self.args)}
+        frame[PC] += 1
+        stack.append([self.code_id, 0, new_locals, self.result])
+
+
+class CallEffect(Instr):
+    """``resolve(card, player)``: run the effect written on a card's definition."""
+
+    __slots__ = ("card", "player", "result")
+
+    def __init__(self, card, player, result, loc):
+        self.card = card
+        self.player = player
+        self.result = result
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        local = frame[LOCALS]
+        card = self.card(g, local)
+        code_id = f"effect:{getattr(card, 'def_id', None)}"
+        frame[PC] += 1
+        if code_id not in g.codes:
+            if self.result is not None:
+                local[self.result] = None
+            return
+        stack.append([code_id, 0, {"card": card, "player": self.player(g, local)}, self.result])
+
+
+def finish_frame(g, stack, result=None):
+    """Pop the top frame and hand ``result`` to its caller."""
+    done = stack.pop()
+    if done[RET] is not None and stack:
+        stack[-1][LOCALS][done[RET]] = result
+    g.retval = result
+
+
+def run(g, stack: list, sync: bool = False) -> None:
+    """Run frames until the stack is empty, the game waits or ends.
+
+    ``sync`` runs a function for its value (from a condition, a domain, a
+    label): it ignores a pending decision and counts its steps apart, so that
+    merely looking at the game (``legal_actions``) never changes the state.
+    """
+    codes = g.codes
+    state = g.state
+    max_steps = g.ruleset.max_steps
+    budget = max_steps if sync else max_steps - state.steps
+    used = 0
+    # a function asked for its value still runs once the game is over (a scenario's expectation),
+    # but a game that ends during it (end_game()) stops it there
+    was_over = state.over
+    while stack and (sync or state.pending is None) and (state.over == was_over if sync else not state.over):
+        frame = stack[-1]
+        instrs = codes[frame[CODE]].instrs
+        pc = frame[PC]
+        if pc >= len(instrs):
+            finish_frame(g, stack)
+            continue
+        instr = instrs[pc]
+        used += 1
+        if not sync:
+            state.steps += 1
+        if used > budget:
+            phase = " > ".join(state.phase) or "(no phase)"
+            what = "a function did not finish" if sync else "the game did not end"
+            raise RunawayGameError(
+                f"{what} within {max_steps} steps; it was in phase '{phase}'", instr.loc,
+                hint="a loop never ends; raise limits.max_steps if the game is really this long")
+        try:
+            instr.run(g, frame, stack)
+        except DavitError as exc:
+            if exc.location is None:
+                exc.location = instr.loc
+            raise
+        except RecursionError:
+            raise GameError("rules recurse too deeply", instr.loc) from None
+        except Exception as exc:  # a bug in the rules: report where, never a traceback
+            raise GameError(f"{type(exc).__name__}: {exc}", instr.loc) from None
+
+
+def call_sync(g, code: Code, args: list):
+    """Run a function that cannot wait for a decision and return its result."""
+    stack = [[code.id, 0, dict(zip(code.params, args)), None]]
+    g.retval = None
+    was_over = g.state.over
+    run(g, stack, sync=True)
+    if stack and g.state.over == was_over:
+        raise GameError(f"function '{code.id}' waited for a decision where none may be asked", code.location)
+    return g.retval

@@ -1,0 +1,113 @@
+"""The three instructions that make the game wait for players.
+
+* :class:`Choose` — ``x = choose(player, options)`` in the middle of an effect;
+* :class:`Offer` — a player's turn: actions from the ruleset's list, repeated
+  until the player passes, no action is legal or a condition holds;
+* :class:`Simultaneous` — several players each commit one action in secret;
+  the effects run, in seat order, once everyone has committed.
+
+Each sets ``state.pending`` and leaves the frame where it is; what happens
+next (enumerating legal actions, checking and committing one) is play's
+business (:mod:`interpreter.play.decisions`), reached through the game.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from .values import PlayerRef, display
+from .vm import LOCALS, PC, Instr
+
+PASS = "pass"  # the action that ends a turn
+
+
+class Choose(Instr):
+    """``x = choose(player, options, prompt)``: wait for the player to pick one option."""
+
+    __slots__ = ("player", "options", "prompt", "var", "label")
+
+    def __init__(self, player, options, prompt, var, loc, label=None):
+        self.player = player
+        self.options = options
+        self.prompt = prompt
+        self.var = var
+        self.loc = loc
+        self.label = label  # a lambda maker: how each option is shown to people
+
+    def run(self, g, frame, stack):
+        local = frame[LOCALS]
+        who = self.player(g, local)
+        if not isinstance(who, PlayerRef):
+            raise GameError("choose() needs a player as its first argument", self.loc)
+        options = self.options(g, local)
+        options = g.zone_things(options) if hasattr(options, "defn") else list(options)
+        if not options:
+            raise GameError("choose() was given no options", self.loc)
+        if stack is not g.state.stack:
+            raise GameError("choose() cannot be used inside a value or condition", self.loc)
+        if len(options) == 1:  # a forced choice needs no one's attention
+            if self.var:
+                local[self.var] = options[0]
+            frame[PC] += 1
+            return
+        prompt = self.prompt(g, local) if self.prompt else "choose"
+        g.state.pending = {"kind": "choice", "player": who.seat, "options": options,
+                           "prompt": str(prompt), "var": self.var}
+        if self.label is not None:
+            show = self.label(g, local)
+            g.state.pending["labels"] = [str(show(o)) for o in options]
+
+
+class Offer(Instr):
+    """A turn: offer the listed actions to one player until they pass or none is legal."""
+
+    __slots__ = ("player", "actions", "allow_pass", "until", "name")
+
+    def __init__(self, player, actions, allow_pass, until, name, loc):
+        self.player = player
+        self.actions = actions
+        self.allow_pass = allow_pass
+        self.until = until
+        self.name = name
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if g.settle(stack):
+            return
+        local = frame[LOCALS]
+        who = self.player(g, local)
+        if not isinstance(who, PlayerRef):
+            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
+        if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
+                (self.until is not None and self.until(g, local)):
+            frame[PC] += 1
+            return
+        pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),
+                   "pass": self.allow_pass, "name": self.name}
+        if not g.any_legal(pending, who.seat):
+            frame[PC] += 1
+            return
+        g.state.pending = pending
+
+
+class Simultaneous(Instr):
+    """Each listed player commits one action in secret; effects run in seat order after all commit."""
+
+    __slots__ = ("players", "actions", "name")
+
+    def __init__(self, players, actions, name, loc):
+        self.players = players
+        self.actions = actions
+        self.name = name
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if g.settle(stack):
+            return
+        seats = [p.seat for p in self.players(g, frame[LOCALS]) if not g.state.out[p.seat]]
+        pending = {"kind": "simultaneous", "players": seats, "actions": list(self.actions),
+                   "commits": {}, "name": self.name}
+        seats = [s for s in seats if g.any_legal(pending, s)]
+        if not seats:
+            frame[PC] += 1
+            return
+        pending["players"] = seats
+        g.state.pending = pending

@@ -1,0 +1,306 @@
+"""A game in progress: the Python API (``legal_actions``, ``apply``, ``view``, ``clone``).
+
+:class:`Game` pairs the immutable compiled :class:`Ruleset` with a
+:class:`State` and the event log, runs the flow until a decision is needed
+and ends the game. What the compiled rules may do to it (attributes, moves,
+chance) is in :mod:`interpreter.play.runtime`, which it inherits.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..errors import GameError, SaveError
+from ..machine import rng, vm
+from ..machine.values import decode
+from ..rules.table import Table
+from . import decisions, views
+from .decisions import Action, Applied, Refused
+from .runtime import RuleRuntime
+from .state import State, copy_data
+
+
+class Game(RuleRuntime):
+    """One game of a ruleset.
+
+    Example (``my-game`` stands for any ruleset id or folder)::
+
+        from interpreter import load_ruleset, Game
+        game = Game(load_ruleset("my-game"), players=3, seed=7)
+        while not game.is_over:
+            game.apply(game.legal_actions()[0])
+        print(game.scores, game.winners)
+    """
+
+    def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
+                 _state: State | None = None):
+        if not ruleset.min_players <= players <= ruleset.max_players:
+            raise GameError(f"{ruleset.id} is for {ruleset.min_players}–{ruleset.max_players} players, not {players}")
+        self.ruleset = ruleset
+        self.table: Table = ruleset.table(players)
+        self.board = ruleset.board
+        self.codes = ruleset.codes
+        self.log: list = []
+        self.record = record
+        self.retval = None
+        self.seed = seed
+        self._legal_cache = None
+        self._version = 0
+        if _state is not None:
+            self.state = _state
+            return
+        self.state = self._initial_state(seed, pins)
+        self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
+                   "seed": seed})
+        self._advance()
+
+    # -- setting up ---------------------------------------------------------------
+
+    def _initial_state(self, seed, pins) -> State:
+        rs, table = self.ruleset, self.table
+        st = State()
+        st.rng = rng.seed_state(seed)
+        st.pins = {str(k): list(v) for k, v in (pins or {}).items()}
+        st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
+        st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
+        st.out = [False] * len(table.players)
+        st.zones = {zid: [] for zid in table.zones}
+        for tid, zid in table.start_zone.items():
+            st.zones[zid].append(tid)
+            st.where[tid] = zid
+            st.props[tid] = {}
+        for tid, zid in table.start_zone.items():
+            zdef = table.zones[zid].defn
+            st.props[tid]["face_up"] = zdef.face == "up"
+        st.stack = [[rs.flow_code, 0, {}, None]]
+        if rs.setup_code:
+            st.stack.append([rs.setup_code, 0, {}, None])
+        return st
+
+    # -- the public API -----------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.over
+
+    @property
+    def num_players(self) -> int:
+        return len(self.table.players)
+
+    @property
+    def deciding_players(self) -> list[int]:
+        return decisions.deciding(self.state.pending) if not self.state.over else []
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        key = (self._version, player)
+        if self._legal_cache is not None and self._legal_cache[0] == key:
+            return list(self._legal_cache[1])
+        actions = decisions.legal_actions(self, player)
+        self._legal_cache = (key, actions)
+        return list(actions)
+
+    def apply(self, action) -> Applied | Refused:
+        """Carry out ``action`` (an :class:`Action` or its JSON form); illegal actions are refused as values."""
+        try:
+            action = action if isinstance(action, Action) else self.action_from_json(action)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            return Refused(action, f"not an action: {type(exc).__name__} {exc}")
+        cached = self._legal_cache
+        offered = cached is not None and cached[0][0] == self._version and any(a is action for a in cached[1])
+        # an action taken from the current legal_actions() list is known to be legal
+        reason = None if offered else decisions.check(self, action)
+        if reason is not None:
+            return Refused(action, reason)
+        self._legal_cache = None
+        self._version += 1
+        decisions.commit(self, action)
+        self._advance()
+        return Applied(action)
+
+    def clone(self) -> "Game":
+        other = Game.__new__(Game)
+        other.ruleset = self.ruleset
+        other.table = self.table
+        other.board = self.board
+        other.codes = self.codes
+        other.log = list(self.log)
+        other.record = self.record
+        other.retval = None
+        other.seed = self.seed
+        other._legal_cache = None
+        other._version = 0
+        other.state = self.state.clone()
+        return other
+
+    def to_json(self) -> dict:
+        return {"davit": 1, "ruleset": self.ruleset.id, "variant": self.ruleset.variant,
+                "fingerprint": self.ruleset.fingerprint, "players": self.num_players, "seed": self.seed,
+                "state": self.state.to_json(), "log": self.log}
+
+    @classmethod
+    def from_json(cls, ruleset, data: dict) -> "Game":
+        try:
+            if data.get("ruleset") != ruleset.id or data.get("variant") != ruleset.variant:
+                raise SaveError(f"saved game is for ruleset {data.get('ruleset')!r} "
+                                f"(variant {data.get('variant')!r}), not {ruleset.id!r}")
+            if data.get("fingerprint") != ruleset.fingerprint:
+                raise SaveError(f"saved game was made with a different version of ruleset {ruleset.id!r}")
+            players = int(data["players"])
+            if not ruleset.min_players <= players <= ruleset.max_players:
+                raise SaveError(f"saved game has {players} players; {ruleset.id} is for "
+                                f"{ruleset.min_players}–{ruleset.max_players}")
+            table = ruleset.table(players)
+            state = State.from_json(data["state"], table)
+            _check_consistent(ruleset, table, state)
+        except SaveError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise SaveError(f"saved game is damaged: {type(exc).__name__} {exc}") from None
+        game = cls(ruleset, int(data["players"]), int(data.get("seed", 0)), _state=state)
+        game.log = list(data.get("log", []))
+        return game
+
+    def action_from_json(self, data) -> Action:
+        if isinstance(data, Action):
+            return data
+        args = tuple((k, decode(v, self.table)) for k, v in (data.get("args") or {}).items())
+        return Action(int(data["player"]), str(data["action"]), args)
+
+    @property
+    def scores(self) -> dict:
+        """Each seat's score; in a co-operative ruleset every seat has the team's score."""
+        if self.ruleset.team_var is not None:
+            team = self.state.vars.get(self.ruleset.team_var) or 0
+            return {p.seat: team for p in self.table.players}
+        return {p.seat: self.state.pvars[p.seat].get(self.ruleset.score_counter, 0) for p in self.table.players}
+
+    @property
+    def winners(self) -> list[int]:
+        return list(self.state.vars.get("%winners", [])) if self.state.over else []
+
+    def view(self, player: int | None) -> dict:
+        return views.view(self, player)
+
+    def log_hash(self) -> str:
+        return hashlib.sha256(json.dumps(self.log, sort_keys=True, default=str).encode()).hexdigest()
+
+    def player_name(self, seat: int) -> str:
+        return self.table.player_names[seat]
+
+    # -- running ------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        st = self.state
+        while not st.over and st.pending is None:
+            if not st.stack:
+                self.finish()
+                return
+            vm.run(self, st.stack)
+            if not st.stack and st.pending is None and not st.over:
+                self.finish()
+
+    def resettle(self) -> None:
+        """Look at the game again after a change from outside the rules (a scenario's `set`).
+
+        The decision the game waits for is raised afresh, so triggers and the
+        end condition see the change first. A simultaneous decision that has
+        commitments already is left as it is.
+        """
+        st = self.state
+        if st.over:
+            return
+        pending = st.pending
+        if pending is not None and not (pending["kind"] == "simultaneous" and pending["commits"]):
+            st.pending = None
+        self._legal_cache = None
+        self._version += 1
+        self._advance()
+
+    def any_legal(self, pending, seat: int) -> bool:
+        """Whether ``seat`` has a legal action in ``pending`` (the waits ask before they wait)."""
+        return decisions.any_legal(self, pending, seat)
+
+    def settle(self, stack) -> bool:
+        """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
+        rs = self.ruleset
+        for trig in rs.triggers:
+            if trig.source is None:
+                if trig.when(self, {}):
+                    stack.append([trig.code_id, 0, {}, None])
+                    return True
+                continue
+            for item in trig.items(self):
+                local = {trig.var: item}
+                if trig.when(self, local):
+                    stack.append([trig.code_id, 0, local, None])
+                    return True
+        if rs.end_when is not None and rs.end_when(self, {}):
+            self.finish()
+            return True
+        return False
+
+    def finish(self, reason: str | None = None) -> None:
+        st = self.state
+        if st.over:
+            return
+        st.pending = None
+        st.stack = []
+        rs = self.ruleset
+        if rs.final_code is not None:
+            vm.call_sync(self, self.codes[rs.final_code], [])
+        ranking = []
+        if rs.team_var is not None:
+            won = rs.win_if is None or bool(rs.win_if(self, {}))
+            winners = [p.seat for p in self.table.players] if won else []
+            st.vars["%winners"] = winners
+            st.over = True
+            self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+                       "reason": reason, "team": True})
+            return
+        for p in self.table.players:
+            if st.out[p.seat]:
+                continue
+            local = {"p": p, "player": p}
+            ranking.append((tuple(fn(self, local) for fn in rs.rank_fns), p.seat))
+        winners = []
+        if ranking and rs.has_winners:
+            best = max(r for r, _ in ranking)
+            winners = sorted(s for r, s in ranking if r == best)
+        st.vars["%winners"] = winners
+        st.over = True
+        self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+                   "reason": reason})
+
+    def end_game(self, reason=None) -> None:
+        self.finish(reason)
+
+    # -- events -------------------------------------------------------------------
+
+    def emit(self, event: dict) -> None:
+        if self.record:
+            self.log.append(event)
+
+def _check_consistent(ruleset, table, state) -> None:
+    """Refuse a saved state that this ruleset could never have produced."""
+    n = len(table.players)
+    if len(state.pvars) != n or len(state.out) != n:
+        raise SaveError(f"saved game is damaged: player data for {len(state.pvars)} players, expected {n}")
+    if set(state.zones) != set(table.zones):
+        odd = sorted(set(state.zones) ^ set(table.zones))[:3]
+        raise SaveError(f"saved game is damaged: its zones do not match the ruleset ({', '.join(odd)})")
+    seen = [t for items in state.zones.values() for t in items]
+    if len(seen) != len(set(seen)) or set(seen) != set(table.things):
+        raise SaveError("saved game is damaged: every card and piece must be in exactly one zone")
+    for frame in state.stack:
+        code = ruleset.codes.get(frame[0])
+        if code is None or not 0 <= frame[1] <= len(code.instrs):
+            raise SaveError(f"saved game is damaged: it stands at an unknown point of the rules ({frame[0]}:{frame[1]})")
+    pending = state.pending
+    if pending is not None:
+        seats = pending.get("players", [pending.get("player")])
+        if pending.get("kind") not in ("choice", "turn", "simultaneous") or \
+                not all(isinstance(s, int) and 0 <= s < n for s in seats):
+            raise SaveError("saved game is damaged: its pending decision makes no sense")
+        if not state.stack:
+            raise SaveError("saved game is damaged: a decision is pending but the rules are not running")
+

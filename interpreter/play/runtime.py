@@ -1,0 +1,299 @@
+"""What the compiled rules may do to a game: read and set attributes, move things, draw chance.
+
+:class:`RuleRuntime` is the one door between the DSL's closures and the
+:class:`State`: every primitive and every compiled expression goes through
+these methods, so the rules never touch the state's containers directly.
+:class:`interpreter.play.game.Game` inherits it.
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from ..machine import rng
+from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
+from .visibility import watchers
+
+
+class RuleRuntime:
+    """Mixed into :class:`Game`; expects ``state``, ``table``, ``ruleset``, ``record`` and ``emit``."""
+
+    def set_var(self, name, value) -> None:
+        self.state.vars[name] = value
+
+    def get_attr(self, obj, name, loc):
+        if isinstance(obj, ThingRef):
+            props = self.state.props[obj.id]
+            if name in props:
+                return props[name]
+            if name in obj.attrs:
+                return obj.attrs[name]
+            return self._thing_builtin(obj, name, loc)
+        if isinstance(obj, PlayerRef):
+            pv = self.state.pvars[obj.seat]
+            if name in pv:
+                return pv[name]
+            zid = f"{name}@{obj.seat}"
+            if zid in self.table.zones:
+                return self.table.zones[zid]
+            return self._player_builtin(obj, name, loc)
+        if isinstance(obj, ZoneRef):
+            zp = self.state.zprops.get(obj.id)
+            if zp and name in zp:
+                return zp[name]
+            if name in obj.attrs:
+                return obj.attrs[name]
+            return self._zone_builtin(obj, name, loc)
+        if obj is None:
+            raise GameError(f"cannot read '.{name}' of none", loc)
+        if isinstance(obj, dict) and name in obj:
+            return obj[name]
+        raise GameError(f"a {type_name(obj)} has no attribute '{name}'", loc)
+
+    def _thing_builtin(self, t: ThingRef, name, loc):
+        if name == "id":
+            return t.id
+        if name == "kind":
+            return t.kind
+        if name == "name":
+            return t.name
+        if name == "zone":
+            return self.table.zones[self.state.where[t.id]]
+        if name == "owner":
+            return self.table.players[t.owner] if t.owner is not None else None
+        if name == "holder":
+            return self._zone_owner(self.state.where[t.id])
+        if name == "position":
+            return self.state.zones[self.state.where[t.id]].index(t.id) + 1
+        if name == "face_up":
+            return self.state.props[t.id].get("face_up", False)
+        if name in self.ruleset.thing_props:
+            return self.ruleset.thing_props[name]
+        raise GameError(f"a {t.kind} has no attribute '{name}'", loc)
+
+    def _zone_owner(self, zid):
+        owner = self.table.zones[zid].owner
+        return self.table.players[owner] if owner is not None else None
+
+    def _player_builtin(self, p: PlayerRef, name, loc):
+        if name == "seat":
+            return p.seat
+        if name == "name":
+            return self.table.player_names[p.seat]
+        if name == "out":
+            return self.state.out[p.seat]
+        if name == "next":
+            return self.next_player(p)
+        raise GameError(f"a player has no attribute '{name}'", loc)
+
+    def _zone_builtin(self, z: ZoneRef, name, loc):
+        items = self.state.zones[z.id]
+        if name == "count":
+            return len(items)
+        if name == "things":
+            return [self.table.things[t] for t in items]
+        if name == "empty":
+            return not items
+        if name == "top":
+            return self.table.things[items[0]] if items else None
+        if name == "bottom":
+            return self.table.things[items[-1]] if items else None
+        if name == "id":
+            return z.id
+        if name == "name":
+            return z.name
+        if name == "owner":
+            return self.table.players[z.owner] if z.owner is not None else None
+        if name == "capacity":
+            return z.defn.capacity
+        if name == "full":
+            return z.defn.capacity is not None and len(items) >= z.defn.capacity
+        if name == "free":
+            return None if z.defn.capacity is None else max(0, z.defn.capacity - len(items))
+        if name == "seats":
+            return list(z.defn.seats or ())
+        if name == "removed":
+            return False
+        if name in self.ruleset.zone_props:
+            return self.ruleset.zone_props[name]
+        raise GameError(f"zone '{z.id}' has no attribute '{name}'", loc)
+
+    def set_attr(self, obj, name, value, loc) -> None:
+        if isinstance(obj, PlayerRef):
+            spec = self.ruleset.player_vars.get(name)
+            if spec is None:
+                raise GameError(f"players have no counter or variable '{name}'", loc)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                if (spec.min is not None and value < spec.min) or (spec.max is not None and value > spec.max):
+                    raise GameError(f"{self.player_name(obj.seat)}'s {name} would be {value}, outside "
+                                    f"{spec.min}..{spec.max}", loc)
+            old = self.state.pvars[obj.seat].get(name)
+            self.state.pvars[obj.seat][name] = value
+            if old != value:
+                event = {"e": "set", "player": obj.seat, "name": name, "old": encode(old), "new": encode(value)}
+                if spec.visibility != "everyone":
+                    event["only"] = [obj.seat] if spec.visibility == "owner" else []
+                self.emit(event)
+            return
+        if isinstance(obj, ThingRef):
+            if name not in self.ruleset.thing_props:
+                raise GameError(f"'{name}' is not a declared thing property", loc)
+            self.state.props[obj.id][name] = value
+            return
+        if isinstance(obj, ZoneRef):
+            if name not in self.ruleset.zone_props:
+                raise GameError(f"'{name}' is not a declared zone property", loc)
+            self.set_zone_prop(obj.id, name, value)
+            return
+        raise GameError(f"cannot set '{name}' on a {type_name(obj)}", loc)
+
+    def set_zone_prop(self, zid, name, value) -> None:
+        self.state.zprops.setdefault(zid, {})[name] = value
+
+    def find_zone(self, zid, player, loc) -> ZoneRef:
+        if isinstance(zid, ZoneRef):
+            return zid
+        key = f"{zid}@{player.seat}" if isinstance(player, PlayerRef) else str(zid)
+        zone = self.table.zones.get(key)
+        if zone is None:
+            raise GameError(f"no zone '{key}'", loc)
+        return zone
+
+    def zone_things(self, zone) -> list:
+        if isinstance(zone, ZoneRef):
+            things = self.table.things
+            return [things[t] for t in self.state.zones[zone.id]]
+        if isinstance(zone, list):
+            return zone
+        raise GameError(f"expected a zone, got {type_name(zone)}")
+
+    def can_enter(self, thing: ThingRef, zone: ZoneRef, loc=None) -> str | None:
+        """Why ``thing`` may not enter ``zone`` (capacity, admission rule), or None."""
+        zdef = zone.defn
+        items = self.state.zones[zone.id]
+        if zdef.capacity is not None and len(items) >= zdef.capacity and thing.id not in items:
+            return f"{zone.name} is full ({zdef.capacity})"
+        if self.state.zprops.get(zone.id, {}).get("removed"):
+            return f"{zone.name} is no longer on the board"
+        if zdef.admit is not None and not zdef.admit(self, {"thing": thing, "zone": zone}):
+            return zdef.admit_reason or f"{zone.name} does not admit {thing.name}"
+        return None
+
+    def move_thing(self, thing, zone, at, face, loc) -> None:
+        if not isinstance(thing, ThingRef):
+            raise GameError(f"move() needs a thing, got {type_name(thing)}", loc)
+        if not isinstance(zone, ZoneRef):
+            raise GameError(f"move() needs a zone to move to, got {type_name(zone)}", loc)
+        why = self.can_enter(thing, zone, loc)
+        if why is not None:
+            raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
+        st = self.state
+        src = st.where[thing.id]
+        was_seen = watchers(self, thing.id, src) if self.record else None
+        st.zones[src].remove(thing.id)
+        dest = st.zones[zone.id]
+        if at == "top":
+            dest.insert(0, thing.id)
+        elif isinstance(at, int) and not isinstance(at, bool):
+            dest.insert(max(0, at - 1), thing.id)
+        else:
+            dest.append(thing.id)
+        st.where[thing.id] = zone.id
+        props = st.props[thing.id]
+        props["face_up"] = (zone.defn.face == "up") if face is None else (face == "up")
+        props.pop("known_to", None)
+        if self.record:
+            event = {"e": "move", "thing": thing.id, "from": src, "to": zone.id}
+            now_seen = watchers(self, thing.id, zone.id)
+            if was_seen is not None and now_seen is not None:
+                event["only"] = sorted(set(was_seen) | set(now_seen))
+            self.log.append(event)
+
+    def set_face(self, thing, up, loc) -> None:
+        if not isinstance(thing, ThingRef):
+            raise GameError(f"expected a thing, got {type_name(thing)}", loc)
+        props = self.state.props[thing.id]
+        new = (not props.get("face_up", False)) if up is None else bool(up)
+        if props.get("face_up", False) != new:
+            props["face_up"] = new
+            self.emit({"e": "flip", "thing": thing.id, "face_up": new})
+
+    def let_see(self, who, thing, loc) -> None:
+        if not isinstance(who, PlayerRef) or not isinstance(thing, ThingRef):
+            raise GameError("peek(player, thing) needs a player and a thing", loc)
+        known = self.state.props[thing.id].setdefault("known_to", [])
+        if who.seat not in known:
+            known.append(who.seat)
+        self.emit({"e": "peek", "player": who.seat, "thing": thing.id, "only": [who.seat]})
+
+    def shuffle_zone(self, zone, name, loc) -> None:
+        if not isinstance(zone, ZoneRef):
+            raise GameError(f"shuffle() needs a zone, got {type_name(zone)}", loc)
+        st = self.state
+        items = st.zones[zone.id]
+        key = f"shuffle {name or zone.id}"
+        pinned = st.pins.get(key)
+        if pinned:
+            order = pinned.pop(0)
+            if sorted(order) != sorted(items):
+                raise GameError(f"pinned outcome for '{key}' does not list exactly the things in {zone.name}", loc)
+            st.zones[zone.id] = list(order)
+        else:
+            st.rng, shuffled = rng.shuffled(st.rng, items)
+            st.zones[zone.id] = shuffled
+        self.emit({"e": "shuffle", "zone": zone.id, "name": key})
+
+    def random_pick(self, items, name, loc):
+        st = self.state
+        key = f"{name}"
+        pinned = st.pins.get(key)
+        if pinned:
+            wanted = pinned.pop(0)
+            for item in items:
+                if item == wanted or display(item) == str(wanted) or getattr(item, "id", None) == wanted \
+                        or (isinstance(item, PlayerRef) and self.player_name(item.seat) == str(wanted)):
+                    self.emit({"e": "random", "name": key, "result": encode(item), "pinned": True})
+                    return item
+            raise GameError(f"pinned outcome {wanted!r} for '{key}' is not one of the possible results", loc)
+        st.rng, index = rng.below(st.rng, len(items))
+        item = items[index]
+        event = {"e": "random", "name": key, "result": encode(item)}
+        if isinstance(item, ThingRef):
+            seers = watchers(self, item.id, st.where[item.id])
+            if seers is not None:
+                event["only"] = seers
+        self.emit(event)
+        return item
+
+    def add_score(self, who, amount, reason, loc) -> None:
+        if not isinstance(who, PlayerRef):
+            raise GameError(f"score() needs a player, got {type_name(who)}", loc)
+        counter = self.ruleset.score_counter
+        pv = self.state.pvars[who.seat]
+        saved = self.record
+        self.record = False
+        try:
+            self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
+        finally:
+            self.record = saved
+        self.emit({"e": "score", "player": who.seat, "delta": amount, "total": pv[counter],
+                   "reason": None if reason is None else str(reason)})
+
+    def eliminate(self, who, reason, loc) -> None:
+        if not isinstance(who, PlayerRef):
+            raise GameError(f"eliminate() needs a player, got {type_name(who)}", loc)
+        if not self.state.out[who.seat]:
+            self.state.out[who.seat] = True
+            self.emit({"e": "eliminate", "player": who.seat, "reason": reason})
+
+    def next_player(self, p) -> PlayerRef:
+        n = len(self.table.players)
+        seat = p.seat
+        for _ in range(n):
+            seat = (seat + 1) % n
+            if not self.state.out[seat]:
+                return self.table.players[seat]
+        return p
+
+    def turn_order(self, start) -> list:
+        n = len(self.table.players)
+        first = start.seat if isinstance(start, PlayerRef) else int(start)
+        return [self.table.players[(first + i) % n] for i in range(n) if not self.state.out[(first + i) % n]]

@@ -1,0 +1,114 @@
+"""The dynamic game state: plain data, cheap to clone, JSON round-trippable.
+
+Everything that changes during a game lives here and nowhere else: variables,
+per-player counters, which thing is in which zone, dynamic properties, the
+flow's position (the VM frame stack), the pending decision and the random
+stream. The static rules live in the compiled :class:`Ruleset`.
+"""
+from __future__ import annotations
+
+from ..machine import values
+
+
+def copy_data(value):
+    """Copy JSON-like data with references shared (they are immutable)."""
+    if isinstance(value, list):
+        return [copy_data(v) for v in value]
+    if isinstance(value, dict):
+        return {k: copy_data(v) for k, v in value.items()}
+    return value
+
+
+def _copy_props(props: dict) -> dict:
+    """Copy one thing's properties; lists inside (``known_to``, ...) must not be shared."""
+    copy = dict(props)
+    for key, value in props.items():
+        if isinstance(value, (list, dict)):
+            copy[key] = copy_data(value)
+    return copy
+
+
+class State:
+    __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
+                 "pending", "rng", "pins", "steps", "over", "phase")
+
+    def __init__(self):
+        self.vars: dict = {}
+        self.pvars: list[dict] = []
+        self.out: list[bool] = []          # eliminated seats
+        self.zones: dict[str, list[str]] = {}
+        self.where: dict[str, str] = {}    # thing id -> zone id
+        self.props: dict[str, dict] = {}   # thing id -> dynamic properties (face_up, known_to, ...)
+        self.zprops: dict[str, dict] = {}  # zone id -> dynamic properties (removed, ...)
+        self.links: list[list] = []        # board edges added during play: [a, b, kind]
+        self.stack: list[list] = []        # VM frames, laid out as machine.vm.CODE/PC/LOCALS/RET
+        self.pending: dict | None = None   # the decision the game waits for
+        self.rng: int = 0
+        self.pins: dict[str, list] = {}    # pinned chance outcomes, by draw name
+        self.steps: int = 0
+        self.over: bool = False
+        self.phase: list[str] = []
+
+    def clone(self) -> "State":
+        other = State.__new__(State)
+        other.vars = copy_data(self.vars)
+        other.pvars = [copy_data(p) for p in self.pvars]
+        other.out = list(self.out)
+        other.zones = {k: v[:] for k, v in self.zones.items()}
+        other.where = dict(self.where)
+        other.props = {k: _copy_props(v) for k, v in self.props.items()}
+        other.zprops = {k: _copy_props(v) for k, v in self.zprops.items()}
+        other.links = [l[:] for l in self.links]
+        other.stack = [[f[0], f[1], copy_data(f[2]), f[3]] for f in self.stack]
+        other.pending = copy_data(self.pending)
+        other.rng = self.rng
+        other.pins = {k: v[:] for k, v in self.pins.items()}
+        other.steps = self.steps
+        other.over = self.over
+        other.phase = list(self.phase)
+        return other
+
+    def to_json(self) -> dict:
+        enc = values.encode
+        return {
+            "vars": {k: enc(v) for k, v in self.vars.items()},
+            "pvars": [{k: enc(v) for k, v in p.items()} for p in self.pvars],
+            "out": list(self.out),
+            "zones": {k: list(v) for k, v in self.zones.items()},
+            "props": {k: {pk: enc(pv) for pk, pv in v.items()} for k, v in self.props.items() if v},
+            "zprops": {k: {pk: enc(pv) for pk, pv in v.items()} for k, v in self.zprops.items() if v},
+            "links": [list(l) for l in self.links],
+            "stack": [[f[0], f[1], {k: enc(v) for k, v in f[2].items()}, f[3]] for f in self.stack],
+            "pending": enc(self.pending),
+            "rng": str(self.rng),
+            "pins": {k: list(v) for k, v in self.pins.items()},
+            "steps": self.steps,
+            "over": self.over,
+            "phase": list(self.phase),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, table) -> "State":
+        dec = lambda v: values.decode(v, table)  # noqa: E731
+        st = cls()
+        st.vars = {k: dec(v) for k, v in data["vars"].items()}
+        st.pvars = [{k: dec(v) for k, v in p.items()} for p in data["pvars"]]
+        st.out = [bool(x) for x in data["out"]]
+        st.zones = {k: [str(t) for t in v] for k, v in data["zones"].items()}
+        st.where = {t: z for z, ts in st.zones.items() for t in ts}
+        st.props = {k: {pk: dec(pv) for pk, pv in v.items()} for k, v in data["props"].items()}
+        st.zprops = {k: {pk: dec(pv) for pk, pv in v.items()} for k, v in data["zprops"].items()}
+        st.links = [list(l) for l in data["links"]]
+        st.stack = [[f[0], int(f[1]), {k: dec(v) for k, v in f[2].items()}, f[3]] for f in data["stack"]]
+        st.pending = dec(data["pending"])
+        st.rng = int(data["rng"])
+        st.pins = {k: list(v) for k, v in data["pins"].items()}
+        st.steps = int(data["steps"])
+        st.over = bool(data["over"])
+        st.phase = [str(p) for p in data["phase"]]
+        return st
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.to_json() == other.to_json()
+
+    __hash__ = None

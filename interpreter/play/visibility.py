@@ -1,0 +1,52 @@
+"""Who may see what: the visibility rules and the redaction of events.
+
+Visibility is declared once per zone and enforced here for views, logs and
+replays alike:
+
+* ``everyone`` — every thing in the zone is open information;
+* ``owner``    — face-up things are public, face-down ones only their zone's owner sees;
+* ``nobody``   — face-up things are public, face-down ones nobody sees.
+
+A player also sees a face-down thing they were allowed to ``peek`` at.
+"""
+from __future__ import annotations
+
+SECRET_FIELDS = ("thing", "action", "label", "old", "new", "actions", "labels", "result")
+
+
+def can_see(g, seat, thing_id: str, zone_id: str | None = None) -> bool:
+    """True if the player in ``seat`` (None: a spectator) may see this thing's face."""
+    st = g.state
+    zone_id = zone_id or st.where[thing_id]
+    zdef = g.table.zones[zone_id].defn
+    if zdef.visibility == "everyone":
+        return True
+    props = st.props[thing_id]
+    if props.get("face_up"):
+        return True
+    if seat is None:
+        return False
+    if zdef.visibility == "owner" and g.table.zones[zone_id].owner == seat:
+        return True
+    return seat in props.get("known_to", ())
+
+
+def watchers(g, thing_id: str, *zone_ids) -> list | None:
+    """Seats that see ``thing_id`` in any of the zones, or None if everyone does."""
+    zones = g.table.zones
+    if all(zones[z].defn.visibility == "everyone" for z in zone_ids):
+        return None
+    seats = [s for s in range(len(g.table.players)) if any(can_see(g, s, thing_id, z) for z in zone_ids)]
+    if len(seats) == len(g.table.players) and all(can_see(g, None, thing_id, z) for z in zone_ids):
+        return None
+    return seats
+
+
+def redact(event: dict, seat) -> dict:
+    """The event as ``seat`` may read it."""
+    only = event.get("only")
+    if only is None or (seat is not None and seat in only):
+        return {k: v for k, v in event.items() if k != "only"}
+    shown = {k: v for k, v in event.items() if k not in SECRET_FIELDS and k != "only"}
+    shown["hidden"] = True
+    return shown

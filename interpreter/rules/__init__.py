@@ -1,0 +1,1 @@
+"""Stage 2b, rules: build the immutable Ruleset from a checked tree (board, table, flow, whole-ruleset checks); ``load_ruleset``."""

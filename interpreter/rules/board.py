@@ -1,0 +1,120 @@
+"""The board graph: spaces and edges as a networkx DiGraph, plus fast queries.
+
+The static graph is built once per ruleset (two-way edges become two arcs).
+During play the board changes through the state only — spaces removed
+(``zprops[space]["removed"]``) and edges added (``state.links``) — so the
+queries below combine the precomputed adjacency with those changes instead
+of copying the graph.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import networkx as nx
+
+from ..errors import GameError
+from ..machine.values import ZoneRef
+
+
+class Board:
+    def __init__(self, spaces: list[dict], edges: list[dict]):
+        self.graph = nx.DiGraph()
+        for space in spaces:
+            self.graph.add_node(space["id"], **{k: v for k, v in space.items() if k != "id"})
+        for edge in edges:
+            kinds = [edge.get("kind", "path")]
+            self._add_arc(edge["from"], edge["to"], kinds[0], one_way=bool(edge.get("one_way")))
+        self._spaces = list(self.graph.nodes)
+        self.order = {n: i for i, n in enumerate(self._spaces)}  # declaration order, for sorting
+        # adjacency: space -> tuple of (neighbour, kind), in declaration order
+        self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
+
+    def _add_arc(self, a, b, kind, one_way):
+        self.graph.add_edge(a, b, kind=kind, one_way=one_way)
+        if not one_way:
+            self.graph.add_edge(b, a, kind=kind, one_way=False)
+
+    @property
+    def spaces(self) -> list:
+        """Space ids in declaration order."""
+        return self._spaces
+
+    # -- dynamic queries ----------------------------------------------------------
+
+    def _id(self, where) -> str:
+        return where.id if isinstance(where, ZoneRef) else str(where)
+
+    def _arcs(self, g, node):
+        zprops = g.state.zprops
+        for m, kind in self.adjacency.get(node, ()):
+            if not zprops.get(m, {}).get("removed"):
+                yield m, kind
+        for a, b, kind, one_way in g.state.links:
+            if a == node and not zprops.get(b, {}).get("removed"):
+                yield b, kind
+            elif b == node and not one_way and not zprops.get(a, {}).get("removed"):
+                yield a, kind
+
+    def neighbours(self, g, where, kind=None):
+        node = self._id(where)
+        if g.state.zprops.get(node, {}).get("removed"):
+            return []
+        seen = []
+        for m, k in self._arcs(g, node):
+            if (kind is None or k == kind) and m not in seen:
+                seen.append(m)
+        return [g.table.zones[m] for m in seen]
+
+    def reachable(self, g, start, steps=None, kind=None):
+        origin = self._id(start)
+        if g.state.zprops.get(origin, {}).get("removed"):
+            return []
+        dist = {origin: 0}
+        todo = deque([origin])
+        while todo:
+            node = todo.popleft()
+            if steps is not None and dist[node] >= steps:
+                continue
+            for m, k in self._arcs(g, node):
+                if (kind is None or k == kind) and m not in dist:
+                    dist[m] = dist[node] + 1
+                    todo.append(m)
+        del dist[origin]
+        return [g.table.zones[m] for m in dist]
+
+    def path(self, g, start, goal):
+        a, b = self._id(start), self._id(goal)
+        if g.state.zprops.get(a, {}).get("removed") or g.state.zprops.get(b, {}).get("removed"):
+            return []
+        parent = {a: None}
+        todo = deque([a])
+        while todo:
+            node = todo.popleft()
+            if node == b:
+                route = []
+                while node is not None:
+                    route.append(g.table.zones[node])
+                    node = parent[node]
+                return route[::-1]
+            for m, _ in self._arcs(g, node):
+                if m not in parent:
+                    parent[m] = node
+                    todo.append(m)
+        return []
+
+    # -- changes ------------------------------------------------------------------
+
+    def set_removed(self, g, where, removed: bool):
+        node = self._id(where)
+        if node not in self.graph:
+            raise GameError(f"'{node}' is not a board space")
+        g.set_zone_prop(node, "removed", bool(removed))
+        g.emit({"e": "board", "space": node, "removed": bool(removed)})
+
+    def connect(self, g, a, b, kind, one_way):
+        link = [self._id(a), self._id(b), str(kind), bool(one_way)]
+        for end in link[:2]:
+            if end not in self.graph:
+                raise GameError(f"'{end}' is not a board space")
+        g.state.links.append(link)
+        g.emit({"e": "board", "link": link})

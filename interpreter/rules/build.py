@@ -1,0 +1,471 @@
+"""Build the immutable :class:`Ruleset` from merged, schema-checked YAML.
+
+Every section is read here once and every DSL snippet compiled; defaults are
+filled in so the engine never meets a missing part. All problems found are
+collected and raised together, each at its ``file:line:col``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from ..dsl import ast
+from ..dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending
+from ..dsl.parser import parse
+from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
+from ..dsl.typecheck import TypeChecker, Vocabulary, element
+from ..errors import DavitError, RulesetError, did_you_mean, raise_all
+from ..load.yaml_reader import LocMap, LocStr, plain
+from ..machine.vm import Code
+from ..machine.waits import PASS
+from .board import Board
+from .checks import check_ruleset
+from .flow import FlowCompiler
+from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
+from .table import instance_ids
+
+IDENT = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
+RESERVED = set(PRIMITIVES) | set(BUILTIN_VALUES) | {"player", "choose", "thing", "zone", "p"}
+
+
+def _loc(container, key, default):
+    if isinstance(container, dict) and hasattr(container, "loc_of"):
+        return container.loc_of(key)
+    if isinstance(container, list) and hasattr(container, "loc_of"):
+        return container.loc_of(key)
+    return default
+
+
+class Builder:
+    def __init__(self, data: LocMap, variant: str | None = None):
+        self.data = data
+        self.variant = variant
+        self.errors: list = []
+        self.env = Env()
+        self.compiler = Compiler(self.env)
+        self.rs = Ruleset()
+        self.root_loc = data.loc
+
+    def error(self, message, loc, hint=None, code=None):
+        self.errors.append(RulesetError(message, loc, hint, code=code))
+
+    # -- entry --------------------------------------------------------------------
+
+    def build(self) -> Ruleset:
+        d, rs = self.data, self.rs
+        rs.id = str(d.get("id", ""))
+        rs.name = str(d.get("name", rs.id))
+        rs.description = str(d.get("description", ""))
+        rs.variant = self.variant
+        players = d.get("players") or {}
+        rs.min_players = int(players.get("min", 1))
+        rs.max_players = int(players.get("max", rs.min_players))
+        rs.player_names = [str(n) for n in players.get("names", [])]
+        rs.max_steps = int((d.get("limits") or {}).get("max_steps", 1_000_000))
+        rs.data = d
+        self._constants()
+        self._variables()
+        self._zones_and_board()
+        self._things()
+        self._props()
+        self.env.thing_ids = {tid for t in rs.things for tid, _, _ in instance_ids(t, range(rs.max_players))}
+        self.env.zone_ids = {f"{z}@{s}" if rs.zones[z].per_player else z for z in rs.zones
+                             for s in (range(rs.max_players) if rs.zones[z].per_player else [0])}
+        self._declare_functions()
+        self.env.action_ids = {str(a.get("id")) for a in (d.get("actions") or []) if isinstance(a, dict)}
+        self._flow_globals(d.get("flow") or [])
+        self.compiler.checker = TypeChecker(Vocabulary(self.env, rs), self.env.errors)
+        self._compile_functions()
+        self._actions()
+        self._card_effects()
+        self._zone_admission()
+        self._setup()
+        self._flow()
+        self._triggers()
+        self._end_and_scoring()
+        self._provenance(d)
+        self.errors.extend(self.env.errors)
+        if not self.errors:
+            for finding in check_ruleset(rs, self.env, d):
+                (self.errors if finding.severity == "error" else rs.warnings).append(finding)
+        raise_all(self.errors)
+        rs.codes = dict(self.env.codes)
+        rs.env = self.env  # kept to compile scenario snippets and to check types later
+        rs.functions = dict(self.env.functions)
+        rs.fingerprint = hashlib.sha256(json.dumps([plain(d), self.variant], sort_keys=True,
+                                                   default=str).encode()).hexdigest()[:16]
+        return rs
+
+    # -- data sections --------------------------------------------------------------
+
+    def _constants(self):
+        consts = self.data.get("constants") or {}
+        for name, value in consts.items():
+            self._check_name(name, consts.key_loc(name), "constant")
+            self.rs.constants[name] = plain(value)
+            self.env.constants.add(name)
+
+    def _variables(self):
+        rs = self.rs
+        variables = self.data.get("variables") or {}
+        for name, spec in variables.items():
+            self._check_name(name, variables.key_loc(name), "variable")
+            rs.globals[name] = plain(spec["initial"]) if isinstance(spec, dict) and "initial" in spec \
+                else plain(spec) if not isinstance(spec, dict) else None
+            self.env.globals.add(name)
+        player = self.data.get("player") or {}
+        pvars = player.get("vars") or {}
+        for name, spec in pvars.items():
+            if not IDENT.match(str(name)):
+                self.error(f"player variable name '{name}' must be a plain name (letters, digits, _)",
+                           pvars.key_loc(name))
+            if isinstance(spec, dict):
+                rs.player_vars[name] = VarSpec(name, plain(spec.get("initial", 0)), spec.get("min"), spec.get("max"),
+                                               str(spec.get("visibility", "everyone")),
+                                               str(spec.get("description", "")))
+            else:
+                rs.player_vars[name] = VarSpec(name, plain(spec))
+        rs.score_counter = str(player.get("score", "score"))
+        if rs.score_counter not in rs.player_vars:
+            rs.player_vars[rs.score_counter] = VarSpec(rs.score_counter, 0)
+        self.env.player_attrs |= set(rs.player_vars)
+
+    def _zone(self, spec, kind, loc) -> ZoneDef | None:
+        zid = str(spec.get("id"))
+        cap = spec.get("capacity")
+        seats = spec.get("seats")
+        if seats is not None and cap is None:
+            cap = len(seats)
+        return ZoneDef(
+            id=zid, name=str(spec.get("name", zid.replace("_", " "))), per_player=bool(spec.get("per_player")),
+            visibility=str(spec.get("visibility", "everyone")),
+            # things are laid face up in open zones and face down in hidden ones unless the zone says otherwise
+            face=str(spec.get("face", "up" if spec.get("visibility", "everyone") == "everyone" else "down")),
+            capacity=int(cap) if cap is not None else None, seats=tuple(plain(seats)) if seats else None,
+            admit=None, admit_reason=str(spec.get("admit_reason", "")), attrs=plain(spec.get("attrs") or {}),
+            kind=kind, description=str(spec.get("description", "")), location=loc)
+
+    def _zones_and_board(self):
+        rs = self.rs
+        zones = self.data.get("zones") or []
+        seen = {}
+        rs.zones["box"] = ZoneDef("box", "box", visibility="nobody", face="down")
+        for i, spec in enumerate(zones):
+            loc = _loc(zones, i, self.root_loc)
+            zid = str(spec.get("id"))
+            if zid in seen or zid == "box":
+                first = f" (first at line {seen[zid].line})" if zid in seen else " (a built-in zone)"
+                self.error(f"zone id '{zid}' is used twice{first}", _loc(spec, "id", loc), code="duplicate-id")
+                continue
+            seen[zid] = _loc(spec, "id", loc)
+            rs.zones[zid] = self._zone(spec, "zone", loc)
+        board = self.data.get("board") or {}
+        spaces = board.get("spaces") or []
+        edges = board.get("edges") or []
+        for i, spec in enumerate(spaces):
+            loc = _loc(spaces, i, self.root_loc)
+            zid = str(spec.get("id"))
+            if zid in rs.zones:
+                first = rs.zones[zid].location
+                where = f" (first at line {first.line})" if first else ""
+                self.error(f"space id '{zid}' is already used by another zone or space{where}", _loc(spec, "id", loc),
+                           code="duplicate-id")
+                continue
+            zone = self._zone(spec, "space", loc)
+            attrs = dict(zone.attrs)
+            if "pos" in spec:
+                attrs["pos"] = plain(spec["pos"])
+            rs.zones[zid] = ZoneDef(**{**zone.__dict__, "attrs": attrs})
+        space_ids = {str(s.get("id")) for s in spaces}
+        good_edges = []
+        for i, edge in enumerate(edges):
+            loc = _loc(edges, i, self.root_loc)
+            ok = True
+            for end in ("from", "to"):
+                if str(edge.get(end)) not in space_ids:
+                    self.error(f"edge {end} '{edge.get(end)}' is not a space", _loc(edge, end, loc),
+                               did_you_mean(str(edge.get(end)), space_ids), code="unknown-reference")
+                    ok = False
+            if ok:
+                good_edges.append({"from": str(edge["from"]), "to": str(edge["to"]),
+                                   "kind": str(edge.get("kind", "path")), "one_way": bool(edge.get("one_way"))})
+        rs.board = Board([{"id": str(s.get("id")), **plain(s.get("attrs") or {})} for s in spaces], good_edges)
+        for zid, zdef in rs.zones.items():
+            if not zdef.per_player and IDENT.match(zid) and zid not in RESERVED:
+                self.env.zones.add(zid)
+            if zdef.per_player:
+                self.env.player_attrs.add(zid)
+
+    def _things(self):
+        rs = self.rs
+        things = self.data.get("things") or []
+        seen = {}
+        for i, spec in enumerate(things):
+            loc = _loc(things, i, self.root_loc)
+            tid = str(spec.get("id"))
+            if tid in seen:
+                self.error(f"thing id '{tid}' is used twice (first at line {seen[tid].line})", _loc(spec, "id", loc),
+                           code="duplicate-id")
+                continue
+            seen[tid] = _loc(spec, "id", loc)
+            start = spec.get("start")
+            if start is not None and str(start) not in rs.zones:
+                self.error(f"start zone '{start}' does not exist", _loc(spec, "start", loc),
+                           did_you_mean(str(start), rs.zones), code="unknown-reference")
+                continue
+            entry = plain(spec)
+            entry["_loc"] = loc
+            rs.things.append(entry)
+
+    def _props(self):
+        props = self.data.get("props") or {}
+        self.rs.thing_props = plain(props.get("things") or {})
+        self.rs.zone_props = plain(props.get("zones") or {})
+        self.rs.zone_props.setdefault("removed", False)
+        self.env.thing_props |= set(self.rs.thing_props)
+        self.env.zone_props |= set(self.rs.zone_props)
+
+    def _check_name(self, name, loc, what):
+        if not IDENT.match(str(name)):
+            self.error(f"{what} name '{name}' must be a plain name (letters, digits, _)", loc)
+        elif name in RESERVED:
+            self.error(f"{what} name '{name}' is a built-in name", loc)
+
+    # -- DSL sections ------------------------------------------------------------------
+
+    def _declare_functions(self):
+        funcs = self.data.get("functions") or {}
+        for name, spec in funcs.items():
+            loc = funcs.key_loc(name)
+            self._check_name(name, loc, "function")
+            params = tuple(str(p) for p in (spec.get("params") or []))
+            body = ()
+            text = spec.get("do")
+            if text is None and spec.get("value") is not None:
+                text = spec.get("value")
+            try:
+                if "do" in spec:
+                    body = parse(text, "block")
+                elif "value" in spec:
+                    expr = parse(text, "expr")
+                    body = (ast.Return(expr.pos, expr),)
+            except DavitError as exc:
+                self.errors.append(exc)
+            self.env.functions[name] = FunctionInfo(name, params, f"fn:{name}", loc, body=body)
+        compute_suspending(self.env.functions, self.env.globals)
+
+    def _compile_functions(self):
+        funcs = self.data.get("functions") or {}
+        for name, spec in funcs.items():
+            info = self.env.functions[name]
+            text = spec.get("do", spec.get("value"))
+            if not info.body:
+                continue
+            snippet = Snippet(text, f"function {name}")
+            code = self.compiler.code_from_ast(info.body, snippet, info.code_id, info.params)
+            if code is not None:
+                code.suspends = info.suspends
+            if code is not None and "do" not in spec:
+                # a `value:` function is one expression: call it as a closure, without a VM frame
+                expr = info.body[0].value
+                scope = set(info.params) | self.compiler._assigned_names((expr,))
+                info.fast = self.compiler._expr(expr, snippet, scope, False)
+                info.value_location = snippet.loc(expr)
+
+    def _template(self, text, what, local):
+        """Compile a label with {expr} holes into fn(g, L) -> str."""
+        text_s = str(text)
+        parts = []
+        pos = 0
+        for m in re.finditer(r"\{([^{}]+)\}", text_s):
+            parts.append(text_s[pos:m.start()])
+            hole = m.group(1)
+            if isinstance(text, LocStr) and "\n" not in text_s[:m.start(1)]:
+                hole_text = LocStr(hole, text.loc, None, text.content_line, text.content_col + m.start(1),
+                                   text.indent)
+            else:
+                hole_text = hole
+            fn = self.compiler.expression(hole_text, what, local)
+            parts.append(fn if fn is not None else (lambda g, L: "?"))
+            pos = m.end()
+        parts.append(text_s[pos:])
+        from ..machine.values import display
+
+        def render(g, L):
+            return "".join(p if isinstance(p, str) else display(p(g, L)) for p in parts)
+        return render
+
+    def _actions(self):
+        actions = self.data.get("actions") or []
+        for i, spec in enumerate(actions):
+            loc = _loc(actions, i, self.root_loc)
+            aid = str(spec.get("id"))
+            if aid in self.rs.actions:
+                first = self.rs.actions[aid].location
+                self.error(f"action id '{aid}' is used twice (first at line {first.line})", _loc(spec, "id", loc),
+                           code="duplicate-id")
+                continue
+            if aid in (PASS, "choose"):
+                self.error(f"'{aid}' is a built-in action name", loc)
+                continue
+            local = {"player": "player"}
+            params = []
+            chooses = spec.get("choose") or {}
+            for pname, domain in chooses.items():
+                fn = self.compiler.expression(domain, f"action {aid} choice {pname}", local)
+                params.append((str(pname), fn if fn is not None else (lambda g, L: [])))
+                local = {**local, str(pname): element(self.compiler.infer(domain, "choice", local))}
+            cond, reasons = None, []
+            if isinstance(spec.get("if"), list):
+                # several conditions, each refused with its own reason
+                for k, item in enumerate(spec["if"]):
+                    fn = self.compiler.expression(item["when"], f"action {aid} condition", local)
+                    reasons.append((fn or (lambda g, L: True), str(item.get("reason", ""))))
+            elif spec.get("if"):
+                cond = self.compiler.expression(spec["if"], f"action {aid} condition", local)
+            costs = []
+            for counter, amount in (spec.get("cost") or {}).items():
+                if counter not in self.rs.player_vars:
+                    self.error(f"cost counter '{counter}' is not a player counter", spec["cost"].key_loc(counter),
+                               did_you_mean(str(counter), self.rs.player_vars), code="unknown-reference")
+                    continue
+                if isinstance(amount, (int, float)):
+                    costs.append((str(counter), lambda g, L, a=amount: a))
+                else:
+                    fn = self.compiler.expression(amount, f"action {aid} cost", {**local, **{
+                        str(k): "any" for k in chooses}})
+                    costs.append((str(counter), fn or (lambda g, L: 0)))
+            code_id = None
+            if spec.get("do"):
+                code = self.compiler.block(spec["do"], f"action:{aid}", f"action {aid}", (), local)
+                code_id = code.id if code else None
+            label = spec.get("label")
+            label_fn = self._template(label, f"action {aid} label", local) if label and "{" in str(label) else None
+            if reasons:
+                cond = _all_of([fn for fn, _ in reasons])
+            self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
+                                             costs, code_id, label_fn, loc, str(spec.get("description", "")),
+                                             reasons)
+
+    def _card_effects(self):
+        """A thing's `effect` runs when a rule calls resolve(card, player)."""
+        for spec in self.data.get("things") or []:
+            if spec.get("effect"):
+                tid = str(spec.get("id"))
+                self.compiler.block(spec["effect"], f"effect:{tid}", f"effect of {tid}", (),
+                                    {"card": "thing", "player": "player"})
+
+    def _zone_admission(self):
+        rs = self.rs
+        sources = list(self.data.get("zones") or []) + list((self.data.get("board") or {}).get("spaces") or [])
+        for spec in sources:
+            if spec.get("admit"):
+                zid = str(spec.get("id"))
+                fn = self.compiler.expression(spec["admit"], f"zone {zid} admit", {"thing": "thing", "zone": "zone"})
+                if zid in rs.zones and fn is not None:
+                    rs.zones[zid] = ZoneDef(**{**rs.zones[zid].__dict__, "admit": fn})
+
+    def _setup(self):
+        if self.data.get("setup"):
+            code = self.compiler.block(self.data["setup"], "setup", "setup")
+            self.rs.setup_code = "setup" if code else None
+
+    def _flow_globals(self, nodes):
+        todo = list(nodes) if isinstance(nodes, list) else []
+        while todo:
+            node = todo.pop()
+            if not isinstance(node, dict):
+                continue
+            for key in ("as", "each_player", "for"):
+                if key in node and isinstance(node[key], str) and (key != "each_player" or "as" not in node):
+                    name = node[key]
+                    if IDENT.match(name) and name not in self.env.globals:
+                        self.env.globals.add(name)
+                        self.rs.globals.setdefault(name, None)
+            for key in ("steps", "then", "else"):
+                if isinstance(node.get(key), list):
+                    todo.extend(node[key])
+
+    def _flow(self):
+        nodes = self.data.get("flow") or []
+        instrs = FlowCompiler(self.compiler, self.env).compile(nodes)
+        self.env.codes["flow"] = Code("flow", instrs, (), self.data.loc_of("flow") if "flow" in self.data else None)
+
+    def _triggers(self):
+        triggers = self.data.get("triggers") or []
+        for i, spec in enumerate(triggers):
+            loc = _loc(triggers, i, self.root_loc)
+            tid = str(spec.get("id", f"trigger{i + 1}"))
+            var, source = None, None
+            local = set()
+            if spec.get("for"):
+                m = re.match(r"^\s*([A-Za-z_]\w*)\s+in\s+(.+)$", str(spec["for"]), re.S)
+                if not m:
+                    self.error("`for` must read `name in collection`", _loc(spec, "for", loc))
+                    continue
+                var = m.group(1)
+                src_text = spec["for"]
+                offset = m.start(2)
+                if isinstance(src_text, LocStr):
+                    src_text = LocStr(m.group(2), src_text.loc, None, src_text.content_line,
+                                      src_text.content_col + offset, src_text.indent)
+                else:
+                    src_text = m.group(2)
+                source = self.compiler.expression(src_text, f"trigger {tid} for")
+                local = {var: element(self.compiler.infer(src_text, "trigger for"))}
+            when = self.compiler.expression(spec.get("when", "true"), f"trigger {tid} when", local)
+            code = self.compiler.block(spec.get("do", "pass"), f"trigger:{tid}", f"trigger {tid}", (), local)
+            if when is not None and code is not None and (source is not None or var is None):
+                self.rs.triggers.append(Trigger(tid, when, code.id, var, source, loc))
+
+    def _end_and_scoring(self):
+        rs = self.rs
+        end = self.data.get("end") or {}
+        if end.get("when"):
+            rs.end_when = self.compiler.expression(end["when"], "end condition")
+        scoring = self.data.get("scoring") or {}
+        if scoring.get("final"):
+            code = self.compiler.block(scoring["final"], "final", "final scoring", (), (), pure=False)
+            rs.final_code = "final" if code else None
+        ranks = scoring.get("rank") or [f"p.{rs.score_counter}"]
+        if isinstance(ranks, str):
+            ranks = [ranks]
+        for j, text in enumerate(ranks):
+            fn = self.compiler.expression(text, "ranking", {"p", "player"})
+            if fn is not None:
+                rs.rank_fns.append(fn)
+        rs.has_winners = bool(scoring.get("winners", True))
+        if scoring.get("team"):
+            rs.team_var = str(scoring["team"])
+            if rs.team_var not in rs.globals:
+                self.error(f"team score '{rs.team_var}' is not a variable", scoring.loc_of("team"),
+                           did_you_mean(rs.team_var, rs.globals), code="unknown-reference")
+            if scoring.get("win_if"):
+                rs.win_if = self.compiler.expression(scoring["win_if"], "win_if")
+        if scoring.get("benchmark"):
+            rs.benchmark = plain(scoring["benchmark"])
+
+    def _provenance(self, data):
+        todo = [data]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, dict):
+                if "reconstructed" in node:
+                    loc = node.loc_of("reconstructed") if isinstance(node, LocMap) else None
+                    reason = " ".join(str(node["reconstructed"]).split())  # folded YAML text: one line
+                    self.rs.provenance.append((loc, reason, node.get("id")))
+                todo.extend(node.values())
+            elif isinstance(node, list):
+                todo.extend(node)
+        self.rs.provenance.sort(key=lambda p: (p[0].file, p[0].line) if p[0] else ("", 0))
+
+
+def _all_of(conditions):
+    def every(g, L):
+        return all(c(g, L) for c in conditions)
+    return every
+
+
+def build_ruleset(data: LocMap, variant: str | None = None) -> Ruleset:
+    return Builder(data, variant).build()

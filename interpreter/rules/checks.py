@@ -1,0 +1,141 @@
+"""Semantic checks that need the whole compiled ruleset.
+
+Run once at the end of :mod:`interpreter.rules.build`: declared counts must match the
+components (errors), the board must be reachable from where pieces start,
+containers must attach to real, reachable spaces, and definitions that are
+never used are reported (warnings, which ``davit validate`` shows and
+``--strict`` turns into failures).
+"""
+from __future__ import annotations
+
+from collections import deque
+
+from ..errors import RulesetError, did_you_mean
+from .table import instance_ids
+
+ATTACH_KEYS = ("access", "attached_to", "beside")
+
+
+def _warn(message, loc, code, hint=None):
+    return RulesetError(message, loc, hint, code=code, severity="warning")
+
+
+def _error(message, loc, code, hint=None):
+    return RulesetError(message, loc, hint, code=code)
+
+
+def check_ruleset(rs, env, data) -> list:
+    """Errors and warnings about ``rs`` (compiled from ``data`` with ``env``)."""
+    found = []
+    found += _counts(rs, data)
+    found += _board(rs, data)
+    found += _unused(rs, env, data)
+    return found
+
+
+def _counts(rs, data) -> list:
+    out = []
+    seats = range(rs.max_players)
+    per_zone: dict = {}
+    for tdef in rs.things:
+        copies = instance_ids(tdef, seats)
+        total = tdef.get("total")
+        if total is not None and int(total) != len(copies):
+            out.append(_error(f"thing '{tdef['id']}' declares {total} copies but makes {len(copies)} "
+                              f"(count × each × players at {rs.max_players} players)", tdef["_loc"], "count"))
+        start = tdef.get("start")
+        if start is not None:
+            share = len(copies) // rs.max_players if tdef.get("per_player") else len(copies)
+            per_zone[start] = per_zone.get(start, 0) + share
+    for spec in data.get("zones") or []:
+        size = spec.get("size")
+        if size is None:
+            continue
+        zid = str(spec.get("id"))
+        holds = per_zone.get(zid, 0)
+        if holds != int(size):
+            where = "each player's " if spec.get("per_player") else ""
+            out.append(_error(f"zone '{zid}' declares size {size} but {where}{zid} starts with {holds} things",
+                              spec.loc_of("size"), "count"))
+    return out
+
+
+def _board(rs, data) -> list:
+    out = []
+    graph = rs.board.graph
+    if graph.number_of_nodes() == 0:
+        return out
+    starts = {t.get("start") for t in rs.things if t.get("start") in graph}
+    starts |= {n for n, attrs in graph.nodes(data=True) if attrs.get("start")}
+    board = data.get("board") or {}
+    spaces = board.get("spaces") or []
+    space_loc = {str(s.get("id")): spaces.loc_of(i) for i, s in enumerate(spaces)}
+    reached = set()
+    if starts:
+        todo = deque(starts)
+        reached = set(starts)
+        while todo:
+            node = todo.popleft()
+            for nxt in graph.successors(node):
+                if nxt not in reached:
+                    reached.add(nxt)
+                    todo.append(nxt)
+        for node in graph.nodes:
+            if node not in reached:
+                out.append(_warn(f"space '{node}' cannot be reached from any starting space "
+                                 f"({', '.join(sorted(map(str, starts)))})", space_loc.get(node), "unreachable"))
+    for spec in data.get("zones") or []:
+        attrs = spec.get("attrs") or {}
+        for key in ATTACH_KEYS:
+            if key not in attrs:
+                continue
+            targets = attrs[key] if isinstance(attrs[key], list) else [attrs[key]]
+            for target in targets:
+                if str(target) not in graph:
+                    out.append(_error(f"'{spec.get('id')}' attaches to '{target}', which is not a space",
+                                      attrs.loc_of(key), "unknown-reference", did_you_mean(str(target), graph.nodes)))
+                elif starts and str(target) not in reached:
+                    out.append(_warn(f"'{spec.get('id')}' attaches to '{target}', which no piece can reach",
+                                     attrs.loc_of(key), "unreachable"))
+    return out
+
+
+def _flow_actions(nodes) -> set:
+    used = set()
+    todo = list(nodes or [])
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, dict):
+            continue
+        for key in ("turn", "simultaneous"):
+            if isinstance(node.get(key), dict):
+                used |= {str(a) for a in node[key].get("actions") or []}
+        for key in ("steps", "then", "else"):
+            if isinstance(node.get(key), list):
+                todo.extend(node[key])
+    return used
+
+
+def _unused(rs, env, data) -> list:
+    out = []
+    functions = data.get("functions") or {}
+    for name, info in env.functions.items():
+        if not info.used and name in functions:
+            out.append(_warn(f"function '{name}' is never called", functions.key_loc(name), "unused"))
+    offered = _flow_actions(data.get("flow"))
+    actions = data.get("actions") or []
+    for i, spec in enumerate(actions):
+        if str(spec.get("id")) not in offered:
+            out.append(_warn(f"action '{spec.get('id')}' is never offered by the flow", actions.loc_of(i), "unused"))
+    for section in ("constants", "variables"):
+        table = data.get(section) or {}
+        for name in table:
+            if name not in env.used_names:
+                out.append(_warn(f"{section[:-1]} '{name}' is never used", table.key_loc(name), "unused"))
+    starts = {t.get("start") for t in rs.things}
+    zones = data.get("zones") or []
+    for i, spec in enumerate(zones):
+        zid = str(spec.get("id"))
+        if zid not in env.used_names and zid not in starts:
+            out.append(_warn(f"zone '{zid}' is never used", zones.loc_of(i), "unused"))
+    return out

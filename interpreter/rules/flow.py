@@ -1,0 +1,206 @@
+"""Compile a ruleset's ``flow`` (nested phases, loops, turns) into VM code.
+
+The flow is one :class:`vm.Code`; its position is the flow frame's ``pc`` plus
+hidden loop slots in that frame's locals, so it is saved with the state.
+Loop variables (``as: round``) are global variables, visible to every rule.
+After every step a ``Settle`` instruction fires triggers and checks the end.
+"""
+from __future__ import annotations
+
+from ..dsl.compiler import Snippet
+from ..dsl.parser import parse
+from ..errors import DavitError, RulesetError, did_you_mean
+from ..load.yaml_reader import LocMap, located
+from ..machine.vm import PC, Do, ForInit, ForNext, Instr, Jump, JumpIfNot
+from ..machine.waits import Offer, Simultaneous
+
+FLOW_KINDS = ("step", "do", "phase", "repeat", "while", "until", "each_player", "for", "turn",
+              "simultaneous", "if")
+
+
+class Settle(Instr):
+    """Fire triggers and check the end condition before going on."""
+
+    __slots__ = ()
+
+    def __init__(self, loc=None):
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if not g.settle(stack):
+            frame[PC] += 1
+
+
+class PhaseEnter(Instr):
+    __slots__ = ("name",)
+
+    def __init__(self, name, loc):
+        self.name = name
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        g.state.phase.append(self.name)
+        g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
+                                                          if isinstance(v, (int, str)) and not k.startswith("%")}})
+        frame[PC] += 1
+
+
+class PhaseExit(Instr):
+    __slots__ = ()
+
+    def __init__(self, loc=None):
+        self.loc = loc
+
+    def run(self, g, frame, stack):
+        if g.state.phase:
+            g.state.phase.pop()
+        frame[PC] += 1
+
+
+class FlowCompiler:
+    def __init__(self, compiler, env):
+        self.compiler = compiler
+        self.env = env
+        self.out: list = []
+        self.slot = 0
+
+    def _slot(self) -> str:
+        self.slot += 1
+        return f"%flow{self.slot}"
+
+    def compile(self, nodes) -> list:
+        self._nodes(nodes)
+        return self.out
+
+    def _nodes(self, nodes):
+        for i, node in enumerate(nodes or []):
+            try:
+                self._node(node, located(node, getattr(nodes, "loc_of", lambda _: None)(i)))
+            except DavitError as exc:
+                self.env.errors.append(exc)
+
+    def _expr(self, text, what, local=frozenset()):
+        fn = self.compiler.expression(text, what, local)
+        return fn if fn is not None else (lambda g, L: None)
+
+    def _node(self, node, loc):
+        if not isinstance(node, dict):
+            raise RulesetError("a flow step must be a mapping", loc)
+        kinds = [k for k in FLOW_KINDS if k in node and k not in ("step",)]
+        if len(kinds) > 1 and not (set(kinds) <= {"repeat", "each_player", "for"} and len(kinds) == 1):
+            raise RulesetError(f"a flow step has one kind; this one has {', '.join(kinds)}", loc,
+                               code="flow-kind")
+        out = self.out
+        if "phase" in node:
+            name = str(node["phase"])
+            out.append(PhaseEnter(name, loc))
+            self._nodes(node.get("steps"))
+            out.append(PhaseExit(loc))
+            return
+        if "repeat" in node or "for" in node or "each_player" in node:
+            self._loop(node, loc)
+            return
+        if "while" in node or "until" in node:
+            key = "while" if "while" in node else "until"
+            head = len(out)
+            cond = self._expr(node[key], f"flow {key}")
+            test = cond if key == "while" else (lambda g, L, c=cond: not c(g, L))
+            jump = JumpIfNot(test, None, node.loc_of(key) if isinstance(node, LocMap) else loc)
+            out.append(jump)
+            self._nodes(node.get("steps"))
+            out.append(Jump(head, loc))
+            jump.target = len(out)
+            return
+        if "if" in node:
+            cond = self._expr(node["if"], "flow if")
+            test = JumpIfNot(cond, None, loc)
+            out.append(test)
+            self._nodes(node.get("then"))
+            skip = Jump(None, loc)
+            out.append(skip)
+            test.target = len(out)
+            self._nodes(node.get("else"))
+            skip.target = len(out)
+            return
+        if "turn" in node:
+            spec = node["turn"]
+            player = self._expr(spec.get("player", "player"), "turn player")
+            until = self._expr(spec["until"], "turn until") if spec.get("until") else None
+            name = str(spec.get("name", "turn"))
+            out.append(Offer(player, self._action_ids(spec, loc), bool(spec.get("pass", True)), until, name, loc))
+            return
+        if "simultaneous" in node:
+            spec = node["simultaneous"]
+            players = self._expr(spec.get("players", "players"), "simultaneous players")
+            name = str(spec.get("name", "simultaneous"))
+            out.append(Simultaneous(players, self._action_ids(spec, loc), name, loc))
+            return
+        if "do" in node:
+            text = node["do"]
+            name = str(node.get("step", "step"))
+            if name != "step":
+                out.append(PhaseEnter(name, loc))
+            self._inline(text, f"step {name}")
+            if name != "step":
+                out.append(PhaseExit(loc))
+            out.append(Settle(loc))
+            return
+        raise RulesetError(f"unknown flow step; expected one of: {', '.join(FLOW_KINDS)}", loc)
+
+    def _action_ids(self, spec, loc) -> list:
+        ids = list(spec.get("actions") or [])
+        for i, aid in enumerate(ids):
+            if aid not in self.env.action_ids:
+                where = spec["actions"].loc_of(i) if hasattr(spec.get("actions"), "loc_of") else loc
+                self.env.errors.append(RulesetError(f"unknown action '{aid}'", where,
+                                                    did_you_mean(str(aid), self.env.action_ids),
+                                                    code="unknown-reference"))
+        return [str(a) for a in ids]
+
+    def _inline(self, text, what):
+        snippet = Snippet(text, what)
+        try:
+            body = parse(text, "block")
+        except DavitError as exc:
+            self.env.errors.append(exc)
+            return
+        local = self.compiler._assigned_names(body) - self.env.globals
+        if self.compiler.checker is not None:
+            self.compiler.checker.block(body, snippet, {})
+        try:
+            self.compiler._stmts(body, snippet, local, False, self.out, loops=[])
+        except DavitError as exc:
+            self.env.errors.append(exc)
+
+    def _loop(self, node, loc):
+        out = self.out
+        var = node.get("as")
+        if "repeat" in node:
+            count = node["repeat"]
+            if isinstance(count, int):
+                source = lambda g, L, n=count: list(range(1, n + 1))  # noqa: E731
+            else:
+                n_fn = self._expr(count, "repeat count")
+                source = lambda g, L, f=n_fn: list(range(1, int(f(g, L)) + 1))  # noqa: E731
+        elif "each_player" in node:
+            var = var or node["each_player"]
+            start = self._expr(node.get("from", "player(0)"), "each_player from")
+            source = lambda g, L, f=start: g.turn_order(f(g, L))  # noqa: E731
+        else:
+            source = self._expr(node["in"], "for source") if "in" in node else (lambda g, L: [])
+            var = var or node["for"]
+        slot = self._slot()
+        tmp = slot + "v"
+        out.append(ForInit(slot, source, loc))
+        head = len(out)
+        nxt = ForNext(slot, tmp, None, loc)
+        out.append(nxt)
+        if "each_player" in node:
+            # players eliminated during the round lose their turn
+            out.append(JumpIfNot(lambda g, L: not g.state.out[L[tmp].seat], head, loc))
+        if var:
+            name = str(var)
+            out.append(Do(lambda g, L: g.set_var(name, L[tmp]), loc))
+        self._nodes(node.get("steps"))
+        out.append(Jump(head, loc))
+        nxt.end = len(out)

@@ -1,0 +1,123 @@
+"""The compiled, immutable ruleset and its parts.
+
+A :class:`Ruleset` is built once from YAML (see :mod:`interpreter.rules.build`) and
+shared by every game; defaults are filled in when it is built, so the engine
+never checks for a missing section while playing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..errors import Location
+
+
+@dataclass(frozen=True)
+class VarSpec:
+    """A per-player counter or variable: initial value, bounds, who sees it."""
+    name: str
+    initial: object = 0
+    min: float | None = None
+    max: float | None = None
+    visibility: str = "everyone"   # everyone | owner | nobody
+    description: str = ""
+
+
+@dataclass
+class ActionDef:
+    """An action of the ruleset, compiled."""
+
+    id: str
+    label: str
+    params: list = field(default_factory=list)     # [(name, domain_fn)]
+    condition: object = None                        # fn(g, L) -> bool
+    reason: str = ""
+    costs: list = field(default_factory=list)       # [(counter, amount_fn)]
+    code_id: str | None = None
+    label_fn: object = None                          # fn(g, L) -> str
+    location: Location | None = None
+    description: str = ""
+    reasons: list = field(default_factory=list)     # [(condition fn, reason)] when `if` is a list
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    id: str
+    name: str
+    per_player: bool = False
+    visibility: str = "everyone"   # everyone | owner | nobody: who sees the things inside
+    face: str = "up"               # the side things land on when moved in
+    capacity: int | None = None
+    seats: tuple | None = None     # ordered seat values (containers)
+    admit: object = None           # fn(g, {"thing", "zone"}) -> bool
+    admit_reason: str = ""
+    attrs: dict = field(default_factory=dict)
+    kind: str = "zone"             # zone | space
+    description: str = ""
+    location: Location | None = None
+
+
+@dataclass(frozen=True)
+class Trigger:
+    id: str
+    when: object                   # fn(g, L) -> bool
+    code_id: str
+    var: str | None = None
+    source: object = None          # fn(g, L) -> list, when the trigger is per item
+    location: Location | None = None
+
+    def items(self, g):
+        items = self.source(g, {})
+        return g.zone_things(items) if hasattr(items, "defn") else items
+
+
+class Ruleset:
+    """Everything static about a game; see the attributes set by :func:`build.build_ruleset`."""
+
+    def __init__(self):
+        self.id = ""
+        self.name = ""
+        self.description = ""
+        self.variant: str | None = None
+        self.variants: dict = {}          # variant id -> file path
+        self.min_players = 1
+        self.max_players = 1
+        self.player_names: list = []
+        self.constants: dict = {}
+        self.globals: dict = {}
+        self.player_vars: dict = {}       # name -> VarSpec
+        self.score_counter = "score"
+        self.zones: dict = {}             # id -> ZoneDef
+        self.things: list = []            # raw thing definitions (dicts)
+        self.thing_props: dict = {}
+        self.zone_props: dict = {}
+        self.board = None
+        self.functions: dict = {}
+        self.actions: dict = {}           # id -> ActionDef
+        self.codes: dict = {}             # code id -> vm.Code
+        self.flow_code = "flow"
+        self.setup_code: str | None = None
+        self.final_code: str | None = None
+        self.triggers: list = []
+        self.end_when = None
+        self.rank_fns: list = []
+        self.has_winners = True
+        self.team_var: str | None = None  # co-operative: this variable is everyone's score
+        self.win_if = None                # co-operative: everyone wins if this holds at the end
+        self.benchmark: dict | None = None  # a reference score (value, label) for simulate
+        self.max_steps = 1_000_000
+        self.fingerprint = ""
+        self.provenance: list = []        # (location, reason) of reconstructed values
+        self.warnings: list = []          # findings that do not stop the ruleset from loading
+        self.files: list = []
+        self.data: dict = {}              # the merged YAML, for explain/diff tools
+        self.root = None                  # folder of the ruleset
+
+    @lru_cache(maxsize=16)
+    def table(self, num_players: int):
+        from .table import Table
+        return Table(self, num_players)
+
+    def __repr__(self):
+        variant = f" variant {self.variant}" if self.variant else ""
+        return f"<Ruleset {self.id}{variant}>"
