@@ -1,85 +1,168 @@
 #!/usr/bin/env python3
-"""Benchmark: games per second with random agents, and the cost of clone(), per ruleset.
+"""Benchmark: games and decisions per second, the cost of clone(), and the yardstick.
 
-Not part of the tests (speed is measured here, never asserted). Usage:
+Speed is measured here, never asserted in tests. One line per ruleset and
+player count (the smallest and the largest), random agents, no event log:
 
-    python tools/bench.py [--games 300] [--rulesets der-mythos,tutorial]
+    python tools/bench.py [--rounds 5] [--seconds 1] [--rulesets der-mythos,tutorial]
 
-Prints one line per ruleset and player count: games/s with the event log
-recorded and without it, decisions per game, microseconds per clone() and
-per to_json() at the middle of a game.
+With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old
+HEAD~3``) the same work runs on the old and the new engine, each in its own
+worker process, interleaved round by round, so that the noise of a shared
+machine falls on both alike; the table then shows both and their ratio.
+Rates are CPU time (``time.process_time``) of the worker, medians over the
+rounds. The hand-written Der Mythos in ``tools/reference/`` runs in the same
+rounds as the yardstick.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
+import subprocess
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+HERE = Path(__file__).resolve().parent
+WORKER = r'''
+import json, sys, time, copy
+sys.path.insert(0, sys.argv[1])
+sys.path.insert(0, sys.argv[2])
+from interpreter import Game, load_ruleset
+from interpreter.agents import make_agents, play_out
+rulesets = {}
+seed_base = 0
 
-from interpreter import Game, load_ruleset  # noqa: E402
-from interpreter.agents import make_agents, play_out  # noqa: E402
-from interpreter.load.files import bundled_ids  # noqa: E402
+def ruleset(rid):
+    if rid not in rulesets:
+        rulesets[rid] = load_ruleset(rid)
+    return rulesets[rid]
 
-
-def games_per_second(rs, players, games, record):
-    start = time.perf_counter()
-    decisions = 0
-    for seed in range(games):
-        game = Game(rs, players, seed=seed, record=record)
+def games(rid, players, seconds):
+    global seed_base
+    rs = ruleset(rid)
+    start = time.process_time()
+    n = decisions = 0
+    while time.process_time() - start < seconds or n == 0:
+        seed = seed_base + n
+        game = Game(rs, players, seed=seed, record=False)
         decisions += play_out(game, make_agents("random", players, seed))
-    elapsed = time.perf_counter() - start
-    return games / elapsed, decisions / games
+        n += 1
+    elapsed = time.process_time() - start
+    seed_base += n
+    return {"games": n / elapsed, "decisions": decisions / elapsed}
 
-
-def mid_game(rs, players):
+def mid_game(rid, players):
+    rs = ruleset(rid)
     game = Game(rs, players, seed=99)
-    agents = make_agents("random", players, 99)
-    total = play_out(game.clone(), agents)
-    agents = make_agents("random", players, 99)
-    play_out(game, agents, max_decisions=max(1, total // 2))
+    total = play_out(game.clone(), make_agents("random", players, 99))
+    play_out(game, make_agents("random", players, 99), max_decisions=max(1, total // 2))
     return game
 
-
-def per_call(fn, repeat=2000):
-    start = time.perf_counter()
-    for _ in range(repeat):
+def per_call(fn, seconds=0.3):
+    start = time.process_time()
+    n = 0
+    while time.process_time() - start < seconds:
         fn()
-    return (time.perf_counter() - start) / repeat * 1e6
+        n += 1
+    return (time.process_time() - start) / n * 1e6
 
+def clones(rid, players):
+    game = mid_game(rid, players)
+    return {"clone_us": per_call(game.clone), "deepcopy_us": per_call(lambda: copy.deepcopy(game.state))}
 
-def reference_rate(players, games):
-    """Games per second of the hand-written Der Mythos in tools/reference (the yardstick)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+def reference(players, seconds):
     from reference.der_mythos import play
-    start = time.perf_counter()
-    for seed in range(games):
-        play(players, seed)
-    return games / (time.perf_counter() - start)
+    start = time.process_time()
+    n = 0
+    while time.process_time() - start < seconds:
+        play(players, n)
+        n += 1
+    return {"games": n / (time.process_time() - start)}
+
+for line in sys.stdin:
+    job = json.loads(line)
+    kind = job.pop("kind")
+    out = {"games": games, "clones": clones, "reference": reference}[kind](**job)
+    print(json.dumps(out), flush=True)
+'''
+
+
+class Engine:
+    """One worker process running one checkout's interpreter."""
+
+    def __init__(self, root: Path):
+        self.proc = subprocess.Popen([sys.executable, "-c", WORKER, str(root), str(HERE)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def ask(self, **job) -> dict:
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit("a benchmark worker died")
+        return json.loads(line)
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def player_counts(rid: str) -> list[int]:
+    sys.path.insert(0, str(HERE.parent))
+    from interpreter import load_ruleset
+    rs = load_ruleset(rid)
+    return sorted({rs.min_players, rs.max_players})
+
+
+def median(rows, key):
+    return statistics.median(r[key] for r in rows)
 
 
 def main():
+    sys.path.insert(0, str(HERE.parent))
+    from interpreter.load.files import bundled_ids
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--rulesets", default=",".join(bundled_ids()))
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds per measurement (median)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per engine per round")
+    parser.add_argument("--rulesets", default=",".join(bundled_ids()), help="comma-separated ruleset ids")
+    parser.add_argument("--baseline", type=Path, help="another checkout to measure in the same rounds")
+    parser.add_argument("--no-reference", action="store_true", help="skip the hand-written yardstick")
     args = parser.parse_args()
-    print(f"{'ruleset':<16}{'players':>8}{'games/s':>10}{'no log':>10}{'decisions':>11}{'clone µs':>10}"
-          f"{'json µs':>9}")
+
+    engines = {"new": Engine(HERE.parent)}
+    if args.baseline:
+        engines = {"old": Engine(args.baseline.resolve()), **engines}
+    ref = None if args.no_reference else Engine(HERE.parent)
+    head = f"{'ruleset':<19}{'p':>3}"
+    for name in engines:
+        head += f"{name + ' games/s':>15}{'decisions/s':>13}"
+    if args.baseline:
+        head += f"{'new/old':>9}"
+    head += f"{'clone µs':>10}{'deepcopy':>10}{'ref/new':>9}"
+    print(head)
     for rid in args.rulesets.split(","):
-        rs = load_ruleset(rid)
-        for players in sorted({rs.min_players, rs.max_players}):
-            rate, length = games_per_second(rs, players, args.games, True)
-            rate_quiet, _ = games_per_second(rs, players, args.games, False)
-            game = mid_game(rs, players)
-            clone_us = per_call(game.clone)
-            json_us = per_call(game.to_json, 500)
-            print(f"{rid:<16}{players:>8}{rate:>10.0f}{rate_quiet:>10.0f}{length:>11.1f}{clone_us:>10.1f}"
-                  f"{json_us:>9.1f}")
-            if rid == "der-mythos":
-                ref = reference_rate(players, args.games * 20)
-                print(f"{'  hand-written':<16}{players:>8}{ref:>10.0f}  (interpreter without log is "
-                      f"{ref / rate_quiet:.0f}× slower)")
+        for players in player_counts(rid):
+            rows = {name: [] for name in engines}
+            refs = []
+            for _ in range(args.rounds):
+                for name, engine in engines.items():
+                    rows[name].append(engine.ask(kind="games", rid=rid, players=players, seconds=args.seconds))
+                if ref is not None and rid == "der-mythos":
+                    refs.append(ref.ask(kind="reference", players=players, seconds=args.seconds))
+            clone = engines["new"].ask(kind="clones", rid=rid, players=players)
+            line = f"{rid:<19}{players:>3}"
+            for name in engines:
+                line += f"{median(rows[name], 'games'):>15.1f}{median(rows[name], 'decisions'):>13.0f}"
+            if args.baseline:
+                line += f"{median(rows['new'], 'games') / median(rows['old'], 'games'):>8.2f}×"
+            line += f"{clone['clone_us']:>10.1f}{clone['deepcopy_us']:>10.1f}"
+            if refs:
+                line += f"{median(refs, 'games') / median(rows['new'], 'games'):>8.1f}×"
+            print(line, flush=True)
+    for engine in [*engines.values(), *([ref] if ref else [])]:
+        engine.close()
 
 
 if __name__ == "__main__":
