@@ -6,7 +6,7 @@ expressions, a condition, a cost); an illegal action is refused as a value.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..errors import GameError
 from ..machine.values import ThingRef, display, encode
@@ -15,27 +15,30 @@ from ..machine.waits import PASS
 from .visibility import watchers
 
 
-@dataclass(frozen=True)
 class Action:
     """One choice a player can make. ``args`` is a tuple of (name, value) pairs.
 
-    ``text`` is the label shown to people: a string, or a function that
-    renders it when first read (bots never read labels, so enumerating
-    actions stays cheap).
+    ``label`` is the text shown to people. It is made when first read, from
+    the game the action was offered in (bots never read labels, so
+    enumerating actions stays cheap); an action built by hand may be given
+    its text.
     """
 
-    player: int
-    name: str
-    args: tuple = ()
-    text: object = field(default="", compare=False, repr=False)
+    __slots__ = ("player", "name", "args", "_text", "_game")
+
+    def __init__(self, player: int, name: str, args: tuple = (), text: str | None = None, game=None):
+        self.player = player
+        self.name = name
+        self.args = args
+        self._text = text
+        self._game = game
 
     @property
     def label(self) -> str:
-        text = self.text
-        if callable(text):
-            text = str(text())
-            object.__setattr__(self, "text", text)
-        return text
+        if self._text is None:
+            self._text = describe(self._game, self) if self._game is not None else ""
+            self._game = None
+        return self._text
 
     def arg(self, name, default=None):
         for key, value in self.args:
@@ -45,6 +48,17 @@ class Action:
 
     def to_json(self) -> dict:
         return {"player": self.player, "action": self.name, "args": {k: encode(v) for k, v in self.args}}
+
+    def __eq__(self, other):
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.player == other.player and self.name == other.name and self.args == other.args
+
+    def __hash__(self):
+        return hash((self.player, self.name, self.args))
+
+    def __repr__(self) -> str:
+        return f"Action(player={self.player!r}, name={self.name!r}, args={self.args!r})"
 
     def __str__(self) -> str:
         return self.label or self.name
@@ -93,42 +107,37 @@ def _domain(g, fn, local, loc):
     raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
 
 
-def _enumerate(g, adef, seat: int, stop_at_first=False):
+def _enumerate(g, adef, seat: int, found: list) -> None:
+    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``."""
     player = g.table.players[seat]
     local = {"player": player}
+    params = adef.params
+    costs = adef.costs
+    condition = adef.condition
+    last = len(params)
     pvars = g.state.pvars[seat]
-    found = []
-
-    def affordable():
-        return all(pvars.get(counter, 0) >= amount(g, local) for counter, amount in adef.costs)
 
     def rec(i):
-        if i == len(adef.params):
-            if affordable() and (adef.condition is None or adef.condition(g, local)):
-                args = tuple((name, local[name]) for name, _ in adef.params)
-                found.append(Action(seat, adef.id, args, _lazy_label(g, adef, dict(local), args)))
-                return stop_at_first
-            return False
-        name, fn = adef.params[i]
+        if i == last:
+            for counter, amount in costs:
+                if pvars.get(counter, 0) < amount(g, local):
+                    return
+            if condition is None or condition(g, local):
+                found.append(Action(seat, adef.id, tuple((name, local[name]) for name, _ in params), None, g))
+            return
+        name, fn = params[i]
         for value in _domain(g, fn, local, adef.location):
             local[name] = value
-            if rec(i + 1):
-                return True
+            rec(i + 1)
         local.pop(name, None)
-        return False
 
     rec(0)
-    return found
-
-
-def _lazy_label(g, adef, local, args):
-    return lambda: _label(g, adef, local, args)
 
 
 def describe(g, action: Action) -> str:
     """The label of any action, also of one rebuilt from JSON."""
-    if action.text:
-        return action.label
+    if action._text is not None:
+        return action._text
     adef = g.ruleset.actions.get(action.name)
     if adef is None:
         return "end turn" if action.name == PASS else " ".join([action.name] + [display(v) for _, v in action.args])
@@ -144,32 +153,52 @@ def _label(g, adef, local, args):
     return adef.label + " " + " ".join(f"{display(v)}" for _, v in args)
 
 
+def offered(g, pending, seat: int) -> list[Action]:
+    """The legal actions of the pending turn or simultaneous step for ``seat``, pass aside.
+
+    Enumerated once per decision: the wait asks (to skip a seat with nothing
+    to do), ``legal_actions`` and ``apply`` reuse the list until the pending
+    decision is replaced.
+    """
+    cache = g.offered_cache
+    if cache is None or cache[0] is not pending:
+        cache = g.offered_cache = (pending, {})
+    actions = cache[1].get(seat)
+    if actions is None:
+        actions = []
+        for aid in pending["actions"]:
+            _enumerate(g, g.ruleset.actions[aid], seat, actions)
+        cache[1][seat] = actions
+    return actions
+
+
 def legal_actions(g, seat: int | None = None) -> list[Action]:
     pending = g.state.pending
     if pending is None or g.state.over:
         return []
-    seats = deciding(pending) if seat is None else [seat]
+    waiting = deciding(pending)
     out = []
-    for s in seats:
-        if s not in deciding(pending):
+    for s in (waiting if seat is None else [seat]):
+        if s not in waiting:
             continue
         if pending["kind"] == "choice":
             labels = pending.get("labels") or [display(o) for o in pending["options"]]
             out.extend(Action(s, "choose", (("option", o),), f"{text}")
                        for o, text in zip(pending["options"], labels))
             continue
-        for aid in pending["actions"]:
-            out.extend(_enumerate(g, g.ruleset.actions[aid], s))
+        out.extend(offered(g, pending, s))
         if pending["kind"] == "turn" and pending["pass"]:
             out.append(Action(s, PASS, (), "end turn"))
     return out
 
 
-def any_legal(g, pending, seat) -> bool:
-    for aid in pending["actions"]:
-        if _enumerate(g, g.ruleset.actions[aid], seat, stop_at_first=True):
-            return True
-    return False
+def was_offered(g, action: Action) -> bool:
+    """True if ``action`` is one of the very objects enumerated for the pending decision (so it is legal)."""
+    cache = g.offered_cache
+    if cache is None or cache[0] is not g.state.pending or g.state.over:
+        return False
+    # in a simultaneous step the pending decision outlives a seat's commitment
+    return any(a is action for a in cache[1].get(action.player, ())) and action.player in deciding(cache[0])
 
 
 def check(g, action: Action) -> str | None:
@@ -237,14 +266,15 @@ def commit(g, action: Action) -> None:
     stack = g.state.stack
     frame = stack[-1]
     kind = pending["kind"]
-    event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
-    if kind == "simultaneous":
-        event["only"] = [action.player]
-    else:
-        seers = _who_sees_args(g, action)
-        if seers is not None:
-            event["only"] = seers
-    g.emit(event)
+    if g.record:
+        event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
+        if kind == "simultaneous":
+            event["only"] = [action.player]
+        else:
+            seers = _who_sees_args(g, action)
+            if seers is not None:
+                event["only"] = seers
+        g.emit(event)
     if kind == "choice":
         if pending["var"]:
             frame[LOCALS][pending["var"]] = action.arg("option")
@@ -265,7 +295,8 @@ def commit(g, action: Action) -> None:
     frame[PC] += 1
     raw = [pending["commits"][str(s)] for s in sorted(pending["players"])]
     commits = [g.action_from_json(c) for c in raw]
-    g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c["label"] for c in raw]})
+    if g.record:
+        g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c["label"] for c in raw]})
     for act in reversed(commits):
         _start_action(g, act)
 

@@ -44,8 +44,7 @@ class Game(RuleRuntime):
         self.record = record
         self.retval = None
         self.seed = seed
-        self._legal_cache = None
-        self._version = 0
+        self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
         if _state is not None:
             self.state = _state
             return
@@ -92,12 +91,7 @@ class Game(RuleRuntime):
         return decisions.deciding(self.state.pending) if not self.state.over else []
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        key = (self._version, player)
-        if self._legal_cache is not None and self._legal_cache[0] == key:
-            return list(self._legal_cache[1])
-        actions = decisions.legal_actions(self, player)
-        self._legal_cache = (key, actions)
-        return list(actions)
+        return decisions.legal_actions(self, player)
 
     def apply(self, action) -> Applied | Refused:
         """Carry out ``action`` (an :class:`Action` or its JSON form); illegal actions are refused as values."""
@@ -105,14 +99,10 @@ class Game(RuleRuntime):
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             return Refused(action, f"not an action: {type(exc).__name__} {exc}")
-        cached = self._legal_cache
-        offered = cached is not None and cached[0][0] == self._version and any(a is action for a in cached[1])
         # an action taken from the current legal_actions() list is known to be legal
-        reason = None if offered else decisions.check(self, action)
+        reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
         if reason is not None:
             return Refused(action, reason)
-        self._legal_cache = None
-        self._version += 1
         decisions.commit(self, action)
         self._advance()
         return Applied(action)
@@ -127,8 +117,7 @@ class Game(RuleRuntime):
         other.record = self.record
         other.retval = None
         other.seed = self.seed
-        other._legal_cache = None
-        other._version = 0
+        other.offered_cache = None
         other.state = self.state.clone()
         return other
 
@@ -212,13 +201,12 @@ class Game(RuleRuntime):
         pending = st.pending
         if pending is not None and not (pending["kind"] == "simultaneous" and pending["commits"]):
             st.pending = None
-        self._legal_cache = None
-        self._version += 1
+        self.offered_cache = None
         self._advance()
 
     def any_legal(self, pending, seat: int) -> bool:
         """Whether ``seat`` has a legal action in ``pending`` (the waits ask before they wait)."""
-        return decisions.any_legal(self, pending, seat)
+        return bool(decisions.offered(self, pending, seat))
 
     def settle(self, stack) -> bool:
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
