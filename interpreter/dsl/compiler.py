@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import DavitError, DslError, Location, did_you_mean
+from ..errors import DavitError, DslError, Location
 from ..load.yaml_reader import position_in_file
 from ..machine import vm
 from ..machine.waits import Choose
 from . import ast
-from .expressions import BINOPS, ExpressionCompiler
+from .expressions import ExpressionCompiler
 from .parser import parse
 from .primitives import BUILTIN_VALUES, PRIMITIVES
 
@@ -298,67 +298,6 @@ class Compiler(ExpressionCompiler):
             args = [self._expr(a, sn, scope, pure) for a in call.args]
             return vm.CallCode(info.code_id, args, result_var, sn.loc(call))
         return None
-
-    def _assignment(self, s: ast.Assign, sn, scope, pure):
-        if pure:
-            raise self._error("assignments are not allowed in a condition", sn, s)
-        value = self._expr(s.value, sn, scope, pure)
-        op = BINOPS[s.op] if s.op else None
-        target = s.target
-        if isinstance(target, ast.Name):
-            name = target.id
-            if name in self.env.globals:
-                self.env.used_names.add(name)
-                if op is None:
-                    return lambda g, L: g.set_var(name, value(g, L))
-                return lambda g, L: g.set_var(name, op(g.state.vars[name], value(g, L)))
-            if name in self.env.constants:
-                raise self._error(f"'{name}' is a constant and cannot be changed", sn, target)
-            if name in BUILTIN_VALUES or name in PRIMITIVES:
-                raise self._error(f"'{name}' is a built-in name and cannot be assigned", sn, target)
-            if op is None:
-                def assign_local(g, L):
-                    L[name] = value(g, L)
-                return assign_local
-            if name not in scope:
-                raise self._error(f"unknown name '{name}'", sn, target)
-
-            def aug_local(g, L):
-                L[name] = op(L[name], value(g, L))
-            return aug_local
-        if isinstance(target, ast.Attr):
-            obj = self._expr(target.obj, sn, scope, pure)
-            attr = target.name
-            loc = sn.loc(target)
-            if attr not in self.env.player_attrs | self.env.thing_props | self.env.zone_props:
-                raise DslError(f"'{attr}' is not a declared counter, variable or property; only those can be set",
-                               loc, did_you_mean(attr, self.env.player_attrs | self.env.thing_props
-                                                 | self.env.zone_props))
-            self.env.used_names.add(attr)
-            if op is None:
-                return lambda g, L: g.set_attr(obj(g, L), attr, value(g, L), loc)
-            return lambda g, L: g.set_attr(obj(g, L), attr, op(g.get_attr(obj(g, L), attr, loc), value(g, L)), loc)
-        if isinstance(target, ast.Index):
-            base = target.obj
-            while isinstance(base, ast.Index):
-                base = base.obj
-            if isinstance(base, ast.Name) and base.id in self.env.constants and base.id not in scope:
-                raise self._error(f"'{base.id}' is a constant and cannot be changed", sn, target)
-            obj = self._expr(target.obj, sn, scope, pure)
-            index = self._expr(target.index, sn, scope, pure)
-            if op is None:
-                def set_item(g, L):
-                    obj(g, L)[index(g, L)] = value(g, L)
-                return set_item
-
-            def aug_item(g, L):
-                seq = obj(g, L)
-                i = index(g, L)
-                seq[i] = op(seq[i], value(g, L))
-            return aug_item
-        raise self._error("cannot assign to this", sn, target)
-
-    # -- expressions --------------------------------------------------------
 
 
 def _global_from_local(name, slot):

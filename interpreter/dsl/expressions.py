@@ -1,164 +1,369 @@
-"""Compile DSL expressions into closures ``fn(game, locals)`` (a part of :class:`Compiler`).
+"""Compile DSL expressions and simple statements to Python functions ``fn(game, locals)``.
 
-Each node kind becomes one closure; names are resolved and calls checked here,
-so a playout never looks a name up by string.
+Each snippet becomes Python source generated from its syntax tree, one method
+per node kind (the way Jinja2 compiles templates), then ``compile()``d once
+when the ruleset is built. The source is built only from the compiler's own
+pieces, never from a ruleset's text:
+
+* every literal goes through ``repr`` (strings, numbers) or is bound as an
+  object under a generated name (anything else);
+* the names in the source are the compiler's own (``g``, ``L``, ``_b3``,
+  ``_v1``): a rule's local ``x`` is read as ``L['x']`` (its name a ``repr``'d
+  string), a lambda parameter becomes ``_v1``, a primitive ``_b2``;
+* the generated code runs with no builtins at all.
+
+Every node starts a line of its own; a line table (:mod:`interpreter.machine.linetable`)
+maps it back to the YAML, so an error inside generated code is reported at
+the rule's ``file:line:col``.
 """
 from __future__ import annotations
 
-import operator
-
-from ..errors import DavitError, DslError, GameError, did_you_mean
-from ..machine import vm
+from ..errors import DavitError, DslError, did_you_mean
+from ..machine import linetable, vm
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES, PRIMITIVES
 
-BINOPS = {
-    "+": operator.add, "-": operator.sub, "*": operator.mul,
-    "/": operator.truediv, "//": operator.floordiv, "%": operator.mod,
-}
+# the Python spelling of each DSL operator (looked up, never copied from the source)
+BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
+BOOLEAN = {"and": "and", "or": "or"}
+COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+BINOPS = BINARY   # augmented assignment uses the same table
+MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 
 
-def _member(g, item, collection) -> bool:
+def member(g, item, collection) -> bool:
     """``item in collection``; a zone contains the things that are in it now."""
     if isinstance(collection, ZoneRef):
         return isinstance(item, ThingRef) and g.state.where.get(item.id) == collection.id
     return item in collection
 
 
-_COMPARE = {
-    "==": lambda g, a, b: a == b, "!=": lambda g, a, b: a != b,
-    "<": lambda g, a, b: a < b, "<=": lambda g, a, b: a <= b,
-    ">": lambda g, a, b: a > b, ">=": lambda g, a, b: a >= b,
-    "in": _member, "not in": lambda g, a, b: not _member(g, a, b),
-}
+def compare_chain(g, first, rest) -> bool:
+    """``a < b in c``: a chain with ``in``; ``rest`` holds (operator, thunk) pairs."""
+    a = first
+    for op, thunk in rest:
+        b = thunk()
+        ok = member(g, a, b) if op == "in" else (not member(g, a, b)) if op == "not in" else _PLAIN[op](a, b)
+        if not ok:
+            return False
+        a = b
+    return True
+
+
+_PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+          "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def function_caller(info, name):
+    """How generated code calls a ruleset function that does not wait for a decision."""
+    code_id, params = info.code_id, info.params
+
+    def call(g, values):
+        fast = info.fast
+        if fast is None:
+            return vm.call_sync(g, g.codes[code_id], values)
+        try:
+            return fast(g, dict(zip(params, values)))
+        except DavitError:
+            raise
+        except Exception as exc:  # report it where the function's value is written
+            spot = linetable.where(exc.__traceback__)
+            raise linetable.located_error(exc, spot[0] if spot else info.value_location) from None
+    return call
+
+
+class Generator:
+    """Python source for the nodes of one snippet, with the objects it refers to."""
+
+    def __init__(self, compiler, snippet, scope, pure):
+        self.c = compiler
+        self.env = compiler.env
+        self.sn = snippet
+        self.scope = scope
+        self.pure = pure
+        self.names = {"_member": member, "_chain": compare_chain, "_DavitError": DavitError,
+                      "_Exception": Exception, "_located": linetable.located_error}
+        self.ids = {}
+        self.lines = []          # node index -> (Location, local name or None)
+        self.lexical = {}        # lambda parameters and comprehension variables -> Python names
+        self.counter = 0
+
+    # -- names and lines ------------------------------------------------------
+
+    def bind(self, obj, prefix="_b") -> str:
+        key = id(obj)
+        if key not in self.ids:
+            self.counter += 1
+            name = f"{prefix}{self.counter}"
+            self.names[name] = obj
+            self.ids[key] = name
+        return self.ids[key]
+
+    def fresh(self, prefix="_v") -> str:
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def node(self, n, code: str, local=None) -> str:
+        """``code`` for node ``n``, on a line of its own that the line table maps to ``n``."""
+        self.lines.append((self.sn.loc(n), local))
+        return f"({MARK}{len(self.lines) - 1}{END}{code})"
+
+    def literal(self, value) -> str:
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        if isinstance(value, float) and value == value and value not in (float("inf"), float("-inf")):
+            return repr(value)
+        return self.bind(value, "_k")
+
+    # -- building functions ----------------------------------------------------
+
+    def function(self, body: list[str], default_loc):
+        """Compile ``def _f(g, L): <body>`` and return the function."""
+        name = linetable.new_file_name()
+        self.names["_loc"] = default_loc
+        lines = ["def _f(g, L):", "    try:"] + ["        " + b for b in body] + [
+            "    except _DavitError as _e:",
+            "        if _e.location is None:",
+            "            _e.location = _loc",
+            "        raise",
+            "    except _Exception as _e:",
+            "        raise _located(_e, _loc) from None"]
+        text = "\n".join(lines).replace(MARK, "\n" + MARK)
+        table = {}
+        out = []
+        for number, line in enumerate(text.split("\n"), 1):
+            if line.startswith(MARK):
+                index, _, line = line[1:].partition(END)
+                table[number] = self.lines[int(index)]
+            out.append(line)
+        linetable.register(name, table)
+        namespace = dict(self.names, __builtins__={})
+        exec(compile("\n".join(out), name, "exec"), namespace)
+        fn = namespace["_f"]
+        fn.source = "\n".join(out)
+        return fn
+
+    # -- expressions ----------------------------------------------------------
+
+    def expr(self, n) -> str:
+        method = getattr(self, "x_" + type(n).__name__, None)
+        if method is None:
+            raise self.c._error(f"unsupported expression {type(n).__name__}", self.sn, n)
+        return method(n)
+
+    def x_Const(self, n):
+        return self.node(n, self.literal(n.value))
+
+    def x_Name(self, n):
+        name = n.id
+        if name in self.lexical:
+            return self.lexical[name]
+        if name in self.scope:
+            return self.node(n, f"L[{name!r}]", local=name)
+        self.env.used_names.add(name)
+        if name in self.env.globals:
+            return self.node(n, f"g.state.vars[{name!r}]")
+        if name in self.env.constants:
+            return self.node(n, f"g.table.constants[{name!r}]")
+        if name in BUILTIN_VALUES:
+            return self.node(n, f"{self.bind(BUILTIN_VALUES[name])}(g)")
+        if name in self.env.zones:
+            return self.node(n, f"g.table.zones[{name!r}]")
+        if name in PRIMITIVES or name in self.env.functions:
+            raise self.c._error(f"'{name}' is a function; call it with ( )", self.sn, n)
+        raise self.c._error(f"unknown name '{name}'", self.sn, n, did_you_mean(name, self.env.all_names(self.scope)),
+                            code="unknown-name")
+
+    def x_Attr(self, n):
+        self.env.used_names.add(n.name)
+        return self.node(n, f"g.get_attr({self.expr(n.obj)}, {n.name!r}, {self.bind(self.sn.loc(n), '_l')})")
+
+    def x_Index(self, n):
+        return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")
+
+    def x_BinOp(self, n):
+        return self.node(n, f"{self.expr(n.left)} {BINARY[n.op]} {self.expr(n.right)}")
+
+    def x_Neg(self, n):
+        return self.node(n, f"-{self.expr(n.operand)}")
+
+    def x_Not(self, n):
+        return self.node(n, f"not {self.expr(n.operand)}")
+
+    def x_BoolOp(self, n):
+        return self.node(n, f"{self.expr(n.left)} {BOOLEAN[n.op]} {self.expr(n.right)}")
+
+    def x_Compare(self, n):
+        first = self.expr(n.first)
+        if all(op in COMPARE for op, _ in n.rest):
+            return self.node(n, first + "".join(f" {COMPARE[op]} {self.expr(e)}" for op, e in n.rest))
+        if len(n.rest) == 1:
+            op, e = n.rest[0]
+            test = f"_member(g, {first}, {self.expr(e)})"
+            return self.node(n, test if op == "in" else f"not {test}")
+        ops = {"in": "'in'", "not in": "'not in'", **{k: repr(k) for k in COMPARE}}
+        rest = ", ".join(f"({ops[op]}, lambda: {self.expr(e)})" for op, e in n.rest)
+        return self.node(n, f"_chain(g, {first}, ({rest},))")
+
+    def x_IfExp(self, n):
+        return self.node(n, f"{self.expr(n.then)} if {self.expr(n.cond)} else {self.expr(n.other)}")
+
+    def x_ListLit(self, n):
+        return self.node(n, "[" + "".join(f"{self.expr(i)}, " for i in n.items) + "]")
+
+    def x_Comprehension(self, n):
+        source = self.expr(n.source)
+        var = self.fresh()
+        outer = self.lexical
+        self.lexical = {**outer, n.var: var}
+        try:
+            elt = self.expr(n.elt)
+            cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""
+        finally:
+            self.lexical = outer
+        return self.node(n, f"[{elt} for {var} in {source}{cond}]")
+
+    def x_Lambda(self, n):
+        raise self.c._error("a lambda (x -> ...) may only be an argument of a call", self.sn, n)
+
+    def lambda_(self, n) -> str:
+        var = self.fresh()
+        outer = self.lexical
+        self.lexical = {**outer, n.param: var}
+        try:
+            return self.node(n, f"lambda {var}: {self.expr(n.body)}")
+        finally:
+            self.lexical = outer
+
+    def argument(self, a) -> str:
+        return self.lambda_(a) if isinstance(a, ast.Lambda) else self.expr(a)
+
+    def x_Call(self, n):
+        c, sn = self.c, self.sn
+        if not isinstance(n.func, ast.Name):
+            raise c._error("only named functions can be called", sn, n)
+        name = n.func.id
+        if name in ("choose", "resolve"):
+            raise c._error(f"{name}(...) must be a statement of its own or the right side of an assignment", sn, n)
+        info = self.env.functions.get(name)
+        if info is not None:
+            return self.node(n, self._ruleset_function(n, name, info))
+        prim = PRIMITIVES.get(name)
+        if prim is None:
+            raise c._error(f"unknown function '{name}'", sn, n.func,
+                           did_you_mean(name, set(PRIMITIVES) | set(self.env.functions)), code="unknown-name")
+        if prim.effect and self.pure:
+            raise c._error(f"{name}() changes the game and cannot be used in a condition", sn, n,
+                           code="effect-in-condition")
+        c._check_arity(name, prim.min_args, prim.max_args, n, sn)
+        keywords = {}
+        for key, _ in n.kwargs:
+            if key not in prim.kwargs:
+                raise c._error(f"{name}() has no argument named '{key}'", sn, n, did_you_mean(key, prim.kwargs),
+                               code="arity")
+            keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
+        self._check_ids(n, name)
+        args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
+        args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
+        return self.node(n, f"{args[0]}({', '.join(args[1:])})")
+
+    def _ruleset_function(self, n, name, info) -> str:
+        c, sn = self.c, self.sn
+        if info.suspends:
+            raise c._error(f"function '{name}' asks a player; call it as a statement of its own "
+                           "or the right side of an assignment", sn, n)
+        c._check_arity(name, len(info.params), len(info.params), n, sn)
+        if n.kwargs:
+            raise c._error(f"function '{name}' takes no named arguments", sn, n)
+        if self.pure and info.changes_game:
+            raise c._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
+                           code="effect-in-condition")
+        info.used = True
+        caller = info.__dict__.setdefault("caller", function_caller(info, name))
+        return f"{self.bind(caller)}(g, [{', '.join(self.expr(a) for a in n.args)}])"
+
+    def _check_ids(self, n, name):
+        """``thing("x")``, ``zone("x")``: a literal id must exist."""
+        if name in ("thing", "zone", "space") and n.args and isinstance(n.args[0], ast.Const) \
+                and isinstance(n.args[0].value, str) and not (name == "zone" and len(n.args) > 1):
+            known = self.env.thing_ids if name == "thing" else self.env.zone_ids
+            wanted = n.args[0].value
+            if known and wanted not in known:
+                raise DslError(f"no {'thing' if name == 'thing' else 'zone or space'} has the id '{wanted}'",
+                               self.sn.loc(n.args[0]), did_you_mean(wanted, known), code="unknown-reference")
+
+    # -- assignments ------------------------------------------------------------
+
+    def assignment(self, s: ast.Assign) -> list[str]:
+        c, sn, env = self.c, self.sn, self.env
+        if self.pure:
+            raise c._error("assignments are not allowed in a condition", sn, s)
+        op = BINOPS[s.op] if s.op else None
+        target = s.target
+        if isinstance(target, ast.Name):
+            name = target.id
+            if name in env.globals:
+                env.used_names.add(name)
+                value = self.expr(s.value)
+                if op is not None:
+                    value = f"g.state.vars[{name!r}] {op} {value}"
+                return [f"g.set_var({name!r}, {value})"]
+            if name in env.constants:
+                raise c._error(f"'{name}' is a constant and cannot be changed", sn, target)
+            if name in BUILTIN_VALUES or name in PRIMITIVES:
+                raise c._error(f"'{name}' is a built-in name and cannot be assigned", sn, target)
+            value = self.expr(s.value)
+            if op is None:
+                return [f"L[{name!r}] = {value}"]
+            if name not in self.scope:
+                raise c._error(f"unknown name '{name}'", sn, target)
+            return [f"L[{name!r}] = {self.node(target, f'L[{name!r}]', local=name)} {op} {value}"]
+        if isinstance(target, ast.Attr):
+            attr = target.name
+            loc = sn.loc(target)
+            settable = env.player_attrs | env.thing_props | env.zone_props
+            if attr not in settable:
+                raise DslError(f"'{attr}' is not a declared counter, variable or property; only those can be set",
+                               loc, did_you_mean(attr, settable))
+            env.used_names.add(attr)
+            where = self.bind(loc, "_l")
+            value = self.expr(s.value)
+            if op is not None:
+                value = f"g.get_attr({self.expr(target.obj)}, {attr!r}, {where}) {op} {value}"
+            return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
+        if isinstance(target, ast.Index):
+            base = target.obj
+            while isinstance(base, ast.Index):
+                base = base.obj
+            if isinstance(base, ast.Name) and base.id in env.constants and base.id not in self.scope:
+                raise c._error(f"'{base.id}' is a constant and cannot be changed", sn, target)
+            obj, index, value = self.expr(target.obj), self.expr(target.index), self.expr(s.value)
+            if op is None:
+                return [f"{obj}[{index}] = {value}"]
+            return ["_t = " + obj, "_i = " + index, f"_t[_i] = _t[_i] {op} {value}"]
+        raise c._error("cannot assign to this", sn, target)
 
 
 class ExpressionCompiler:
-    """Mixin: expressions, names, comprehensions, lambdas and calls."""
+    """Mixin for :class:`Compiler`: expressions and simple statements as compiled Python functions."""
+
+    def _generator(self, sn, scope, pure) -> Generator:
+        return Generator(self, sn, scope, pure)
 
     def _expr(self, n, sn, scope, pure):
-        if isinstance(n, ast.Const):
-            value = n.value
-            return lambda g, L: value
-        if isinstance(n, ast.Name):
-            return self._name(n, sn, scope)
-        if isinstance(n, ast.Attr):
-            obj = self._expr(n.obj, sn, scope, pure)
-            name = n.name
-            loc = sn.loc(n)
-            self.env.used_names.add(name)
-            return lambda g, L: g.get_attr(obj(g, L), name, loc)
-        if isinstance(n, ast.Index):
-            obj = self._expr(n.obj, sn, scope, pure)
-            index = self._expr(n.index, sn, scope, pure)
-            return lambda g, L: obj(g, L)[index(g, L)]
-        if isinstance(n, ast.BinOp):
-            left = self._expr(n.left, sn, scope, pure)
-            right = self._expr(n.right, sn, scope, pure)
-            op = BINOPS[n.op]
-            return lambda g, L: op(left(g, L), right(g, L))
-        if isinstance(n, ast.Neg):
-            operand = self._expr(n.operand, sn, scope, pure)
-            return lambda g, L: -operand(g, L)
-        if isinstance(n, ast.Not):
-            operand = self._expr(n.operand, sn, scope, pure)
-            return lambda g, L: not operand(g, L)
-        if isinstance(n, ast.BoolOp):
-            left = self._expr(n.left, sn, scope, pure)
-            right = self._expr(n.right, sn, scope, pure)
-            if n.op == "and":
-                return lambda g, L: left(g, L) and right(g, L)
-            return lambda g, L: left(g, L) or right(g, L)
-        if isinstance(n, ast.Compare):
-            first = self._expr(n.first, sn, scope, pure)
-            rest = [(_COMPARE[op], self._expr(e, sn, scope, pure)) for op, e in n.rest]
-            if len(rest) == 1:
-                op, second = rest[0]
-                return lambda g, L: op(g, first(g, L), second(g, L))
+        """``fn(g, L)`` returning the value of expression ``n``."""
+        gen = self._generator(sn, scope, pure)
+        return gen.function([f"return {gen.expr(n)}"], sn.loc(n))
 
-            def chain(g, L):
-                a = first(g, L)
-                for op, e in rest:
-                    b = e(g, L)
-                    if not op(g, a, b):
-                        return False
-                    a = b
-                return True
-            return chain
-        if isinstance(n, ast.IfExp):
-            cond = self._expr(n.cond, sn, scope, pure)
-            then = self._expr(n.then, sn, scope, pure)
-            other = self._expr(n.other, sn, scope, pure)
-            return lambda g, L: then(g, L) if cond(g, L) else other(g, L)
-        if isinstance(n, ast.ListLit):
-            items = [self._expr(i, sn, scope, pure) for i in n.items]
-            return lambda g, L: [i(g, L) for i in items]
-        if isinstance(n, ast.Comprehension):
-            return self._comprehension(n, sn, scope, pure)
-        if isinstance(n, ast.Lambda):
-            raise self._error("a lambda (x -> ...) may only be an argument of a call", sn, n)
-        if isinstance(n, ast.Call):
-            return self._call(n, sn, scope, pure)
-        raise self._error(f"unsupported expression {type(n).__name__}", sn, n)
+    def _assignment(self, s, sn, scope, pure):
+        gen = self._generator(sn, scope, pure)
+        return gen.function(gen.assignment(s), sn.loc(s))
 
-    def _name(self, n: ast.Name, sn, scope):
-        name = n.id
-        if name in scope:
-            def local(g, L):
-                try:
-                    return L[name]
-                except KeyError:
-                    raise GameError(f"'{name}' is used before it is given a value", sn.loc(n)) from None
-            return local
-        self.env.used_names.add(name)
-        if name in self.env.globals:
-            return lambda g, L: g.state.vars[name]
-        if name in self.env.constants:
-            return lambda g, L: g.table.constants[name]
-        if name in BUILTIN_VALUES:
-            fn = BUILTIN_VALUES[name]
-            return lambda g, L: fn(g)
-        if name in self.env.zones:
-            return lambda g, L: g.table.zones[name]
-        if name in PRIMITIVES or name in self.env.functions:
-            raise self._error(f"'{name}' is a function; call it with ( )", sn, n)
-        raise self._error(f"unknown name '{name}'", sn, n, did_you_mean(name, self.env.all_names(scope)),
-                          code="unknown-name")
-
-    def _comprehension(self, n: ast.Comprehension, sn, scope, pure):
-        source = self._expr(n.source, sn, scope, pure)
-        elt = self._expr(n.elt, sn, scope, pure)
-        cond = self._expr(n.cond, sn, scope, pure) if n.cond is not None else None
-        var = n.var
-
-        def comp(g, L):
-            out = []
-            saved = L.get(var, _MISSING)
-            try:
-                for item in source(g, L):
-                    L[var] = item
-                    if cond is None or cond(g, L):
-                        out.append(elt(g, L))
-            finally:
-                _restore(L, var, saved)
-            return out
-        return comp
-
-    def _lambda(self, n: ast.Lambda, sn, scope, pure):
-        body = self._expr(n.body, sn, scope, pure)
-        param = n.param
-
-        def make(g, L):
-            def fn(value):
-                saved = L.get(param, _MISSING)
-                L[param] = value
-                try:
-                    return body(g, L)
-                finally:
-                    _restore(L, param, saved)
-            return fn
-        return make
+    def _lambda(self, n, sn, scope, pure):
+        """``maker(g, L)`` returning the one-argument function that lambda ``n`` is."""
+        gen = self._generator(sn, scope, pure)
+        return gen.function([f"return {gen.lambda_(n)}"], sn.loc(n))
 
     def _check_arity(self, name, low, high, call, sn):
         given = len(call.args)
@@ -171,89 +376,3 @@ class ExpressionCompiler:
                 want = f"{low} to {high}"
             raise self._error(f"{name}() takes {want} argument{'' if want.split()[-1] == '1' else 's'}, "
                               f"{given} given", sn, call, code="arity")
-
-    def _call(self, n: ast.Call, sn, scope, pure):
-        if not isinstance(n.func, ast.Name):
-            raise self._error("only named functions can be called", sn, n)
-        name = n.func.id
-        loc = sn.loc(n)
-        if name in ("choose", "resolve"):
-            raise self._error(f"{name}(...) must be a statement of its own or the right side of an assignment",
-                              sn, n)
-        info = self.env.functions.get(name)
-        if info is not None:
-            if info.suspends:
-                raise self._error(f"function '{name}' asks a player; call it as a statement of its own "
-                                  "or the right side of an assignment", sn, n)
-            self._check_arity(name, len(info.params), len(info.params), n, sn)
-            if n.kwargs:
-                raise self._error(f"function '{name}' takes no named arguments", sn, n)
-            if pure and info.changes_game:
-                raise self._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
-                                  code="effect-in-condition")
-            info.used = True
-            args = [self._expr(a, sn, scope, pure) for a in n.args]
-            code_id = info.code_id
-            params = info.params
-
-            def call_function(g, L):
-                values = [a(g, L) for a in args]
-                fast = info.fast
-                if fast is None:
-                    return vm.call_sync(g, g.codes[code_id], values)
-                try:
-                    return fast(g, dict(zip(params, values)))
-                except DavitError:
-                    raise
-                except Exception as exc:  # report it where the function's value is written
-                    raise GameError(f"{type(exc).__name__} in function '{name}': {exc}",
-                                    info.value_location) from None
-            return call_function
-        prim = PRIMITIVES.get(name)
-        if prim is None:
-            raise self._error(f"unknown function '{name}'", sn, n.func,
-                              did_you_mean(name, set(PRIMITIVES) | set(self.env.functions)), code="unknown-name")
-        if prim.effect and pure:
-            raise self._error(f"{name}() changes the game and cannot be used in a condition", sn, n,
-                              code="effect-in-condition")
-        self._check_arity(name, prim.min_args, prim.max_args, n, sn)
-        for key, _ in n.kwargs:
-            if key not in prim.kwargs:
-                raise self._error(f"{name}() has no argument named '{key}'", sn, n,
-                                  did_you_mean(key, prim.kwargs), code="arity")
-        args = []
-        for a in n.args:
-            if isinstance(a, ast.Lambda):
-                args.append(self._lambda(a, sn, scope, pure))
-            else:
-                args.append(self._expr(a, sn, scope, pure))
-        kwargs = [(k, self._lambda(v, sn, scope, pure) if isinstance(v, ast.Lambda) else self._expr(v, sn, scope, pure))
-                  for k, v in n.kwargs]
-        if name in ("thing", "zone", "space") and n.args and isinstance(n.args[0], ast.Const) \
-                and isinstance(n.args[0].value, str) and not (name == "zone" and len(n.args) > 1):
-            known = self.env.thing_ids if name == "thing" else self.env.zone_ids
-            wanted = n.args[0].value
-            if known and wanted not in known:
-                raise DslError(f"no {'thing' if name == 'thing' else 'zone or space'} has the id '{wanted}'",
-                               sn.loc(n.args[0]), did_you_mean(wanted, known), code="unknown-reference")
-        fn = prim.fn
-        if not kwargs:
-            if len(args) == 1:
-                a0 = args[0]
-                return lambda g, L: fn(g, loc, a0(g, L))
-            if len(args) == 2:
-                a0, a1 = args
-                return lambda g, L: fn(g, loc, a0(g, L), a1(g, L))
-            return lambda g, L: fn(g, loc, *[a(g, L) for a in args])
-        return lambda g, L: fn(g, loc, *[a(g, L) for a in args], **{k: v(g, L) for k, v in kwargs})
-
-
-_MISSING = object()
-
-
-def _restore(L, name, saved):
-    """Put back the outer value of a name a comprehension or lambda borrowed."""
-    if saved is _MISSING:
-        L.pop(name, None)
-    else:
-        L[name] = saved

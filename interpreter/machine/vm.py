@@ -8,7 +8,8 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
-from ..errors import DavitError, GameError, Location, RunawayGameError
+from ..errors import GameError, Location, RunawayGameError
+from .linetable import located_error
 
 # Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
@@ -212,14 +213,11 @@ def run(g, stack: list, sync: bool = False) -> None:
                 hint="a loop never ends; raise limits.max_steps if the game is really this long")
         try:
             instr.run(g, frame, stack)
-        except DavitError as exc:
-            if exc.location is None:
-                exc.location = instr.loc
-            raise
-        except RecursionError:
-            raise GameError("rules recurse too deeply", instr.loc) from None
         except Exception as exc:  # a bug in the rules: report where, never a traceback
-            raise GameError(f"{type(exc).__name__}: {exc}", instr.loc) from None
+            error = located_error(exc, instr.loc)
+            if error is exc:
+                raise
+            raise error from None
 
 
 def call_sync(g, code: Code, args: list):

@@ -127,7 +127,7 @@ class RuleRuntime:
                                     f"{spec.min}..{spec.max}", loc)
             old = self.state.pvars[obj.seat].get(name)
             self.state.pvars[obj.seat][name] = value
-            if old != value:
+            if old != value and self.record:
                 event = {"e": "set", "player": obj.seat, "name": name, "old": encode(old), "new": encode(value)}
                 if spec.visibility != "everyone":
                     event["only"] = [obj.seat] if spec.visibility == "owner" else []
@@ -255,12 +255,13 @@ class RuleRuntime:
             raise GameError(f"pinned outcome {wanted!r} for '{key}' is not one of the possible results", loc)
         st.rng, index = rng.below(st.rng, len(items))
         item = items[index]
-        event = {"e": "random", "name": key, "result": encode(item)}
-        if isinstance(item, ThingRef):
-            seers = watchers(self, item.id, st.where[item.id])
-            if seers is not None:
-                event["only"] = seers
-        self.emit(event)
+        if self.record:
+            event = {"e": "random", "name": key, "result": encode(item)}
+            if isinstance(item, ThingRef):
+                seers = watchers(self, item.id, st.where[item.id])
+                if seers is not None:
+                    event["only"] = seers
+            self.emit(event)
         return item
 
     def add_score(self, who, amount, reason, loc) -> None:

@@ -40,8 +40,9 @@ class PhaseEnter(Instr):
 
     def run(self, g, frame, stack):
         g.state.phase.append(self.name)
-        g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
-                                                          if isinstance(v, (int, str)) and not k.startswith("%")}})
+        if g.record:
+            g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
+                                                              if isinstance(v, (int, str)) and not k.startswith("%")}})
         frame[PC] += 1
 
 

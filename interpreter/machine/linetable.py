@@ -1,0 +1,53 @@
+"""Where in the YAML a failure inside generated Python happened.
+
+Rule snippets are compiled to Python source (:mod:`interpreter.dsl.expressions`).
+Each compiled function gets a file name of its own (``<davit N>``) and a line
+table: every DSL node starts a line of the generated source, and the table
+maps that line back to the node's ``file:line:col``. When Python raises inside
+generated code, :func:`located_error` walks the traceback to the deepest
+generated frame and reports the DSL position there, never a frame of
+generated code.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ..errors import DavitError, GameError, Location
+
+# file name -> {line: (Location, local name or None)}
+TABLES: dict[str, dict] = {}
+_numbers = itertools.count(1)
+
+
+def new_file_name() -> str:
+    return f"<davit {next(_numbers)}>"
+
+
+def register(file_name: str, table: dict) -> None:
+    TABLES[file_name] = table
+
+
+def where(traceback) -> tuple | None:
+    """(Location, local name or None) of the deepest generated frame in ``traceback``."""
+    found = None
+    while traceback is not None:
+        table = TABLES.get(traceback.tb_frame.f_code.co_filename)
+        if table is not None:
+            found = table.get(traceback.tb_lineno, found)
+        traceback = traceback.tb_next
+    return found
+
+
+def located_error(exc: BaseException, default: Location | None) -> DavitError:
+    """The :class:`GameError` to raise for a Python error inside compiled rules."""
+    if isinstance(exc, DavitError):
+        if exc.location is None:
+            exc.location = default
+        return exc
+    spot = where(exc.__traceback__)
+    loc = spot[0] if spot else default
+    if isinstance(exc, RecursionError):
+        return GameError("rules recurse too deeply", loc)
+    if isinstance(exc, KeyError) and spot and spot[1] is not None:
+        return GameError(f"'{spot[1]}' is used before it is given a value", loc)
+    return GameError(f"{type(exc).__name__}: {exc}", loc)
