@@ -19,7 +19,7 @@ the rule's ``file:line:col``.
 from __future__ import annotations
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..machine import linetable, vm
+from ..machine import attributes, linetable, vm
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES, PRIMITIVES
@@ -177,7 +177,8 @@ class Generator:
 
     def x_Attr(self, n):
         self.env.used_names.add(n.name)
-        return self.node(n, f"g.get_attr({self.expr(n.obj)}, {n.name!r}, {self.bind(self.sn.loc(n), '_l')})")
+        read = self.bind(attributes.reader(n.name), "_r")
+        return self.node(n, f"{read}(g, {self.expr(n.obj)}, {self.bind(self.sn.loc(n), '_l')})")
 
     def x_Index(self, n):
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")
@@ -330,7 +331,7 @@ class Generator:
             where = self.bind(loc, "_l")
             value = self.expr(s.value)
             if op is not None:
-                value = f"g.get_attr({self.expr(target.obj)}, {attr!r}, {where}) {op} {value}"
+                value = f"{self.bind(attributes.reader(attr), '_r')}(g, {self.expr(target.obj)}, {where}) {op} {value}"
             return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
         if isinstance(target, ast.Index):
             base = target.obj

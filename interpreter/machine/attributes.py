@@ -1,0 +1,69 @@
+"""Readers for ``obj.name``, one per attribute name, made when a ruleset is compiled.
+
+The generic ``Game.get_attr`` asks what kind of object it was given and then
+searches every place an attribute can live. A rule's ``t.kind`` or
+``p.score`` names its attribute in the source, so the compiler asks
+:func:`reader` for a function specialised to that name: it checks the
+object's class once, looks in the same places in the same order (dynamic
+properties, then declared attributes, then the built-in ones), and answers
+the common built-ins (a thing's ``id``, ``kind`` and ``name``, a player's
+``seat``) without a further call. Anything unusual goes to ``get_attr``, so
+both always agree.
+"""
+from __future__ import annotations
+
+from .values import PlayerRef, ThingRef, ZoneRef
+
+# attributes every thing, player or zone answers itself (see play/runtime.py)
+THING_FIELDS = ("id", "kind", "name")
+THING_BUILTINS = {"id", "kind", "name", "zone", "owner", "holder", "position", "face_up"}
+
+_readers: dict = {}
+
+
+def reader(name: str):
+    """``read(g, obj, loc)``: the value of ``obj.<name>``, as ``g.get_attr(obj, name, loc)`` gives it."""
+    if name not in _readers:
+        _readers[name] = _make(name)
+    return _readers[name]
+
+
+def _make(name: str):
+    field_of_thing = name in THING_FIELDS
+    plain_thing_name = name not in THING_BUILTINS
+    seat = name == "seat"
+
+    def read(g, o, loc):
+        cls = o.__class__
+        if cls is ThingRef:
+            props = g.state.props[o.id]
+            if name in props:
+                return props[name]
+            attrs = o.attrs
+            if name in attrs:
+                return attrs[name]
+            if field_of_thing:
+                return getattr(o, name)
+            if plain_thing_name:
+                defaults = g.ruleset.thing_props
+                if name in defaults:
+                    return defaults[name]
+            return g._thing_builtin(o, name, loc)
+        if cls is PlayerRef:
+            pv = g.state.pvars[o.seat]
+            if name in pv:
+                return pv[name]
+            if seat:
+                return o.seat
+            return g.get_attr(o, name, loc)
+        if cls is ZoneRef:
+            zp = g.state.zprops.get(o.id)
+            if zp and name in zp:
+                return zp[name]
+            attrs = o.attrs
+            if name in attrs:
+                return attrs[name]
+            return g._zone_builtin(o, name, loc)
+        return g.get_attr(o, name, loc)
+
+    return read
