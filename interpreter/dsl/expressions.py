@@ -55,22 +55,28 @@ _PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b
           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
-def function_caller(info, name):
-    """How generated code calls a ruleset function that does not wait for a decision."""
-    code_id, params = info.code_id, info.params
+def function_caller(info):
+    """How generated code calls a ruleset function that does not wait for a decision.
 
-    def call(g, values):
+    A ``value:`` function is itself a Python function ``fast(g, *args)``; a
+    ``do:`` function runs its code on the VM for its value. Call sites are
+    compiled before every function is, so each site starts with this caller
+    and is given ``fast`` itself once it exists (:func:`bind_call_sites`).
+    """
+    code_id = info.code_id
+
+    def call(g, *values):
         fast = info.fast
         if fast is None:
-            return vm.call_sync(g, g.codes[code_id], values)
-        try:
-            return fast(g, dict(zip(params, values)))
-        except DavitError:
-            raise
-        except Exception as exc:  # report it where the function's value is written
-            spot = linetable.where(exc.__traceback__)
-            raise linetable.located_error(exc, spot[0] if spot else info.value_location) from None
+            return vm.call_sync(g, g.codes[code_id], list(values))
+        return fast(g, *values)
     return call
+
+
+def bind_call_sites(info) -> None:
+    """Point every compiled call of ``info`` straight at its ``fast`` function."""
+    for namespace, name in info.__dict__.pop("call_sites", ()):
+        namespace[name] = info.fast
 
 
 class Generator:
@@ -88,6 +94,7 @@ class Generator:
         self.lines = []          # node index -> (Location, local name or None)
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
+        self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
 
     # -- names and lines ------------------------------------------------------
 
@@ -118,11 +125,11 @@ class Generator:
 
     # -- building functions ----------------------------------------------------
 
-    def function(self, body: list[str], default_loc):
-        """Compile ``def _f(g, L): <body>`` and return the function."""
+    def function(self, body: list[str], default_loc, params: str = "g, L"):
+        """Compile ``def _f(<params>): <body>`` and return the function."""
         name = linetable.new_file_name()
         self.names["_loc"] = default_loc
-        lines = ["def _f(g, L):", "    try:"] + ["        " + b for b in body] + [
+        lines = [f"def _f({params}):", "    try:"] + ["        " + b for b in body] + [
             "    except _DavitError as _e:",
             "        if _e.location is None:",
             "            _e.location = _loc",
@@ -142,6 +149,11 @@ class Generator:
         exec(compile("\n".join(out), name, "exec"), namespace)
         fn = namespace["_f"]
         fn.source = "\n".join(out)
+        for bound, info in self.call_sites:
+            if info.fast is not None:
+                namespace[bound] = info.fast
+            else:
+                info.__dict__.setdefault("call_sites", []).append((namespace, bound))
         return fn
 
     # -- expressions ----------------------------------------------------------
@@ -281,8 +293,11 @@ class Generator:
             raise c._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
                            code="effect-in-condition")
         info.used = True
-        caller = info.__dict__.setdefault("caller", function_caller(info, name))
-        return f"{self.bind(caller)}(g, [{', '.join(self.expr(a) for a in n.args)}])"
+        if "caller" not in info.__dict__:
+            info.caller = function_caller(info)
+        bound = self.bind(info.caller, "_f")
+        self.call_sites.append((bound, info))
+        return "".join([bound, "(g", *(", " + self.expr(a) for a in n.args), ")"])
 
     def _check_ids(self, n, name):
         """``thing("x")``, ``zone("x")``: a literal id must exist."""
@@ -360,6 +375,13 @@ class ExpressionCompiler:
     def _assignment(self, s, sn, scope, pure):
         gen = self._generator(sn, scope, pure)
         return gen.function(gen.assignment(s), sn.loc(s))
+
+    def _value_function(self, n, sn, params):
+        """A ``value:`` function as ``fast(g, *args)``: its parameters are Python arguments, no locals dict."""
+        gen = self._generator(sn, set(), False)
+        names = [gen.fresh("_a") for _ in params]
+        gen.lexical = dict(zip(params, names))
+        return gen.function([f"return {gen.expr(n)}"], sn.loc(n), ", ".join(["g", *names]))
 
     def _lambda(self, n, sn, scope, pure):
         """``maker(g, L)`` returning the one-argument function that lambda ``n`` is."""

@@ -12,6 +12,7 @@ import re
 
 from ..dsl import ast
 from ..dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending
+from ..dsl.expressions import bind_call_sites
 from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
@@ -269,9 +270,9 @@ class Builder:
             if code is not None and "do" not in spec:
                 # a `value:` function is one expression: call it as a closure, without a VM frame
                 expr = info.body[0].value
-                scope = set(info.params) | self.compiler._assigned_names((expr,))
-                info.fast = self.compiler._expr(expr, snippet, scope, False)
+                info.fast = self.compiler._value_function(expr, snippet, info.params)
                 info.value_location = snippet.loc(expr)
+                bind_call_sites(info)
 
     def _template(self, text, what, local):
         """Compile a label with {expr} holes into fn(g, L) -> str."""
