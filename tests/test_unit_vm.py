@@ -1,11 +1,11 @@
 """Unit tests for interpreter.machine.vm: control flow through compiled code, frames, the step guard."""
 import pytest
+from ruleset_builder import load
 
 from interpreter import Game
 from interpreter.errors import GameError, RunawayGameError
-from interpreter.machine.vm import Code, call_sync
-
-from ruleset_builder import load
+from interpreter.machine.execute import call_sync
+from interpreter.machine.vm import Code
 
 
 def run_function(tmp_path, body, params=(), args="", players=1):

@@ -11,7 +11,7 @@ import itertools
 
 from ..dsl.compiler import Compiler
 from ..errors import raise_all
-from ..machine.vm import call_sync
+from ..machine.execute import call_sync
 
 _serial = itertools.count()
 

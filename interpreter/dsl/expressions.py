@@ -19,7 +19,7 @@ the rule's ``file:line:col``.
 from __future__ import annotations
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..machine import attributes, linetable, vm
+from ..machine import attributes, execute, linetable
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES, PRIMITIVES
@@ -68,7 +68,7 @@ def function_caller(info):
     def call(g, *values):
         fast = info.fast
         if fast is None:
-            return vm.call_sync(g, g.codes[code_id], list(values))
+            return execute.call_sync(g, g.codes[code_id], list(values))
         return fast(g, *values)
     return call
 
@@ -144,11 +144,11 @@ class Generator:
                 index, _, line = line[1:].partition(END)
                 table[number] = self.lines[int(index)]
             out.append(line)
-        linetable.register(name, table)
+        source = "\n".join(out)
+        linetable.register(name, table, source)
         namespace = dict(self.names, __builtins__={})
-        exec(compile("\n".join(out), name, "exec"), namespace)
+        exec(compile(source, name, "exec"), namespace)
         fn = namespace["_f"]
-        fn.source = "\n".join(out)
         for bound, info in self.call_sites:
             if info.fast is not None:
                 namespace[bound] = info.fast

@@ -11,11 +11,14 @@ generated code.
 from __future__ import annotations
 
 import itertools
+import linecache
 
 from ..errors import DavitError, GameError, Location
 
 # file name -> {line: (Location, local name or None)}
 TABLES: dict[str, dict] = {}
+# file name -> the generated source (for tests that read it, and for DAVIT_DEBUG tracebacks)
+SOURCES: dict[str, str] = {}
 _numbers = itertools.count(1)
 
 
@@ -23,8 +26,11 @@ def new_file_name() -> str:
     return f"<davit {next(_numbers)}>"
 
 
-def register(file_name: str, table: dict) -> None:
+def register(file_name: str, table: dict, source: str) -> None:
     TABLES[file_name] = table
+    SOURCES[file_name] = source
+    # tracebacks (DAVIT_DEBUG=1) show the generated line, not "<davit 7>" alone
+    linecache.cache[file_name] = (len(source), None, source.splitlines(True), file_name)
 
 
 def where(traceback) -> tuple | None:

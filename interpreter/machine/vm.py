@@ -8,8 +8,7 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
-from ..errors import GameError, Location, RunawayGameError
-from .linetable import located_error
+from ..errors import Location
 
 # Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
@@ -18,7 +17,7 @@ CODE, PC, LOCALS, RET = 0, 1, 2, 3
 class Code:
     """One compiled block: a function body, an action effect, the flow, ..."""
 
-    __slots__ = ("id", "instrs", "params", "location", "suspends")
+    __slots__ = ("id", "instrs", "params", "location", "suspends", "runner")
 
     def __init__(self, id: str, instrs: list, params: tuple = (), location: Location | None = None):
         self.id = id
@@ -26,6 +25,7 @@ class Code:
         self.params = params
         self.location = location
         self.suspends = False
+        self.runner = None   # the compiled function that runs it (machine/execute.py), made on first use
 
     def __repr__(self):
         return f"Code({self.id!r}, {len(self.instrs)} instrs)"
@@ -177,55 +177,3 @@ def finish_frame(g, stack, result=None):
     if done[RET] is not None and stack:
         stack[-1][LOCALS][done[RET]] = result
     g.retval = result
-
-
-def run(g, stack: list, sync: bool = False) -> None:
-    """Run frames until the stack is empty, the game waits or ends.
-
-    ``sync`` runs a function for its value (from a condition, a domain, a
-    label): it ignores a pending decision and counts its steps apart, so that
-    merely looking at the game (``legal_actions``) never changes the state.
-    """
-    codes = g.codes
-    state = g.state
-    max_steps = g.ruleset.max_steps
-    budget = max_steps if sync else max_steps - state.steps
-    used = 0
-    # a function asked for its value still runs once the game is over (a scenario's expectation),
-    # but a game that ends during it (end_game()) stops it there
-    was_over = state.over
-    while stack and (sync or state.pending is None) and (state.over == was_over if sync else not state.over):
-        frame = stack[-1]
-        instrs = codes[frame[CODE]].instrs
-        pc = frame[PC]
-        if pc >= len(instrs):
-            finish_frame(g, stack)
-            continue
-        instr = instrs[pc]
-        used += 1
-        if not sync:
-            state.steps += 1
-        if used > budget:
-            phase = " > ".join(state.phase) or "(no phase)"
-            what = "a function did not finish" if sync else "the game did not end"
-            raise RunawayGameError(
-                f"{what} within {max_steps} steps; it was in phase '{phase}'", instr.loc,
-                hint="a loop never ends; raise limits.max_steps if the game is really this long")
-        try:
-            instr.run(g, frame, stack)
-        except Exception as exc:  # a bug in the rules: report where, never a traceback
-            error = located_error(exc, instr.loc)
-            if error is exc:
-                raise
-            raise error from None
-
-
-def call_sync(g, code: Code, args: list):
-    """Run a function that cannot wait for a decision and return its result."""
-    stack = [[code.id, 0, dict(zip(code.params, args)), None]]
-    g.retval = None
-    was_over = g.state.over
-    run(g, stack, sync=True)
-    if stack and g.state.over == was_over:
-        raise GameError(f"function '{code.id}' waited for a decision where none may be asked", code.location)
-    return g.retval

@@ -11,7 +11,7 @@ import hashlib
 import json
 
 from ..errors import GameError, SaveError
-from ..machine import rng, vm
+from ..machine import execute, rng
 from ..machine.values import decode
 from ..rules.table import Table
 from . import decisions, views
@@ -184,7 +184,7 @@ class Game(RuleRuntime):
             if not st.stack:
                 self.finish()
                 return
-            vm.run(self, st.stack)
+            execute.run(self, st.stack)
             if not st.stack and st.pending is None and not st.over:
                 self.finish()
 
@@ -235,7 +235,7 @@ class Game(RuleRuntime):
         st.stack = []
         rs = self.ruleset
         if rs.final_code is not None:
-            vm.call_sync(self, self.codes[rs.final_code], [])
+            execute.call_sync(self, self.codes[rs.final_code], [])
         ranking = []
         if rs.team_var is not None:
             won = rs.win_if is None or bool(rs.win_if(self, {}))

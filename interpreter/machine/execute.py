@@ -1,0 +1,181 @@
+"""Running compiled rules: each code block as one resumable Python function, and the VM loop over frames.
+
+The VM used to run a block one instruction at a time: take the frame, look
+up the instruction, call its ``run`` method, count a step, check the budget.
+:func:`compile_code` turns the whole list into one function
+
+    run(g, frame, stack, limit, was_over) -> instructions executed
+
+that keeps ``pc`` in a Python local and runs straight-line stretches
+(basic blocks) without returning to the VM. The position stays data: the
+function starts from ``frame[PC]`` and writes ``pc`` back before it returns,
+so a game can still be saved, cloned and resumed at any decision, also one
+raised in the middle of an effect.
+
+Only the plain instructions are inlined (``Do``, ``Jump``, ``JumpIfNot``,
+``ForInit``, ``ForNext``). Every other instruction (a call, a return, a
+decision, the flow's own) is run by its ``run`` method, after which the
+function returns so the VM can look at the stack and the pending decision
+again. It counts instructions exactly as the VM did, returns early when the
+game ends (or, for a function run for its value, when it ends or starts) and
+when ``limit`` is passed, so the step budget keeps every loop finite.
+
+The source is made only of the compiler's own names and integers: the
+instructions' closures are bound as objects (``_i3``), never pasted.
+"""
+from __future__ import annotations
+
+from ..errors import GameError, RunawayGameError
+from . import linetable
+from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
+
+INLINED = (Do, Jump, JumpIfNot, ForInit, ForNext)
+
+
+def for_items(g, items) -> list:
+    """What ``ForInit`` keeps: the collection as it is now (a zone: its things)."""
+    if hasattr(items, "defn"):
+        items = g.zone_things(items)
+    return [list(items), 0]
+
+
+def compile_code(code):
+    """The function that runs ``code`` (see the module's doc)."""
+    instrs = code.instrs
+    size = len(instrs)
+    leaders = {0, size}
+    for i, ins in enumerate(instrs):
+        if isinstance(ins, Jump):
+            leaders.update((ins.target, i + 1))
+        elif isinstance(ins, JumpIfNot):
+            leaders.update((ins.target, i + 1))
+        elif isinstance(ins, ForNext):
+            leaders.update((ins.end, i + 1))
+        elif not isinstance(ins, INLINED):
+            leaders.update((i, i + 1))   # re-entered here after the VM has looked at the game
+    starts = sorted(p for p in leaders if p < size)
+    names = {"_for_items": for_items, "_len": len, "_located": linetable.located_error, "_Exception": Exception,
+             "_instrs": instrs, "_size": size}
+    lines, table = [], {}
+
+    def emit(text, loc=None):
+        lines.append(text)
+        if loc is not None:
+            table[len(lines)] = (loc, None)
+
+    emit("def _run(g, frame, stack, limit, was_over):")
+    emit("    st = g.state")
+    emit("    L = frame[2]")
+    emit("    pc = frame[1]")
+    emit("    n = 0")
+    emit("    try:")
+    emit("        while True:")
+    for b, start in enumerate(starts):
+        end = next((p for p in starts[b + 1:]), size)
+        emit(f"            if pc == {start}:")
+        emit("                if n > limit:")
+        emit("                    break")
+        emit(f"                n += {end - start}")
+        for i in range(start, end):
+            ins = instrs[i]
+            names[f"_i{i}"] = ins
+            rest = end - i - 1   # instructions of this block not run when it stops after instruction i
+            pad = "                "
+            if isinstance(ins, Do):
+                names[f"_f{i}"] = ins.fn
+                emit(f"{pad}_f{i}(g, L)", ins.loc)
+                emit(f"{pad}if st.over is not was_over:")
+                emit(f"{pad}    frame[1] = {i + 1}")
+                emit(f"{pad}    return n - {rest}")
+            elif isinstance(ins, Jump):
+                emit(f"{pad}pc = {ins.target}", ins.loc)
+                emit(f"{pad}continue")
+            elif isinstance(ins, JumpIfNot):
+                names[f"_f{i}"] = ins.cond
+                emit(f"{pad}if not _f{i}(g, L):", ins.loc)
+                emit(f"{pad}    pc = {ins.target}")
+                emit(f"{pad}    continue")
+            elif isinstance(ins, ForInit):
+                names[f"_f{i}"] = ins.source
+                emit(f"{pad}L[_i{i}.slot] = _for_items(g, _f{i}(g, L))", ins.loc)
+            elif isinstance(ins, ForNext):
+                emit(f"{pad}_it = L[_i{i}.slot]", ins.loc)
+                emit(f"{pad}if _it[1] < _len(_it[0]):")
+                emit(f"{pad}    L[_i{i}.var] = _it[0][_it[1]]")
+                emit(f"{pad}    _it[1] += 1")
+                emit(f"{pad}else:")
+                emit(f"{pad}    del L[_i{i}.slot]")
+                emit(f"{pad}    pc = {ins.end}")
+                emit(f"{pad}    continue")
+            else:
+                emit(f"{pad}frame[1] = {i}")
+                emit(f"{pad}_i{i}.run(g, frame, stack)", ins.loc)
+                emit(f"{pad}return n")
+        emit(f"                pc = {end}")
+    # the end of the code, a budget that ran out, or a position inside a stretch
+    # (set by an instruction the VM ran): hand back to the VM
+    emit("            break")
+    emit("        frame[1] = pc")
+    emit("        if pc < _size and n <= limit and pc not in _starts:")
+    emit("            _instrs[pc].run(g, frame, stack)", None)
+    emit("            return n + 1")
+    emit("        return n")
+    emit("    except _Exception as _e:")
+    emit("        frame[1] = pc")
+    emit("        raise _located(_e, _instrs[pc].loc if pc < _size else _code_loc) from None")
+    names["_starts"] = frozenset(starts)
+    names["_code_loc"] = code.location
+    file_name = linetable.new_file_name()
+    source = "\n".join(lines)
+    linetable.register(file_name, table, source)
+    namespace = dict(names, __builtins__={})
+    exec(compile(source, file_name, "exec"), namespace)
+    return namespace["_run"]
+
+
+def run(g, stack: list, sync: bool = False) -> None:
+    """Run frames until the stack is empty, the game waits or ends.
+
+    ``sync`` runs a function for its value (from a condition, a domain, a
+    label): it ignores a pending decision and counts its steps apart, so that
+    merely looking at the game (``legal_actions``) never changes the state.
+    """
+    codes = g.codes
+    state = g.state
+    max_steps = g.ruleset.max_steps
+    budget = max_steps if sync else max_steps - state.steps
+    used = 0
+    # a function asked for its value still runs once the game is over (a scenario's expectation),
+    # but a game that ends during it (end_game()) stops it there
+    was_over = state.over
+    while stack and (sync or state.pending is None) and (state.over == was_over if sync else not state.over):
+        frame = stack[-1]
+        code = codes[frame[CODE]]
+        if frame[PC] >= len(code.instrs):
+            finish_frame(g, stack)
+            continue
+        runner = code.runner
+        if runner is None:
+            runner = code.runner = compile_code(code)
+        done = runner(g, frame, stack, budget - used, was_over)
+        used += done
+        if not sync:
+            state.steps += done
+        if used > budget:
+            phase = " > ".join(state.phase) or "(no phase)"
+            what = "a function did not finish" if sync else "the game did not end"
+            pc = min(frame[PC], len(code.instrs) - 1)
+            raise RunawayGameError(
+                f"{what} within {max_steps} steps; it was in phase '{phase}'", code.instrs[pc].loc,
+                hint="a loop never ends; raise limits.max_steps if the game is really this long")
+
+
+def call_sync(g, code: Code, args: list):
+    """Run a function that cannot wait for a decision and return its result."""
+    stack = [[code.id, 0, dict(zip(code.params, args)), None]]
+    g.retval = None
+    was_over = g.state.over
+    run(g, stack, sync=True)
+    if stack and g.state.over == was_over:
+        raise GameError(f"function '{code.id}' waited for a decision where none may be asked", code.location)
+    return g.retval

@@ -1,0 +1,130 @@
+"""Rules compile to Python generated from syntax trees: safe by structure, errors at the rule's place.
+
+Every generated function's source is kept in ``linetable.SOURCES``. These
+tests read that source back with Python's own ``ast`` and check that it is
+made only of the compiler's own names, so no text a ruleset supplies (names,
+ids, strings, labels, log formats) can ever become code; they also play a
+hostile ruleset and show its text stays inert, and check that a runtime error
+inside generated code names the DSL's ``file:line:col``.
+"""
+import ast
+import re
+
+import pytest
+from ruleset_builder import load
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import make_agents, play_out
+from interpreter.errors import GameError
+from interpreter.load.files import bundled_ids
+from interpreter.machine import linetable
+
+# the names generated code may use: its parameters, its helpers, and the objects it binds (_b3, _l12, _v4, ...)
+FIXED = {"g", "L", "st", "frame", "stack", "limit", "was_over", "pc", "n", "_member", "_chain", "_DavitError",
+         "_Exception", "_located", "_loc", "_e", "_t", "_i", "_it", "_for_items", "_len", "_instrs", "_size", "_starts",
+         "_code_loc"}
+BOUND = re.compile(r"^_[a-z]\d+$")
+# the attributes it may read: the game's state, the table, an instruction's slots
+ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",
+              "set_var", "set_attr"}
+
+
+def structure_problems(source: str) -> list[str]:
+    problems = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and node.id not in FIXED and not BOUND.match(node.id):
+            problems.append(f"name {node.id!r}")
+        elif isinstance(node, ast.Attribute) and node.attr not in ATTRIBUTES:
+            problems.append(f"attribute {node.attr!r}")
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ClassDef, ast.AsyncFunctionDef,
+                               ast.Await, ast.Yield, ast.YieldFrom)):
+            problems.append(type(node).__name__)
+        elif isinstance(node, ast.FunctionDef) and node.name not in ("_f", "_run"):
+            problems.append(f"function {node.name!r}")
+        elif isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, str, bool, type(None))):
+            problems.append(f"constant {node.value!r}")
+    return problems
+
+
+def generated_since(before: set) -> dict:
+    return {name: src for name, src in linetable.SOURCES.items() if name not in before}
+
+
+@pytest.mark.parametrize("rid", bundled_ids())
+def test_every_generated_function_of_a_bundled_ruleset_has_only_the_compilers_names(rid):
+    before = set(linetable.SOURCES)
+    rs = load_ruleset(rid)
+    game = Game(rs, rs.min_players, seed=3)
+    play_out(game, make_agents("random", rs.min_players, 3), max_decisions=200)   # compiles the code blocks
+    sources = generated_since(before) or {n: s for n, s in linetable.SOURCES.items()}
+    assert sources, "no generated source was recorded"
+    for name, source in sources.items():
+        assert not structure_problems(source), (name, structure_problems(source), source)
+
+
+HOSTILE = "x'] + __import__('os').system('touch {flag}') + L['"
+
+
+def test_text_from_a_ruleset_stays_a_string_literal(tmp_path):
+    flag = tmp_path / "pwned"
+    text = HOSTILE.format(flag=flag)
+    before = set(linetable.SOURCES)
+    rs = load(tmp_path, {
+        "variables": {"said": ""},
+        "zones": [{"id": "pile", "name": text}],
+        "things": [{"id": "chip", "count": 2, "start": "pile", "name": text}],
+        "actions": [{"id": "shout", "label": text, "do": f"log({text!r}, player)\nsaid = {text!r}"}],
+        "flow": [{"turn": {"player": "player(0)", "actions": ["shout"], "until": "said != ''"}},
+                 {"do": f"said = said + {text!r}\nlog(\"{{}}\", {text!r})"}],
+        "end": {"when": f"said == {text!r} + {text!r}"},
+    })
+    game = Game(rs, 1, seed=1)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert not flag.exists()
+    assert game.state.vars["said"] == text + text
+    sources = generated_since(before)
+    assert sources
+    literals = []
+    for source in sources.values():
+        assert not structure_problems(source), structure_problems(source)
+        literals += [n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Constant)]
+    assert text in literals, "the hostile text appears in the code only as a string literal"
+
+
+RUNTIME_ERROR = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  n: 0
+zones:
+  - id: pile
+things:
+  - id: chip
+    start: pile
+flow:
+  - do: |
+      for t in pile.things:
+          n = 1 + (t.kind + 1)
+"""
+
+
+def test_a_runtime_error_names_the_rule_not_the_generated_code(tmp_path):
+    (tmp_path / "ruleset.yaml").write_text(RUNTIME_ERROR, encoding="utf-8")
+    rs = load_ruleset(tmp_path)
+    with pytest.raises(GameError) as info:
+        Game(rs, 1, seed=1)
+    error = info.value
+    assert "TypeError" in error.message and "<davit" not in str(error)
+    assert error.location.file.endswith("ruleset.yaml")
+    lines = RUNTIME_ERROR.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "n = 1 +" in line)
+    # the failing node is the inner sum `t.kind + 1`, not the statement or the outer sum
+    assert (error.location.line, error.location.column) == (row, lines[row - 1].index("t.kind") + 1)
+
+
+def test_a_local_read_before_it_is_set_is_named(tmp_path):
+    rs = load(tmp_path, {"variables": {"n": 0}, "flow": [{"do": "if n > 5:\n    later = 1\nn = later + 1\n"}]})
+    with pytest.raises(GameError) as info:
+        Game(rs, 1, seed=1)
+    assert "'later' is used before it is given a value" in info.value.message
