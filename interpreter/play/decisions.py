@@ -114,15 +114,26 @@ def _enumerate(g, adef, seat: int, found: list) -> None:
     params = adef.params
     costs = adef.costs
     condition = adef.condition
-    last = len(params)
     pvars = g.state.pvars[seat]
+
+    def legal():
+        for counter, amount in costs:
+            if pvars.get(counter, 0) < amount(g, local):
+                return False
+        return condition is None or condition(g, local)
+
+    if len(params) == 1:   # the common case, without the recursion
+        name, fn = params[0]
+        for value in _domain(g, fn, local, adef.location):
+            local[name] = value
+            if (not costs and condition is None) or legal():
+                found.append(Action(seat, adef.id, ((name, value),), None, g))
+        return
+    last = len(params)
 
     def rec(i):
         if i == last:
-            for counter, amount in costs:
-                if pvars.get(counter, 0) < amount(g, local):
-                    return
-            if condition is None or condition(g, local):
+            if legal():
                 found.append(Action(seat, adef.id, tuple((name, local[name]) for name, _ in params), None, g))
             return
         name, fn = params[i]
@@ -288,7 +299,10 @@ def commit(g, action: Action) -> None:
             return
         _start_action(g, action)
         return
-    pending["commits"][str(action.player)] = action.to_json() | {"label": describe(g, action)}
+    committed = action.to_json()
+    if g.record:   # the label is only ever shown in the reveal event
+        committed["label"] = describe(g, action)
+    pending["commits"][str(action.player)] = committed
     if deciding(pending):
         return
     g.state.pending = None
@@ -296,7 +310,7 @@ def commit(g, action: Action) -> None:
     raw = [pending["commits"][str(s)] for s in sorted(pending["players"])]
     commits = [g.action_from_json(c) for c in raw]
     if g.record:
-        g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c["label"] for c in raw]})
+        g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
     for act in reversed(commits):
         _start_action(g, act)
 
