@@ -53,6 +53,9 @@ def _make(name: str):
             pv = g.state.pvars[o.seat]
             if name in pv:
                 return pv[name]
+            zone = g.table.seat_zones.get((name, o.seat))
+            if zone is not None:
+                return zone
             if seat:
                 return o.seat
             return g.get_attr(o, name, loc)

@@ -31,9 +31,9 @@ class RuleRuntime:
             pv = self.state.pvars[obj.seat]
             if name in pv:
                 return pv[name]
-            zid = f"{name}@{obj.seat}"
-            if zid in self.table.zones:
-                return self.table.zones[zid]
+            zone = self.table.seat_zones.get((name, obj.seat))
+            if zone is not None:
+                return zone
             return self._player_builtin(obj, name, loc)
         if isinstance(obj, ZoneRef):
             zp = self.state.zprops.get(obj.id)

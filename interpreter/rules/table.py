@@ -37,7 +37,7 @@ def instance_ids(defn: dict, seats) -> list[tuple[str, dict, int | None]]:
 
 
 class Table:
-    __slots__ = ("ruleset", "num_players", "players", "player_names", "things", "thing_list", "things_by_kind",
+    __slots__ = ("ruleset", "num_players", "players", "player_names", "seat_zones", "things", "thing_list", "things_by_kind",
                  "zones", "zone_list", "constants", "start_zone", "space_list")
 
     def __init__(self, ruleset, num_players: int):
@@ -47,12 +47,13 @@ class Table:
         names = list(ruleset.player_names)
         self.player_names = [names[i] if i < len(names) else f"player {i + 1}" for i in range(num_players)]
         self.zones: dict[str, ZoneRef] = {}
+        self.seat_zones: dict[tuple, ZoneRef] = {}   # (zone id, seat) -> that seat's copy of a per-player zone
         for zdef in ruleset.zones.values():
             if zdef.per_player:
                 for seat in range(num_players):
                     zid = f"{zdef.id}@{seat}"
                     name = f"{self.player_names[seat]}'s {zdef.name}"
-                    self.zones[zid] = ZoneRef(zid, zdef, seat, zdef.attrs, name)
+                    self.zones[zid] = self.seat_zones[zdef.id, seat] = ZoneRef(zid, zdef, seat, zdef.attrs, name)
             else:
                 self.zones[zdef.id] = ZoneRef(zdef.id, zdef, None, zdef.attrs, zdef.name)
         self.zone_list = list(self.zones.values())
