@@ -4,7 +4,7 @@ Each task plays one chunk (see ``RAY_CHUNK`` in :mod:`.simulate`) and
 returns plain records. Two things travel with the work, so that a node
 needs only Ray and davit's dependencies:
 
-* this very ``interpreter`` package, as the tasks' ``py_modules`` (every
+* this very ``interpreter`` package, as the job's ``py_modules`` (every
   node runs the same engine as the driver, so results cannot drift);
 * the ruleset's own files (main file, includes, variant), put in the object
   store once and written to a temporary folder on each worker that needs
@@ -13,6 +13,7 @@ needs only Ray and davit's dependencies:
 from __future__ import annotations
 
 import hashlib
+import logging
 import tempfile
 from pathlib import Path
 
@@ -61,7 +62,8 @@ class RaySession:
 
     Connects to ``address`` (a running cluster), or starts a local Ray with
     ``workers`` CPUs; a Ray that this process had already started is used as
-    it is and left running.
+    it is and left running (its workers must then import this same
+    ``interpreter``, for example through ``runtime_env={"py_modules": [...]}``).
     """
 
     def __init__(self, address: str | None, workers: int):
@@ -72,7 +74,10 @@ class RaySession:
         self.ray = ray
         self.started = not ray.is_initialized()
         if self.started:
-            options = {"include_dashboard": False, "log_to_driver": False}
+            # the job's runtime environment carries this package to every worker (Ray uploads local
+            # folders only for a whole job, not for single tasks)
+            options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
+                       "runtime_env": {"py_modules": [str(PACKAGE_DIR)]}}
             try:
                 if address:
                     ray.init(address=address, **options)
@@ -81,7 +86,7 @@ class RaySession:
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise DavitError(f"davit: cannot reach the Ray cluster at {address or 'a new local instance'}: "
                                  f"{exc}") from None
-        self.task = ray.remote(_ray_chunk).options(runtime_env={"py_modules": [str(PACKAGE_DIR)]})
+        self.task = ray.remote(_ray_chunk)
         self.shipped = {}
 
     def run(self, jobs, on_done) -> None:

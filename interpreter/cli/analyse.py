@@ -132,7 +132,10 @@ def _write_outputs(args, rs, runs, names, bots, lines) -> None:
         write_rows(args.out, table)
     if args.report:
         from ..analysis.report import write_report
-        title = f"{rs.name}: " + " vs ".join(variant or "base" for variant, _, _ in runs)
+        if len(runs) == 1:
+            title = rs.name + (f" ({runs[0][0]})" if runs[0][0] else "")
+        else:
+            title = f"{rs.name}: " + " vs ".join(variant or "base" for variant, _, _ in runs)
         write_report(args.report, title, "\n".join(lines),
                      [{"variant": variant, **summary, "records": records} for variant, summary, records in runs],
                      names)
