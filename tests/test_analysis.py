@@ -314,3 +314,15 @@ def test_ctrl_c_prints_a_partial_result():
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     result = json.loads(out)
     assert result["interrupted"] is True and 0 <= result["games"] < 100000
+
+
+def test_a_row_replays_with_davit_play(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    assert _run(["simulate", "tutorial", "--players", "2", "--games", "6", "--seed", "8", "--agents", "greedy,random",
+                 "--out", str(path)]) == 0
+    capsys.readouterr()
+    for row in [json.loads(line) for line in path.read_text().splitlines()][-2:]:
+        played = _json(capsys, "play", "tutorial", "--players", "2", "--agents", "greedy,random",
+                       "--seed", str(row["seed"]))
+        assert played["scores"] == [row["seat0_score"], row["seat1_score"]]
+        assert played["winners"] == [int(w) for w in row["winners"].split(";") if w]

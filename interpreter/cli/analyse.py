@@ -6,6 +6,7 @@ import json
 import sys
 
 from ..errors import DavitError
+from .players import players_for
 
 DEFAULT_GAMES = 100
 DEFAULT_CAP = 20000      # the game cap of --until-ci when --games is not given
@@ -62,11 +63,10 @@ def _prepare(args, variants):
     """Load and check everything before the first game: a mistake costs no time."""
     from ..agents import make_agents
     from ..rules.loading import load_ruleset
-    from .main import _players_for
     rulesets = [load_ruleset(args.ruleset, v) for v in variants]
-    players = _players_for(rulesets[0], args.players)
+    players = players_for(rulesets[0], args.players)
     for rs in rulesets[1:]:
-        _players_for(rs, players)
+        players_for(rs, players)
     try:
         bots = [a.name for a in make_agents(args.agents, players, 0)]
     except ValueError as exc:

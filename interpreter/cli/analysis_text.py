@@ -87,14 +87,16 @@ def compare_lines(rs, result: dict, names) -> list[str]:
                  f"{players} players, seed {result['seed']}, agents {result['agents']}")
     others = result["comparisons"]
     head = f"{'figure':<26}" + "".join(f"{label:>{width}}" for label in labels)
-    head += "".join(f"   {'vs ' + labels[0] + ' → ' + c['variant'] + ' (95%)':<28}" for c in others) + "  test"
+    titles = [f"vs {labels[0]} → {c['variant']} (95%)" for c in others]
+    vwidth = max([28] + [len(t) for t in titles])
+    head += "".join(f"   {title:<{vwidth}}" for title in titles) + "  test"
     lines.append(head)
     verdicts = [{row["figure"]: row for row in c["figures"]} for c in others]
 
     def row(title, cells, figure=None):
         text = f"{title:<26}" + "".join(f"{cell:>{width}}" for cell in cells)
         if figure is not None:
-            text += "".join(f"   {_verdict(v[figure]):<28}" for v in verdicts)
+            text += "".join(f"   {_verdict(v[figure]):<{vwidth}}" for v in verdicts)
             text += "  " + ("z-test" if "proportion" in verdicts[0][figure]["test"] else "Welch t")
         lines.append(text)
 

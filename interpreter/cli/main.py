@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..errors import DavitError
 from .analyse import add_parsers, cmd_compare, cmd_simulate
+from .players import players_for
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -194,14 +195,6 @@ def cmd_validate(args) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
-def _players_for(rs, wanted):
-    if wanted is None:
-        return max(rs.min_players, min(4, rs.max_players))
-    if not rs.min_players <= wanted <= rs.max_players:
-        raise DavitError(f"davit: {rs.id} is for {rs.min_players}–{rs.max_players} players, not {wanted}")
-    return wanted
-
-
 def cmd_play(args) -> int:
     from ..agents import HumanAgent, make_agents
     from ..observe.narrate import event_text
@@ -209,7 +202,7 @@ def cmd_play(args) -> int:
     from ..play.visibility import redact
     from ..rules.loading import load_ruleset
     rs = load_ruleset(args.ruleset, args.variant)
-    players = _players_for(rs, args.players)
+    players = players_for(rs, args.players)
     try:
         agents = make_agents(args.agents, players, args.seed)
     except ValueError as exc:
