@@ -29,8 +29,10 @@ def _json(capsys, argv):
     return {k: v for k, v in json.loads(out.splitlines()[-1]).items() if k not in TIMING}
 
 
-def test_ray_gives_the_same_numbers_as_one_process(capsys):
+def test_ray_gives_the_same_numbers_as_one_process(capsys, tmp_path, monkeypatch):
     pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
+    # away from the source tree, so that the workers can only use the engine and ruleset davit ships them
+    monkeypatch.chdir(tmp_path)
     argv = ["compare", "tutorial", "--variant", "bigger-boat", "--games", "120", "--players", "2", "--seed", "3",
             "--coverage", "--workers", "1"]
     here = _json(capsys, argv)

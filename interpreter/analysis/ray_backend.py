@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 import tempfile
 from pathlib import Path
 
 from ..errors import DavitError
-from ..load.files import PACKAGE_DIR, RULESET_FILE
+from ..load.files import PACKAGE_DIR, RULESET_FILE, schemas_dir
 from ..rules.loading import load_ruleset
 from .runner import RunSpec, play_chunk
 
@@ -38,6 +39,23 @@ def ruleset_files(ref: str, variant: str | None) -> tuple[dict[str, str], str | 
         else:
             files[Path(path).name] = text   # includes always sit beside the main file
     return files, rs.variant
+
+
+def package_to_ship() -> Path:
+    """A copy of this ``interpreter`` package with the JSON schemas inside (as in an installed wheel).
+
+    From a source tree the schemas sit beside the package, not in it; a
+    worker has only what is shipped. Bundled rulesets stay behind: a run
+    ships its own ruleset's files.
+    """
+    staging = Path(tempfile.mkdtemp(prefix="davit-ship-")) / "interpreter"
+    shutil.copytree(PACKAGE_DIR, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "rulesets"))
+    schemas = staging / "bundled" / "schemas"
+    if not any(schemas.glob("*.json")):
+        schemas.mkdir(parents=True, exist_ok=True)
+        for path in schemas_dir().glob("*.json"):
+            shutil.copy(path, schemas / path.name)
+    return staging
 
 
 def _folder_for(files: dict[str, str]) -> Path:
@@ -73,16 +91,18 @@ class RaySession:
             raise DavitError("davit: --backend ray needs Ray: pip install 'davit[ray]'") from None
         self.ray = ray
         self.started = not ray.is_initialized()
+        self.shipped_package = None
         if self.started:
             # the job's runtime environment carries this package to every worker (Ray uploads local
             # folders only for a whole job, not for single tasks)
+            self.shipped_package = package_to_ship()
             options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
-                       "runtime_env": {"py_modules": [str(PACKAGE_DIR)]}}
+                       "runtime_env": {"py_modules": [str(self.shipped_package)]}}
             try:
                 if address:
                     ray.init(address=address, **options)
-                else:
-                    ray.init(num_cpus=workers, **options)
+                else:   # "local": a new instance of our own, even if another one runs on this machine
+                    ray.init(address="local", num_cpus=workers, **options)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise DavitError(f"davit: cannot reach the Ray cluster at {address or 'a new local instance'}: "
                                  f"{exc}") from None
@@ -117,3 +137,5 @@ class RaySession:
     def close(self) -> None:
         if self.started:
             self.ray.shutdown()
+        if self.shipped_package is not None:
+            shutil.rmtree(self.shipped_package.parent, ignore_errors=True)
