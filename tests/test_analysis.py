@@ -326,3 +326,18 @@ def test_a_row_replays_with_davit_play(tmp_path, capsys):
                        "--seed", str(row["seed"]))
         assert played["scores"] == [row["seat0_score"], row["seat1_score"]]
         assert played["winners"] == [int(w) for w in row["winners"].split(";") if w]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "tutorial", "--agents", "random,human"], "davit: simulate plays bots only; choose from random, first, greedy"),
+    (["compare", "tutorial", "--variant", "bigger-boat", "--address", "somewhere:6379"],
+     "davit: --address is for --backend ray"),
+    (["compare", "tutorial", "--variant", "no-such-variant"], "has no variant 'no-such-variant'"),
+    (["compare", "der-mythos", "--variant", "more-players"], "is for 6–10 players, not 4"),
+    (["simulate", "tutorial", "--agents", "clever"], "unknown agent 'clever'"),
+])
+def test_bad_input_is_one_line_before_any_game(argv, message, capsys):
+    rc = _run(argv + ["--games", "100000"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 1
+    assert message in err and len(err.splitlines()) == 1

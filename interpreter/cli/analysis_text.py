@@ -36,6 +36,11 @@ def _stop_text(result) -> list[str]:
     return []
 
 
+def _rivals(rs, players: int) -> bool:
+    """Whether seats play against each other: only then do ties and a first seat advantage mean anything."""
+    return players > 1 and rs.team_var is None
+
+
 def simulate_lines(rs, result: dict, names) -> list[str]:
     players = result["players"]
     lines = _stop_text(result)
@@ -45,12 +50,17 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
     for s in range(players):
         lines.append(f"{names[s]:<16}{num_ci(result['mean_scores'][s], result['mean_score_ci'][s]):>26}"
                      f"{result['score_stdev'][s]:>9.2f}{pct_ci(result['win_rate'][s], result['win_rate_ci'][s]):>26}")
-    lines.append(f"ties: {pct_ci(result['tie_rate'], result['tie_rate_ci'])} of games. {TIES}, "
-                 f"so the win rates add up to {pct(result['win_rate_sum'])}.")
+    if _rivals(rs, players):
+        lines.append(f"ties: {pct_ci(result['tie_rate'], result['tie_rate_ci'])} of games. {TIES}, "
+                     f"so the win rates add up to {pct(result['win_rate_sum'])}.")
+    elif players > 1:
+        lines.append("co-operative: every seat wins or loses with the team")
     if result["no_winner_rate"]:
         lines.append(f"no winner: {pct_ci(result['no_winner_rate'], result['no_winner_rate_ci'])} of games")
-    lines.append(f"first seat advantage: {points_ci(result['first_seat_advantage'], result['first_seat_advantage_ci'])}"
-                 " (the first seat's win rate minus the average seat's)")
+    if _rivals(rs, players):
+        lines.append(f"first seat advantage: "
+                     f"{points_ci(result['first_seat_advantage'], result['first_seat_advantage_ci'])}"
+                     " (the first seat's win rate minus the average seat's)")
     q = result["length_quantiles"]
     lines.append(f"game length: mean {num_ci(result['mean_length'], result['length_ci'])} decisions; "
                  f"median {q['median']:g}, 10–90%: {q['p10']:g}–{q['p90']:g}, "
@@ -102,20 +112,23 @@ def compare_lines(rs, result: dict, names) -> list[str]:
 
     for s in range(players):
         row(f"win rate {names[s]}", [pct_ci(r["win_rate"][s], r["win_rate_ci"][s]) for r in runs], f"win_rate[{s}]")
-    row("tie rate", [pct_ci(r["tie_rate"], r["tie_rate_ci"]) for r in runs], "tie_rate")
+    if _rivals(rs, players):
+        row("tie rate", [pct_ci(r["tie_rate"], r["tie_rate_ci"]) for r in runs], "tie_rate")
     for s in range(players):
         row(f"mean score {names[s]}", [num_ci(r["mean_scores"][s], r["mean_score_ci"][s]) for r in runs],
             f"mean_score[{s}]")
     row("game length (mean)", [num_ci(r["mean_length"], r["length_ci"]) for r in runs], "length")
     row("game length median, 10–90%", [f"{r['length_quantiles']['median']:g}, {r['length_quantiles']['p10']:g}–"
                                        f"{r['length_quantiles']['p90']:g}" for r in runs])
-    row("first seat advantage", [points_ci(r["first_seat_advantage"], r["first_seat_advantage_ci"]) for r in runs],
-        "first_seat_win_rate")
+    if _rivals(rs, players):
+        row("first seat advantage", [points_ci(r["first_seat_advantage"], r["first_seat_advantage_ci"])
+                                     for r in runs], "first_seat_win_rate")
     row("cut off at a length cap", [pct_ci(r["capped_rate"], r["capped_rate_ci"]) for r in runs], "capped_rate")
-    sums = ", ".join(f"{label}: {pct(r['win_rate_sum'])}" for label, r in zip(labels, runs))
-    lines.append(f"{TIES}, so win rates can add up to more than 100% ({sums}).")
-    lines.append("First seat advantage: the first seat's win rate minus the average seat's; "
-                 "its verdict tests the first seat's win rate.")
+    if _rivals(rs, players):
+        sums = ", ".join(f"{label}: {pct(r['win_rate_sum'])}" for label, r in zip(labels, runs))
+        lines.append(f"{TIES}, so win rates can add up to more than 100% ({sums}).")
+        lines.append("First seat advantage: the first seat's win rate minus the average seat's; "
+                     "its verdict tests the first seat's win rate.")
     lines.append(f"Length cap: {_cap_text(result)}.")
     lines.append(INTERVALS)
     lines.append(f"Tests: z-test = {METHODS['proportion_test']}, Welch t = {METHODS['mean_test']}; each figure is "
