@@ -1,93 +1,165 @@
-"""Many games at once: per-seat statistics, the same for any number of workers.
+"""Many games at once: runs of one or more variants, the same for any number of workers or machines.
 
 Game ``i`` of a run always gets seed ``rng.derive(seed, i)`` and its own
-agents, and results are gathered in game order, so ``--workers`` changes only
-the speed, never the numbers.
+agents, whatever the variant, and results are put back in game order, so
+``--workers`` and ``--backend`` change only the speed, never the numbers;
+every variant of a comparison plays the same seeds with the same bots.
+
+A run goes in rounds. Without a precision goal the run is one round; with
+``until_ci`` a round is :data:`ROUND` games per variant and the run stops
+after the first round at which every win-rate interval is at most that wide
+(or at the game cap) — rounds are fixed in size, so where a run stops does
+not depend on the backend either. Ctrl-C stops handing out work and keeps
+every game that finished.
 """
 from __future__ import annotations
 
-import math
-import multiprocessing
 import sys
 import time
 
-from ..agents import make_agents, play_out
-from ..machine import rng
-from ..play.game import Game
 from ..rules.loading import load_ruleset
+from .runner import CHUNK, LocalSession, RunSpec, game_seeds
+from .summary import compare_figures, summarize
 
-CHUNK = 50
-
-
-def _play_chunk(job):
-    ref, variant, players, agents_spec, seeds = job
-    ruleset = load_ruleset(ref, variant)
-    out = []
-    for game_seed in seeds:
-        game = Game(ruleset, players, seed=game_seed, record=False)
-        agents = make_agents(agents_spec, players, game_seed)
-        decisions = play_out(game, agents)
-        scores = game.scores
-        out.append(([scores[s] for s in range(players)], game.winners, decisions))
-    return out
+ROUND = 500          # games per variant between two looks at the precision goal
+RAY_CHUNK = 100      # games per Ray task: a task ships a few kB and should run for a second or more
+BACKENDS = ("local", "ray")
 
 
-def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, variant: str | None = None,
-             agents: str = "random", progress: bool = False) -> dict:
-    seeds = [rng.derive(seed, i) for i in range(games)]
-    jobs = [(str(ref), variant, players, agents, seeds[i:i + CHUNK]) for i in range(0, games, CHUNK)]
+class Run:
+    """The records of every variant of a run, and how the run went."""
+
+    def __init__(self, specs: list[RunSpec]):
+        self.specs = specs
+        self.records: list[dict] = [{} for _ in specs]   # per variant: game index -> record
+        self.interrupted = False
+        self.stopped_by = "games"
+        self.seconds = 0.0
+
+    def games(self, v: int) -> list[dict]:
+        """The finished games of variant ``v`` that every variant finished, in game order."""
+        common = set(self.records[0])
+        for recs in self.records[1:]:
+            common &= set(recs)
+        return [self.records[v][i] for i in sorted(common)]
+
+
+def play(specs: list[RunSpec], games: int, seed: int = 0, workers: int = 1, until_ci: float | None = None,
+         backend: str = "local", address: str | None = None, progress: bool = False) -> Run:
+    """Play ``games`` games (the cap, with ``until_ci``) of every spec on the same seeds."""
+    run = Run(specs)
+    chunk = RAY_CHUNK if backend == "ray" else CHUNK
+    session = _open(backend, workers, address)
+    bar = _progress_bar(games * len(specs)) if progress else None
     start = time.perf_counter()
-    results = []
-    bar = None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=games, unit="game", file=sys.stderr, leave=False)
-    if workers > 1 and len(jobs) > 1:
-        ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        with ctx.Pool(workers) as pool:
-            for chunk in pool.imap(_play_chunk, jobs):
-                results.extend(chunk)
-                if bar:
-                    bar.update(len(chunk))
-    else:
-        for job in jobs:
-            chunk = _play_chunk(job)
-            results.extend(chunk)
-            if bar:
-                bar.update(len(chunk))
-    if bar:
-        bar.close()
-    elapsed = time.perf_counter() - start
-    summary = summarize(results, players, elapsed)
-    benchmark = load_ruleset(ref, variant).benchmark
-    if benchmark and "value" in benchmark:
-        above = sum(1 for scores, _, _ in results if max(scores) > benchmark["value"])
-        summary["benchmark"] = {"value": benchmark["value"], "label": benchmark.get("label", ""),
-                                "share_above": round(above / len(results), 4) if results else 0.0}
+    done = 0
+    try:
+        while done < games:
+            stop = min(games, done + ROUND) if until_ci else games
+            jobs = [((v, lo), spec, game_seeds(seed, lo, min(stop, lo + chunk)))
+                    for lo in range(done, stop, chunk) for v, spec in enumerate(specs)]
+            session.run(jobs, _collect(run, bar))
+            done = stop
+            if until_ci and all(summarize(run.games(v), s.players)["widest_win_rate_ci"] <= until_ci
+                                for v, s in enumerate(specs)):
+                run.stopped_by = "precision"
+                break
+    except KeyboardInterrupt:
+        run.interrupted = True
+        run.stopped_by = "interrupted"
+    finally:
+        if bar is not None:
+            bar.close()
+        session.close()
+    run.seconds = time.perf_counter() - start
+    return run
+
+
+def _open(backend: str, workers: int, address: str | None):
+    if backend == "ray":
+        from .ray_backend import RaySession
+        return RaySession(address, workers)
+    return LocalSession(workers)
+
+
+def _collect(run: Run, bar):
+    def on_done(key, records):
+        v, _ = key
+        for record in records:
+            run.records[v][record["game"]] = record
+        if bar is not None:
+            bar.update(len(records))
+    return on_done
+
+
+def _progress_bar(total: int):
+    from tqdm import tqdm
+    return tqdm(total=total, unit="game", file=sys.stderr, leave=False,
+                bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} games [{elapsed}, ETA {remaining}, {rate_fmt}]")
+
+
+def _timing(summary: dict, run: Run) -> dict:
+    total = summary["games"] * len(run.specs)
+    summary["seconds"] = round(run.seconds, 3)
+    summary["games_per_second"] = round(total / run.seconds, 1) if run.seconds > 0 else None
+    summary["interrupted"] = run.interrupted
+    summary["stopped_by"] = run.stopped_by
     return summary
 
 
-def summarize(results, players: int, elapsed: float) -> dict:
-    n = len(results)
-    wins = [0] * players
-    totals = [[] for _ in range(players)]
-    lengths = []
-    for scores, winners, decisions in results:
-        for s in range(players):
-            totals[s].append(scores[s])
-        for w in winners:
-            wins[w] += 1
-        lengths.append(decisions)
-    means = [sum(t) / n if n else 0.0 for t in totals]
-    spreads = [math.sqrt(sum((x - m) ** 2 for x in t) / n) if n else 0.0 for t, m in zip(totals, means)]
-    return {
-        "games": n,
-        "players": players,
-        "wins": wins,
-        "win_rate": [w / n if n else 0.0 for w in wins],
-        "mean_scores": [round(m, 4) for m in means],
-        "score_stdev": [round(s, 4) for s in spreads],
-        "mean_length": round(sum(lengths) / n, 4) if n else 0.0,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(n / elapsed, 1) if elapsed > 0 else None,
-    }
+def _benchmark(ruleset, records) -> dict | None:
+    benchmark = ruleset.benchmark
+    if not benchmark or "value" not in benchmark:
+        return None
+    above = sum(1 for r in records if max(r["scores"]) > benchmark["value"])
+    return {"value": benchmark["value"], "label": benchmark.get("label", ""),
+            "share_above": round(above / len(records), 4) if records else 0.0}
+
+
+def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, variant: str | None = None,
+             agents: str = "random", progress: bool = False, *, coverage: bool = False, until_ci: float | None = None,
+             max_length: int | None = None, backend: str = "local", address: str | None = None,
+             keep_records: bool = False) -> dict:
+    """One variant's figures (see :func:`summary.summarize`), with coverage and records when asked."""
+    spec = RunSpec(str(ref), variant, players, agents, max_length, coverage)
+    run = play([spec], games, seed, workers, until_ci, backend, address, progress)
+    records = run.games(0)
+    ruleset = load_ruleset(ref, variant)
+    summary = _timing(summarize(records, players), run)
+    benchmark = _benchmark(ruleset, records)
+    if benchmark:
+        summary["benchmark"] = benchmark
+    if coverage:
+        from .coverage import coverage_summary
+        summary["coverage"] = coverage_summary(ruleset, records)
+    if keep_records:
+        summary["records"] = records
+    return summary
+
+
+def compare(ref, variants: list[str | None], games: int, players: int, seed: int = 0, workers: int = 1,
+            agents: str = "random", progress: bool = False, *, coverage: bool = False,
+            until_ci: float | None = None, max_length: int | None = None, backend: str = "local",
+            address: str | None = None, keep_records: bool = False) -> dict:
+    """Every variant on the same seeds and bots; each later one is tested against the first."""
+    specs = [RunSpec(str(ref), v, players, agents, max_length, coverage) for v in variants]
+    run = play(specs, games, seed, workers, until_ci, backend, address, progress)
+    records = [run.games(v) for v in range(len(specs))]
+    summaries = [summarize(recs, players) for recs in records]
+    out = {"variants": [], "comparisons": []}
+    for v, (variant, summary) in enumerate(zip(variants, summaries)):
+        entry = {"variant": variant, **summary}
+        ruleset = load_ruleset(ref, variant)
+        benchmark = _benchmark(ruleset, records[v])
+        if benchmark:
+            entry["benchmark"] = benchmark
+        if coverage:
+            from .coverage import coverage_summary
+            entry["coverage"] = coverage_summary(ruleset, records[v])
+        if keep_records:
+            entry["records"] = records[v]
+        out["variants"].append(entry)
+    for v in range(1, len(variants)):
+        out["comparisons"].append({"base": variants[0], "variant": variants[v],
+                                   "figures": compare_figures(summaries[0], summaries[v], records[0], records[v])})
+    return _timing(out | {"games": summaries[0]["games"], "players": players}, run)

@@ -1,4 +1,4 @@
-"""The ``davit`` command: list, validate, play, simulate, test.
+"""The ``davit`` command: list, validate, play, simulate, compare, test.
 
 Every user mistake ends in one readable line (or ``file:line:col`` lines) and
 a non-zero exit; a Python traceback is shown only with ``DAVIT_DEBUG=1``.
@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 
 from ..errors import DavitError
+from .analyse import add_parsers, cmd_compare, cmd_simulate
+from .players import players_for
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -67,15 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
     p.add_argument("--quiet", action="store_true", help="print only the result")
 
-    p = sub.add_parser("simulate", help="play many games and report statistics per seat")
-    p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--games", type=_positive, default=100)
-    p.add_argument("--players", type=_positive)
-    p.add_argument("--seed", type=_int, default=0)
-    p.add_argument("--workers", type=_positive, default=1)
-    p.add_argument("--variant")
-    p.add_argument("--agents", default="random")
-    p.add_argument("--json", action="store_true")
+    add_parsers(sub, _positive, _int)
 
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET")
@@ -201,14 +195,6 @@ def cmd_validate(args) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
-def _players_for(rs, wanted):
-    if wanted is None:
-        return max(rs.min_players, min(4, rs.max_players))
-    if not rs.min_players <= wanted <= rs.max_players:
-        raise DavitError(f"davit: {rs.id} is for {rs.min_players}–{rs.max_players} players, not {wanted}")
-    return wanted
-
-
 def cmd_play(args) -> int:
     from ..agents import HumanAgent, make_agents
     from ..observe.narrate import event_text
@@ -216,7 +202,7 @@ def cmd_play(args) -> int:
     from ..play.visibility import redact
     from ..rules.loading import load_ruleset
     rs = load_ruleset(args.ruleset, args.variant)
-    players = _players_for(rs, args.players)
+    players = players_for(rs, args.players)
     try:
         agents = make_agents(args.agents, players, args.seed)
     except ValueError as exc:
@@ -260,32 +246,6 @@ def cmd_play(args) -> int:
                 print(text)
     else:
         print(event_text(game, game.log[-1]))
-    return EXIT_OK
-
-
-def cmd_simulate(args) -> int:
-    from ..analysis.simulate import simulate
-    from ..rules.loading import load_ruleset
-    rs = load_ruleset(args.ruleset, args.variant)
-    players = _players_for(rs, args.players)
-    result = simulate(args.ruleset, args.games, players, seed=args.seed, workers=args.workers,
-                      variant=args.variant, agents=args.agents, progress=sys.stderr.isatty() and not args.json)
-    result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, **result}
-    if args.json:
-        print(json.dumps(result))
-        return EXIT_OK
-    names = rs.table(players).player_names
-    print(f"{rs.name}{f' ({rs.variant})' if rs.variant else ''}: {result['games']} games, {players} players, "
-          f"seed {args.seed}, agents {args.agents}")
-    print(f"{'seat':<16}{'mean score':>12}{'stdev':>10}{'win rate':>10}")
-    for s in range(players):
-        print(f"{names[s]:<16}{result['mean_scores'][s]:>12.2f}{result['score_stdev'][s]:>10.2f}"
-              f"{result['win_rate'][s]:>10.1%}")
-    if "benchmark" in result:
-        bench = result["benchmark"]
-        print(f"{bench['share_above']:.1%} of games beat {bench['value']}" + (f" ({bench['label']})" if bench["label"] else ""))
-    print(f"mean game length: {result['mean_length']:.1f} decisions; "
-          f"{result['games_per_second']} games per second ({result['seconds']} s)")
     return EXIT_OK
 
 
@@ -338,7 +298,7 @@ def cmd_diff(args) -> int:
 
 
 COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-            "test": cmd_test}
+            "compare": cmd_compare, "test": cmd_test}
 
 if __name__ == "__main__":
     sys.exit(main())

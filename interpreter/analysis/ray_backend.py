@@ -1,0 +1,141 @@
+"""Chunks of games on a Ray cluster (``--backend ray``): the same records as on this machine.
+
+Each task plays one chunk (see ``RAY_CHUNK`` in :mod:`.simulate`) and
+returns plain records. Two things travel with the work, so that a node
+needs only Ray and davit's dependencies:
+
+* this very ``interpreter`` package, as the job's ``py_modules`` (every
+  node runs the same engine as the driver, so results cannot drift);
+* the ruleset's own files (main file, includes, variant), put in the object
+  store once and written to a temporary folder on each worker that needs
+  them: a ruleset that exists only on the driver's disk works too.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..errors import DavitError
+from ..load.files import PACKAGE_DIR, RULESET_FILE, schemas_dir
+from ..rules.loading import load_ruleset
+from .runner import RunSpec, play_chunk
+
+_materialized: dict[str, Path] = {}   # on a worker: content hash -> folder holding that ruleset
+
+
+def ruleset_files(ref: str, variant: str | None) -> tuple[dict[str, str], str | None]:
+    """The files that make up ``ref`` (with ``variant``) by their place in a ruleset folder, and the variant id."""
+    rs = load_ruleset(ref, variant)
+    files = {}
+    for i, path in enumerate(rs.files):
+        text = Path(path).read_text(encoding="utf-8")
+        if i == 0:
+            files[RULESET_FILE] = text
+        elif rs.variant is not None and path == rs.files[-1]:
+            files[f"variants/{rs.variant}.yaml"] = text
+        else:
+            files[Path(path).name] = text   # includes always sit beside the main file
+    return files, rs.variant
+
+
+def package_to_ship() -> Path:
+    """A copy of this ``interpreter`` package with the JSON schemas inside (as in an installed wheel).
+
+    From a source tree the schemas sit beside the package, not in it; a
+    worker has only what is shipped. Bundled rulesets stay behind: a run
+    ships its own ruleset's files.
+    """
+    staging = Path(tempfile.mkdtemp(prefix="davit-ship-")) / "interpreter"
+    shutil.copytree(PACKAGE_DIR, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "rulesets"))
+    schemas = staging / "bundled" / "schemas"
+    if not any(schemas.glob("*.json")):
+        schemas.mkdir(parents=True, exist_ok=True)
+        for path in schemas_dir().glob("*.json"):
+            shutil.copy(path, schemas / path.name)
+    return staging
+
+
+def _folder_for(files: dict[str, str]) -> Path:
+    key = hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest()
+    folder = _materialized.get(key)
+    if folder is None:
+        folder = Path(tempfile.mkdtemp(prefix="davit-ruleset-"))
+        for name, text in files.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text, encoding="utf-8")
+        _materialized[key] = folder
+    return folder
+
+
+def _ray_chunk(files: dict[str, str], spec: RunSpec, games: list) -> list[dict]:
+    folder = _folder_for(files)
+    return play_chunk(spec, games, load_ruleset(folder, spec.variant))
+
+
+class RaySession:
+    """Ray for the length of one run: ``run(jobs, on_done)`` any number of times, then ``close()``.
+
+    Connects to ``address`` (a running cluster), or starts a local Ray with
+    ``workers`` CPUs; a Ray that this process had already started is used as
+    it is and left running (its workers must then import this same
+    ``interpreter``, for example through ``runtime_env={"py_modules": [...]}``).
+    """
+
+    def __init__(self, address: str | None, workers: int):
+        try:
+            import ray
+        except ImportError:
+            raise DavitError("davit: --backend ray needs Ray: pip install 'davit[ray]'") from None
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        self.shipped_package = None
+        if self.started:
+            # the job's runtime environment carries this package to every worker (Ray uploads local
+            # folders only for a whole job, not for single tasks)
+            self.shipped_package = package_to_ship()
+            options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
+                       "runtime_env": {"py_modules": [str(self.shipped_package)]}}
+            try:
+                if address:
+                    ray.init(address=address, **options)
+                else:   # "local": a new instance of our own, even if another one runs on this machine
+                    ray.init(address="local", num_cpus=workers, **options)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise DavitError(f"davit: cannot reach the Ray cluster at {address or 'a new local instance'}: "
+                                 f"{exc}") from None
+        self.task = ray.remote(_ray_chunk)
+        self.shipped = {}
+
+    def run(self, jobs, on_done) -> None:
+        """Run ``(key, spec, games)`` jobs as tasks; ``on_done(key, records)`` as each finishes.
+
+        A KeyboardInterrupt (or any error) cancels the tasks not finished.
+        """
+        ray = self.ray
+        pending = {}
+        try:
+            for key, spec, games in jobs:
+                if (spec.ref, spec.variant) not in self.shipped:
+                    files, variant = ruleset_files(spec.ref, spec.variant)
+                    self.shipped[(spec.ref, spec.variant)] = (ray.put(files), variant)
+                files_ref, variant = self.shipped[(spec.ref, spec.variant)]
+                remote_spec = RunSpec(RULESET_FILE, variant, spec.players, spec.agents, spec.max_length,
+                                      spec.coverage)
+                pending[self.task.remote(files_ref, remote_spec, games)] = key
+            while pending:
+                done, _ = ray.wait(list(pending), num_returns=1)
+                key = pending.pop(done[0])
+                on_done(key, ray.get(done[0]))
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+        if self.shipped_package is not None:
+            shutil.rmtree(self.shipped_package.parent, ignore_errors=True)

@@ -1,0 +1,108 @@
+"""The figures of one run (one ruleset and variant), each with its 95% interval.
+
+Win rates count a shared win as a win for every tied player (so they can
+add up to more than 100%); the tie rate says how often that happened.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import stats
+
+
+def _proportion(successes: int, n: int) -> dict:
+    low, high = stats.wilson(successes, n)
+    return {"count": successes, "rate": successes / n if n else 0.0, "ci": [low, high]}
+
+
+def _mean(values) -> dict:
+    mean, sd = stats.mean_sd(values)
+    low, high = stats.mean_interval(values)
+    return {"mean": mean, "stdev": sd, "ci": [low, high]}
+
+
+def summarize(records, players: int) -> dict:
+    """Every figure of a run from its game records (see :func:`runner.play_game`)."""
+    n = len(records)
+    wins = [0] * players
+    sole = [0] * players
+    scores = [[] for _ in range(players)]
+    lengths = []
+    ties = no_winner = capped = 0
+    reasons = Counter()
+    for r in records:
+        for s in range(players):
+            scores[s].append(r["scores"][s])
+        for w in r["winners"]:
+            wins[w] += 1
+        if len(r["winners"]) == 1:
+            sole[r["winners"][0]] += 1
+        ties += len(r["winners"]) > 1
+        no_winner += not r["winners"]
+        capped += r["capped"]
+        lengths.append(r["length"])
+        reasons[r["end_reason"]] += 1
+    win = [_proportion(w, n) for w in wins]
+    score = [_mean(v) for v in scores]
+    fair = sum(wins) / (players * n) if n else 0.0
+    first = win[0]
+    return {
+        "games": n,
+        "players": players,
+        "wins": wins,
+        "win_rate": [w["rate"] for w in win],
+        "win_rate_ci": [w["ci"] for w in win],
+        "win_rate_sum": sum(w["rate"] for w in win),
+        "sole_wins": sole,
+        "tie_rate": ties / n if n else 0.0,
+        "tie_rate_ci": list(stats.wilson(ties, n)),
+        "ties": ties,
+        "no_winner_rate": no_winner / n if n else 0.0,
+        "no_winner_rate_ci": list(stats.wilson(no_winner, n)),
+        "mean_scores": [s["mean"] for s in score],
+        "mean_score_ci": [s["ci"] for s in score],
+        "score_stdev": [s["stdev"] for s in score],
+        "score_quantiles": [dict(zip(("p10", "p25", "median", "p75", "p90"), stats.quantiles(v))) for v in scores],
+        "score_range": [[min(v), max(v)] if v else [0, 0] for v in scores],
+        "mean_length": _mean(lengths)["mean"],
+        "length_ci": _mean(lengths)["ci"],
+        "length_quantiles": dict(zip(("p10", "p25", "median", "p75", "p90"), stats.quantiles(lengths))),
+        "length_range": [min(lengths), max(lengths)] if lengths else [0, 0],
+        # how much more often the first seat wins than the average seat; the interval is the
+        # first seat's Wilson interval shifted by that average (taken as fixed)
+        "first_seat_advantage": first["rate"] - fair,
+        "first_seat_advantage_ci": [first["ci"][0] - fair, first["ci"][1] - fair],
+        "capped": capped,
+        "capped_rate": capped / n if n else 0.0,
+        "capped_rate_ci": list(stats.wilson(capped, n)),
+        "end_reasons": dict(sorted(reasons.items())),
+        "widest_win_rate_ci": max((w["ci"][1] - w["ci"][0] for w in win), default=1.0),
+    }
+
+
+def scores_of(records, seat: int) -> list:
+    return [r["scores"][seat] for r in records]
+
+
+def compare_figures(base: dict, other: dict, base_records, other_records) -> list[dict]:
+    """Each figure of ``other`` against ``base``: the p-value of the named test and a verdict at 95%."""
+    players = base["players"]
+    rows = []
+
+    def proportion(name, x1, x2):
+        p = stats.two_proportion_test(x1, base["games"], x2, other["games"])
+        rows.append({"figure": name, "test": stats.METHODS["proportion_test"], "p": p, "differs": p < 0.05})
+
+    def means(name, a, b):
+        p = stats.welch_test(a, b)
+        rows.append({"figure": name, "test": stats.METHODS["mean_test"], "p": p, "differs": p < 0.05})
+
+    for s in range(players):
+        proportion(f"win_rate[{s}]", base["wins"][s], other["wins"][s])
+    proportion("tie_rate", base["ties"], other["ties"])
+    for s in range(players):
+        means(f"mean_score[{s}]", scores_of(base_records, s), scores_of(other_records, s))
+    means("length", [r["length"] for r in base_records], [r["length"] for r in other_records])
+    proportion("first_seat_win_rate", base["wins"][0], other["wins"][0])
+    proportion("capped_rate", base["capped"], other["capped"])
+    return rows

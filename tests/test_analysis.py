@@ -1,0 +1,343 @@
+"""davit simulate and compare: intervals, verdicts, coverage, data out, precision goals, Ctrl-C.
+
+Games are few and of the fast rulesets (tutorial, der-mythos); the slow ones
+play one game each, for coverage only.
+"""
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cli_runner import REPO, run as _run
+from interpreter.analysis import runner, simulate as simulate_module, stats
+from interpreter.load.files import bundled_ids
+from interpreter.machine import rng
+from interpreter.rules.loading import load_ruleset
+
+TIMING = {"seconds", "games_per_second"}
+
+
+@pytest.fixture(autouse=True)
+def at_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+
+
+def _json(capsys, *argv, code=0):
+    rc = _run(list(argv) + ["--json"])
+    out = capsys.readouterr().out
+    assert rc == code, out
+    lines = out.splitlines()
+    assert len(lines) == 1, out
+    return json.loads(lines[0])
+
+
+def _untimed(result):
+    return {k: v for k, v in result.items() if k not in TIMING}
+
+
+# -- simulate: intervals and the tie rate ---------------------------------------------
+
+
+def test_simulate_json_has_every_interval(capsys):
+    result = _json(capsys, "simulate", "tutorial", "--games", "40", "--players", "2", "--seed", "5")
+    assert result["games"] == 40
+    for value, (low, high) in zip(result["win_rate"], result["win_rate_ci"]):
+        assert 0 <= low <= value <= high <= 1
+    for value, (low, high) in zip(result["mean_scores"], result["mean_score_ci"]):
+        assert low <= value <= high
+    for key in ("tie_rate", "no_winner_rate", "capped_rate"):
+        low, high = result[key + "_ci"]
+        assert low <= result[key] <= high
+    assert result["length_ci"][0] <= result["mean_length"] <= result["length_ci"][1]
+    # a tied game gives a win to two or more seats, a sole win to one
+    assert sum(result["wins"]) - sum(result["sole_wins"]) >= 2 * result["ties"]
+    assert result["ties"] == round(result["tie_rate"] * 40)
+    assert result["win_rate_sum"] == pytest.approx(sum(result["win_rate"]))
+    assert result["win_rate_ci"][0] == list(stats.wilson(result["wins"][0], 40))
+
+
+def test_simulate_counts_shared_wins_and_ties_from_the_records():
+    result = simulate_module.simulate("tutorial", 40, 2, seed=5, keep_records=True)
+    records = result["records"]
+    assert [r["seed"] for r in records] == [rng.derive(5, i) for i in range(40)]
+    ties = sum(1 for r in records if len(r["winners"]) > 1)
+    assert result["ties"] == ties > 0   # the tutorial ends in ties often: the point of reporting them
+    assert result["wins"] == [sum(1 for r in records if s in r["winners"]) for s in range(2)]
+    assert result["win_rate_sum"] > 1.0
+
+
+def test_simulate_table_shows_intervals_and_ties(capsys):
+    rc = _run(["simulate", "tutorial", "--games", "30", "--players", "2", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "win rate [95% CI]" in out and "mean score [95% CI]" in out
+    assert "ties: " in out and "a win for every tied player" in out
+    assert "Wilson score interval" in out and "normal approximation" in out
+
+
+# -- compare ------------------------------------------------------------------------------
+
+
+def test_compare_finds_what_the_variant_changes(capsys):
+    result = _json(capsys, "compare", "der-mythos", "--variant", "simplified-scoring", "--games", "60",
+                   "--players", "4", "--seed", "1")
+    assert [v["variant"] for v in result["variants"]] == [None, "simplified-scoring"]
+    assert all(v["games"] == 60 for v in result["variants"])
+    (comparison,) = result["comparisons"]
+    figures = {row["figure"]: row for row in comparison["figures"]}
+    assert set(figures) >= {"win_rate[0]", "tie_rate", "mean_score[0]", "length", "first_seat_win_rate",
+                            "capped_rate"}
+    for row in figures.values():
+        assert row["test"] in stats.METHODS.values()
+        assert row["differs"] == (row["p"] < 0.05)
+    base, simple = result["variants"]
+    # the variant changes the scoring: mean scores move apart beyond doubt, and the tests must say so
+    gap = abs(base["mean_scores"][0] - simple["mean_scores"][0])
+    assert gap > 4 * (base["score_stdev"][0] + simple["score_stdev"][0]) / 60 ** 0.5
+    assert figures["mean_score[0]"]["differs"] is True
+
+
+def test_compare_table_names_tests_and_verdicts(capsys):
+    rc = _run(["compare", "tutorial", "--variant", "bigger-boat", "--games", "30", "--players", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "base vs bigger-boat" in out
+    for line in [line for line in out.splitlines() if line.startswith("win rate ")]:
+        assert ("same (p=" in line or "DIFFERS (p" in line) and line.rstrip().endswith("z-test")
+    assert "Welch's t-test" in out and "two-proportion z-test (normal approximation)" in out
+
+
+def test_compare_workers_do_not_change_the_numbers(capsys):
+    argv = ["compare", "tutorial", "--variant", "bigger-boat", "--games", "120", "--players", "2", "--seed", "3",
+            "--coverage"]
+    one = _json(capsys, *argv, "--workers", "1")
+    two = _json(capsys, *argv, "--workers", "2")
+    assert _untimed(one) == _untimed(two)
+
+
+def test_compare_needs_two_games(capsys):
+    rc = _run(["compare", "tutorial", "--variant", "bigger-boat", "--no-base"])
+    assert rc == 1
+    assert "compare needs two or more games" in capsys.readouterr().err
+
+
+# -- coverage -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rid", bundled_ids())
+def test_coverage_lists_every_action_and_trigger(rid, capsys):
+    games = 1 if rid in ("titanic", "collapsible-d", "titanic-board-game") else 2
+    rs = load_ruleset(rid)
+    players = max(rs.min_players, min(3, rs.max_players))
+    result = simulate_module.simulate(rid, games, players, seed=1, coverage=True, keep_records=True)
+    cov = result["coverage"]
+    ids = [row["id"] for row in cov["actions"]]
+    assert ids[:len(rs.actions)] == list(rs.actions)
+    assert [t["id"] for t in cov["triggers"]] == [t.id for t in rs.triggers]
+    # every decision of every game is one taken action
+    assert sum(row["taken"] for row in cov["actions"]) == sum(r["length"] for r in result["records"])
+    for row in cov["actions"]:
+        assert row["offered"] >= row["taken"] >= row["games"] >= 0
+    assert cov["never_taken"] == [row["id"] for row in cov["actions"] if row["kind"] == "action" and not row["taken"]]
+    # the text form lists them all too
+    rc = _run(["simulate", rid, "--games", "1", "--players", str(players), "--seed", "1", "--coverage"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    for action in rs.actions:
+        assert f"\n{action} " in out
+    for trigger in rs.triggers:
+        assert trigger.id in out
+
+
+def test_coverage_counts_trigger_events_when_the_log_has_them():
+    from interpreter.analysis.coverage import coverage_summary, game_coverage
+    log = [{"e": "decide", "action": {"action": "walk"}}, {"e": "trigger", "id": "launch"},
+           {"e": "trigger", "id": "launch"}, {"e": "decide", "action": {"action": "pass"}}]
+    counts = game_coverage(log, {"walk": 3, "pass": 2})
+    assert counts == {"offered": {"walk": 3, "pass": 2}, "taken": {"walk": 1, "pass": 1}, "triggers": {"launch": 2}}
+
+    class Trigger:
+        def __init__(self, tid):
+            self.id = tid
+
+    class Ruleset:
+        actions = {"walk": None, "swim": None}
+        triggers = [Trigger("launch"), Trigger("sink")]
+
+    cov = coverage_summary(Ruleset, [{"coverage": counts}])
+    assert cov["triggers_recorded"] is True
+    assert cov["never_fired"] == ["sink"] and cov["never_taken"] == ["swim"] and cov["never_offered"] == ["swim"]
+    assert [row["id"] for row in cov["actions"]] == ["walk", "swim", "pass"]
+
+
+# -- data out -----------------------------------------------------------------------------
+
+
+def _rows_of(path):
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in path.read_text().splitlines()]
+    if path.suffix == ".csv":
+        text = path.read_text()
+        assert text.count("game,seed,") == 1  # one header line
+        return list(csv.DictReader(text.splitlines()))
+    pq = pytest.importorskip("pyarrow.parquet", reason="Parquet needs pyarrow (pip install '.[analysis]')")
+    return pq.read_table(path).to_pylist()
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+def test_out_writes_one_row_per_game(tmp_path, capsys, suffix):
+    if suffix == ".parquet":
+        pytest.importorskip("pyarrow", reason="Parquet needs pyarrow (pip install '.[analysis]')")
+    path = tmp_path / f"games{suffix}"
+    result = _json(capsys, "compare", "tutorial", "--variant", "bigger-boat", "--games", "15", "--players", "2",
+                   "--seed", "9", "--agents", "greedy,random", "--out", str(path))
+    rows = _rows_of(path)
+    assert len(rows) == 30
+    assert [str(r["variant"]) for r in rows] == [""] * 15 + ["bigger-boat"] * 15
+    assert [int(r["seed"]) for r in rows[:15]] == [rng.derive(9, i) for i in range(15)]
+    assert [int(r["seed"]) for r in rows[15:]] == [int(r["seed"]) for r in rows[:15]]   # the same seeds
+    assert {r["seat0_bot"] for r in rows} == {"greedy"} and {r["seat1_bot"] for r in rows} == {"random"}
+    assert {r["seat0_name"] for r in rows} == {result["names"][0]}
+    wins = [0, 0]
+    for r in rows[:15]:
+        winners = [int(w) for w in str(r["winners"]).split(";") if w != ""]
+        for s in range(2):
+            won = str(r[f"seat{s}_won"]) in ("True", "true")
+            assert won == (s in winners)
+            assert (int(r[f"seat{s}_rank"]) == 1) == won or not winners
+            wins[s] += won
+    assert wins == result["variants"][0]["wins"]
+    assert sum(int(r["length"]) for r in rows[:15]) == round(result["variants"][0]["mean_length"] * 15)
+
+
+def test_out_refuses_an_unknown_format(tmp_path, capsys):
+    rc = _run(["simulate", "tutorial", "--games", "2", "--out", str(tmp_path / "games.xlsx")])
+    assert rc == 1
+    assert "name it .jsonl, .csv or .parquet" in capsys.readouterr().err
+
+
+def test_missing_optional_libraries_give_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "plotly", None)
+    rc = _run(["simulate", "tutorial", "--games", "2", "--out", str(tmp_path / "g.parquet")])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.strip() == "davit: writing Parquet needs pyarrow: pip install 'davit[analysis]'"
+    rc = _run(["simulate", "tutorial", "--games", "2", "--report", str(tmp_path / "r.html")])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.strip() == "davit: --report needs plotly: pip install 'davit[analysis]'"
+    assert not list(tmp_path.iterdir())
+
+
+# -- precision goal, length cap -----------------------------------------------------------
+
+
+def test_until_ci_stops_at_the_first_round_narrow_enough(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(simulate_module, "ROUND", 20)
+    path = tmp_path / "games.jsonl"
+    result = _json(capsys, "simulate", "tutorial", "--players", "2", "--seed", "4", "--until-ci", "0.3",
+                   "--games", "400", "--out", str(path))
+    n = result["games"]
+    assert result["stopped_by"] == "precision" and n % 20 == 0 and n < 400
+    assert result["widest_win_rate_ci"] <= 0.3
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == n
+    earlier = rows[:n - 20]
+    widths = [stats.wilson(sum(1 for r in earlier if r[f"seat{s}_won"]), len(earlier)) for s in range(2)]
+    assert max(high - low for low, high in widths) > 0.3   # one round less was not enough
+
+
+def test_until_ci_stops_at_the_cap(capsys):
+    result = _json(capsys, "simulate", "tutorial", "--players", "2", "--until-ci", "0.01", "--games", "30")
+    assert result["games"] == 30 and result["stopped_by"] == "games"
+
+
+def test_max_length_cuts_games_off():
+    result = simulate_module.simulate("tutorial", 30, 2, seed=1, max_length=8, keep_records=True)
+    capped = [r for r in result["records"] if r["capped"]]
+    assert capped and len(capped) < 30
+    for r in capped:
+        assert r["length"] == 8 and r["winners"] == [] and r["end_reason"] == runner.CAP_REASON
+    for r in result["records"]:
+        assert r["capped"] or r["end_reason"] == "end"
+    assert result["capped"] == len(capped)
+    assert result["no_winner_rate"] >= len(capped) / 30
+
+
+# -- progress and Ctrl-C ------------------------------------------------------------------
+
+
+def test_progress_shows_an_eta(capsys):
+    simulate_module.simulate("tutorial", 10, 2, progress=True)
+    assert "ETA" in capsys.readouterr().err
+
+
+def test_interrupt_keeps_the_games_that_finished(monkeypatch):
+    real = runner.play_chunk
+    calls = []
+
+    def play_then_stop(spec, games, ruleset=None):
+        calls.append(len(games))
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(spec, games, ruleset)
+
+    monkeypatch.setattr(runner, "play_chunk", play_then_stop)
+    monkeypatch.setattr(runner, "CHUNK", 10)
+    monkeypatch.setattr(simulate_module, "CHUNK", 10)
+    result = simulate_module.compare("tutorial", [None, "bigger-boat"], 100, 2, keep_records=True)
+    # jobs alternate between the variants: chunk 0 of both finished, then the interrupt
+    assert result["interrupted"] is True and result["stopped_by"] == "interrupted"
+    assert result["games"] == 10
+    assert [r["game"] for r in result["variants"][1]["records"]] == list(range(10))
+
+
+def test_ctrl_c_prints_a_partial_result():
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", "der-mythos", "--games", "100000",
+                             "--workers", "2", "--json"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # wait for the pool's workers, so the interrupt reaches them as a terminal's Ctrl-C would
+    children = f"/proc/{proc.pid}/task/{proc.pid}/children"
+    for _ in range(600):
+        if os.path.exists(children) and len(open(children).read().split()) >= 2:
+            break
+        time.sleep(0.05)
+    time.sleep(1)
+    os.killpg(proc.pid, signal.SIGINT)   # the whole process group, workers included
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    result = json.loads(out)
+    assert result["interrupted"] is True and 0 <= result["games"] < 100000
+
+
+def test_a_row_replays_with_davit_play(tmp_path, capsys):
+    path = tmp_path / "games.jsonl"
+    assert _run(["simulate", "tutorial", "--players", "2", "--games", "6", "--seed", "8", "--agents", "greedy,random",
+                 "--out", str(path)]) == 0
+    capsys.readouterr()
+    for row in [json.loads(line) for line in path.read_text().splitlines()][-2:]:
+        played = _json(capsys, "play", "tutorial", "--players", "2", "--agents", "greedy,random",
+                       "--seed", str(row["seed"]))
+        assert played["scores"] == [row["seat0_score"], row["seat1_score"]]
+        assert played["winners"] == [int(w) for w in row["winners"].split(";") if w]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "tutorial", "--agents", "random,human"], "davit: simulate plays bots only; choose from random, first, greedy"),
+    (["compare", "tutorial", "--variant", "bigger-boat", "--address", "somewhere:6379"],
+     "davit: --address is for --backend ray"),
+    (["compare", "tutorial", "--variant", "no-such-variant"], "has no variant 'no-such-variant'"),
+    (["compare", "der-mythos", "--variant", "more-players"], "is for 6–10 players, not 4"),
+    (["simulate", "tutorial", "--agents", "clever"], "unknown agent 'clever'"),
+])
+def test_bad_input_is_one_line_before_any_game(argv, message, capsys):
+    rc = _run(argv + ["--games", "100000"])
+    err = capsys.readouterr().err.strip()
+    assert rc == 1
+    assert message in err and len(err.splitlines()) == 1

@@ -1,0 +1,94 @@
+"""The places games run and the page they end in: Ray gives the same numbers, the report renders.
+
+The Ray test starts a local Ray (one CPU, no dashboard) through davit itself;
+it skips where Ray is not installed (pip install '.[ray]'). The report test
+opens the page in headless Chromium and skips where there is none
+(apt-get install chromium); .ci/run installs both.
+"""
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from cli_runner import REPO, run as _run
+
+TIMING = {"seconds", "games_per_second"}
+
+
+@pytest.fixture(autouse=True)
+def at_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+
+
+def _json(capsys, argv):
+    rc = _run(argv + ["--json"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    return {k: v for k, v in json.loads(out.splitlines()[-1]).items() if k not in TIMING}
+
+
+def test_ray_gives_the_same_numbers_as_one_process(capsys, tmp_path, monkeypatch):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
+    # away from the source tree, so that the workers can only use the engine and ruleset davit ships them
+    monkeypatch.chdir(tmp_path)
+    argv = ["compare", "tutorial", "--variant", "bigger-boat", "--games", "120", "--players", "2", "--seed", "3",
+            "--coverage", "--workers", "1"]
+    here = _json(capsys, argv)
+    on_ray = _json(capsys, argv + ["--backend", "ray"])
+    assert here["games"] == 120
+    assert on_ray == here
+
+
+def test_ray_ships_the_ruleset_files(tmp_path):
+    """A ruleset that lives only on the driver's disk: its main file, includes and variant travel with the job."""
+    from interpreter.analysis.ray_backend import _folder_for, ruleset_files
+    from interpreter.rules.loading import load_ruleset
+    files, variant = ruleset_files("der-mythos", "simplified-scoring")
+    assert variant == "simplified-scoring"
+    assert "ruleset.yaml" in files and "variants/simplified-scoring.yaml" in files
+    assert any(name.endswith(".yaml") and "/" not in name and name != "ruleset.yaml" for name in files)  # cards.yaml
+    folder = _folder_for(files)
+    assert load_ruleset(folder, variant).fingerprint == load_ruleset("der-mythos", "simplified-scoring").fingerprint
+
+
+def test_ray_backend_without_ray_is_one_line(capsys, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "ray", None)
+    rc = _run(["simulate", "tutorial", "--games", "2", "--backend", "ray"])
+    assert rc == 1
+    assert capsys.readouterr().err.strip() == "davit: --backend ray needs Ray: pip install 'davit[ray]'"
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _chromium(tmp_path, *args):
+    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                           "--disable-component-update", "--disable-sync", "--no-first-run",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=15000", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium to open the report (apt-get install chromium)")
+def test_report_opens_offline_with_its_charts(tmp_path, capsys):
+    pytest.importorskip("plotly", reason="the report needs plotly (pip install '.[analysis]')")
+    page = tmp_path / "report.html"
+    rc = _run(["compare", "der-mythos", "--variant", "simplified-scoring", "--games", "20", "--players", "3",
+               "--coverage", "--report", str(page)])
+    assert rc == 0, capsys.readouterr().err
+    html = page.read_text()
+    assert not re.search(r"<script[^>]*\ssrc=", html)   # plotly's code is inside the page: it opens offline
+    dom = _chromium(tmp_path, "--dump-dom", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    rendered = dom.stdout
+    # plotly draws each chart as an <svg class="main-svg">; four charts, none left empty
+    charts = re.findall(r'<div id="chart\d"', rendered)
+    assert len(charts) == 4
+    assert rendered.count('class="main-svg"') >= 4
+    assert rendered.count('class="point"') >= 2 * 3          # win-rate bars: seats × variants
+    assert "simplified-scoring" in rendered and "base" in rendered
+    shot = tmp_path / "report.png"
+    done = _chromium(tmp_path, "--window-size=1200,2400", f"--screenshot={shot}", page.as_uri())
+    assert done.returncode == 0 and shot.stat().st_size > 20_000   # a blank page is a few kB
