@@ -170,7 +170,7 @@ def test_coverage_counts_trigger_events_when_the_log_has_them():
         triggers = [Trigger("launch"), Trigger("sink")]
 
     cov = coverage_summary(Ruleset, [{"coverage": counts}])
-    assert cov["triggers_recorded"] is True
+    assert [(t["id"], t["fired"], t["games"]) for t in cov["triggers"]] == [("launch", 2, 1), ("sink", 0, 0)]
     assert cov["never_fired"] == ["sink"] and cov["never_taken"] == ["swim"] and cov["never_offered"] == ["swim"]
     assert [row["id"] for row in cov["actions"]] == ["walk", "swim", "pass"]
 
@@ -341,3 +341,17 @@ def test_bad_input_is_one_line_before_any_game(argv, message, capsys):
     err = capsys.readouterr().err.strip()
     assert rc == 1
     assert message in err and len(err.splitlines()) == 1
+
+
+def test_a_game_records_each_trigger_it_fires(tmp_path):
+    from ruleset_builder import load
+
+    from interpreter import Game
+    from interpreter.analysis.coverage import game_coverage
+    rs = load(tmp_path, {"variables": {"n": 0, "rang": 0},
+                         "triggers": [{"id": "bell", "when": "n >= 2 and rang == 0", "do": "rang = 1"}],
+                         "flow": [{"repeat": 3, "steps": [{"do": "n = n + 1"}]}]})
+    game = Game(rs, 1, seed=1)
+    assert game.is_over
+    assert [e for e in game.log if e["e"] == "trigger"] == [{"e": "trigger", "id": "bell"}]
+    assert game_coverage(game.log, {})["triggers"] == {"bell": 1}

@@ -3,9 +3,8 @@
 Everything is read from the public API and the event log, never from the
 compiled rules: *offered* counts the decisions at which an action was among
 the legal actions an agent was given; *taken* counts the log's ``decide``
-events; a trigger counts its ``trigger`` events (``{"e": "trigger", "id": …}``).
-The engine records no trigger events today, so triggers are listed but
-reported as not recorded instead of as never fired.
+events; a trigger counts its ``trigger`` events (``{"e": "trigger", "id": …}``),
+which the game records each time a trigger fires.
 """
 from __future__ import annotations
 
@@ -46,17 +45,14 @@ def coverage_summary(ruleset, records) -> dict:
     extra += sorted(n for n in set(offered) | set(taken) if n not in names and n not in extra)
     actions = [{"id": n, "kind": "action" if n in ruleset.actions else "decision", "offered": offered[n],
                 "taken": taken[n], "games": games_taken[n]} for n in names + extra]
-    recorded = bool(fired)
-    triggers = [{"id": t.id, "fired": fired[t.id] if recorded else None, "games": games_fired[t.id] if recorded else None}
-                for t in ruleset.triggers]
+    triggers = [{"id": t.id, "fired": fired[t.id], "games": games_fired[t.id]} for t in ruleset.triggers]
     return {
         "games": len(records),
         "actions": actions,
         "triggers": triggers,
-        "triggers_recorded": recorded,
         "never_offered": [n for n in names if not offered[n]],
         "never_taken": [n for n in names if not taken[n]],
-        "never_fired": [t.id for t in ruleset.triggers if not fired[t.id]] if recorded else [],
+        "never_fired": [t.id for t in ruleset.triggers if not fired[t.id]],
     }
 
 
@@ -72,16 +68,11 @@ def coverage_lines(cov: dict) -> list[str]:
     if any(row["kind"] != "action" for row in cov["actions"]):
         lines.append(f"  * not an action of the ruleset: '{PASS}' ends a turn, '{CHOOSE}' answers a choice inside a rule")
     if cov["triggers"]:
-        if cov["triggers_recorded"]:
-            lines.append(f"{'trigger':<28}{'fired':>10}{'games':>18}")
-            lines += [f"{t['id']:<28}{t['fired']:>10}{t['games']:>18}" for t in cov["triggers"]]
-        else:
-            lines.append("triggers (not counted: the event log records no trigger firings): "
-                         + ", ".join(t["id"] for t in cov["triggers"]))
+        lines.append(f"{'trigger':<28}{'fired':>10}{'games':>18}")
+        lines += [f"{t['id']:<28}{t['fired']:>10}{t['games']:>18}" for t in cov["triggers"]]
     else:
         lines.append("triggers: the ruleset has none")
     lines.append("never offered: " + (", ".join(cov["never_offered"]) or "none"))
     lines.append("never taken: " + (", ".join(cov["never_taken"]) or "none"))
-    if cov["triggers_recorded"]:
-        lines.append("never fired: " + (", ".join(cov["never_fired"]) or "none"))
+    lines.append("never fired: " + (", ".join(cov["never_fired"]) or "none"))
     return lines

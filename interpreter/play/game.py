@@ -214,18 +214,23 @@ class Game(RuleRuntime):
         for trig in rs.triggers:
             if trig.source is None:
                 if trig.when(self, {}):
-                    stack.append([trig.code_id, 0, {}, None])
+                    self._fire(trig, {}, stack)
                     return True
                 continue
             for item in trig.items(self):
                 local = {trig.var: item}
                 if trig.when(self, local):
-                    stack.append([trig.code_id, 0, local, None])
+                    self._fire(trig, local, stack)
                     return True
         if rs.end_when is not None and rs.end_when(self, {}):
             self.finish()
             return True
         return False
+
+    def _fire(self, trigger, local, stack) -> None:
+        if self.record:   # which rules fired: coverage reports read it
+            self.emit({"e": "trigger", "id": trigger.id})
+        stack.append([trigger.code_id, 0, local, None])
 
     def finish(self, reason: str | None = None) -> None:
         st = self.state
