@@ -1,0 +1,124 @@
+"""One game driven token by token: what both adapters (PettingZoo, OpenSpiel) share.
+
+The acting seat is the first of ``game.deciding_players``; in a simultaneous
+decision the seats act one after the other, and each commitment stays
+private (the engine keeps commits hidden until every seat has chosen). While
+a seat spells an action (see :mod:`interpreter.rl.catalogue`) it stays the
+acting seat; the action is applied when its last token is chosen.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..errors import RunawayGameError
+from ..play.game import Game
+from .catalogue import Catalogue, CatalogueError
+
+REWARDS = ("win", "score")
+
+
+@lru_cache(maxsize=32)
+def catalogue_for(ruleset, players: int) -> Catalogue:
+    return Catalogue(ruleset, players)
+
+
+class Session:
+    """A :class:`Game` plus the partly spelt action of the acting seat."""
+
+    def __init__(self, ruleset, players: int, seed: int = 0, record: bool = False, reward: str = "win"):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.ruleset = ruleset
+        self.players = players
+        self.record = record
+        self.reward = reward
+        self.catalogue = catalogue_for(ruleset, players)
+        self.reset(seed)
+
+    def reset(self, seed: int) -> None:
+        self.game = Game(self.ruleset, self.players, seed=seed, record=self.record)
+        self.prefix: list[int] = []
+        self.truncated = False
+        self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
+
+    def clone(self) -> "Session":
+        other = Session.__new__(Session)
+        other.__dict__.update(self.__dict__)
+        other.game = self.game.clone()
+        other.prefix = list(self.prefix)
+        other._spelt = dict(self._spelt)
+        return other
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over or self.truncated
+
+    def acting(self) -> int | None:
+        """The seat whose token comes next (None when the game is over)."""
+        if self.over:
+            return None
+        return self.game.deciding_players[0]
+
+    def legal_tokens(self, seat: int | None = None) -> list[int]:
+        """The ids ``seat`` (default: the acting seat) may choose next.
+
+        A seat that decides at the same time as the acting one (a simultaneous
+        decision) gets the ids it could start its action with: it will choose
+        when its turn in the AEC order comes.
+        """
+        acting = self.acting()
+        seat = acting if seat is None else seat
+        if acting is None or seat not in self.game.deciding_players:
+            return []
+        prefix = tuple(self.prefix) if seat == acting else ()
+        return sorted(self._spellings(seat)[1].get(prefix, ()))
+
+    def _spellings(self, seat: int):
+        if seat not in self._spelt:
+            game = self.game
+            choice = game.state.pending["kind"] == "choice"
+            sequences: dict = {}
+            for index, action in enumerate(game.legal_actions(seat)):
+                seq = (self.catalogue.spell_choice(action.arg("option"), index) if choice
+                       else self.catalogue.spell(action))
+                if seq in sequences and sequences[seq] != action:
+                    raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
+                sequences[seq] = action
+            following: dict = {}
+            for seq in sequences:
+                for k in range(len(seq)):
+                    following.setdefault(seq[:k], set()).add(seq[k])
+            self._spelt[seat] = (sequences, following)
+        return self._spelt[seat]
+
+    def step(self, token: int) -> None:
+        """Choose the next token of the acting seat's action; the action is applied when complete."""
+        if token not in self.legal_tokens():
+            raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
+        self.prefix.append(int(token))
+        action = self._spellings(self.acting())[0].get(tuple(self.prefix))
+        if action is None:
+            return
+        self.prefix = []
+        self._spelt = {}
+        try:
+            result = self.game.apply(action)
+        except RunawayGameError:
+            # the ruleset's limits.max_steps: the game is cut short (truncation)
+            self.truncated = True
+            return
+        if not result:
+            raise CatalogueError(f"the engine refused a legal action: {result.reason}")
+
+    def returns(self) -> list[float]:
+        """Each seat's reward at the end (see docs/rl.md); zeros while playing and after truncation."""
+        n = self.players
+        if not self.game.is_over:
+            return [0.0] * n
+        if self.reward == "score":
+            scores = self.game.scores
+            return [float(scores[s]) for s in range(n)]
+        winners = self.game.winners
+        if winners:
+            return [1.0 if s in winners else -1.0 for s in range(n)]
+        return [-1.0] * n if self.ruleset.team_var is not None else [0.0] * n
