@@ -89,7 +89,11 @@ class ObservationEncoder:
             ("zones", (len(self.zone_ids), self.zone_width)), ("things", (len(self.thing_index), self.thing_width)),
             ("partial", (catalogue.size,)),
         ]
-        self.size = sum(int(np.prod(shape)) for _, shape in self.pieces)
+        self.offsets, at = {}, 0
+        for name, shape in self.pieces:
+            self.offsets[name] = at
+            at += int(np.prod(shape))
+        self.size = at
 
     def split(self, tensor) -> dict:
         """Named, reshaped views of the pieces of a flat tensor."""
@@ -102,67 +106,78 @@ class ObservationEncoder:
 
     def encode(self, view: dict, partial=(), out=None):
         """Fill ``out`` (or a new float32 array) with the encoding of a seat's ``view``."""
-        tensor = np.zeros(self.size, np.float32) if out is None else out
-        tensor.fill(0)
-        part = self.split(tensor)
+        buf = [0.0] * self.size          # plain list: item assignment is far cheaper than on an array
+        at = self.offsets
         seat = view["you"]
         if seat is not None:
-            part["you"][seat] = 1
-        part["over"][0] = float(bool(view["over"]))
+            buf[at["you"] + seat] = 1.0
+        buf[at["over"]] = float(bool(view["over"]))
+        base = at["globals"]
         for name, value in view["vars"].items():
             i = self.global_index.get(name)
             if i is not None:
-                part["globals"][i] = self.scalar(value)
+                buf[base + i] = self.scalar(value)
+        width = 1 + 2 * len(self.pvars)
         for p in view["players"]:
-            row = part["players"][p["seat"]]
-            row[0] = float(bool(p["out"]))
+            row = at["players"] + p["seat"] * width
+            buf[row] = float(bool(p["out"]))
+            shown = p["vars"]
             for j, name in enumerate(self.pvars):
-                if name in p["vars"]:
-                    row[1 + 2 * j] = self.scalar(p["vars"][name])
-                    row[2 + 2 * j] = 1
+                if name in shown:
+                    buf[row + 1 + 2 * j] = self.scalar(shown[name])
+                    buf[row + 2 + 2 * j] = 1.0
         for name in view["phase"]:
             if name in self.phase_index:
-                part["phase"][self.phase_index[name]] = 1
+                buf[at["phase"] + self.phase_index[name]] = 1.0
         pending = view["pending"]
         if pending is not None:
-            row = part["pending"]
-            row[KINDS.index(pending["kind"])] = 1
-            row[len(KINDS)] = float(seat in pending["deciding"])
+            row = at["pending"]
+            buf[row + KINDS.index(pending["kind"])] = 1.0
+            buf[row + len(KINDS)] = float(seat in pending["deciding"])
             for s in pending.get("committed", ()):
-                row[len(KINDS) + 1 + s] = 1
+                buf[row + len(KINDS) + 1 + s] = 1.0
             if pending.get("name") in self.decision_index:
-                row[len(KINDS) + 1 + self.players + self.decision_index[pending["name"]]] = 1
-        self._zones(view["zones"], part["zones"], part["things"])
+                buf[row + len(KINDS) + 1 + self.players + self.decision_index[pending["name"]]] = 1.0
+        self._zones(view["zones"], buf)
         for token in partial:
-            part["partial"][token] += 1
+            buf[at["partial"] + token] += 1.0
+        tensor = np.zeros(self.size, np.float32) if out is None else out
+        tensor[:] = buf
         return tensor
 
-    def _zones(self, zones: dict, zone_rows, thing_rows):
-        kinds, publics = len(self.kinds), self.public_index
+    def _zones(self, zones: dict, buf):
+        kinds, publics, scalar = len(self.kinds), self.public_index, self.scalar
+        zone_base, thing_base = self.offsets["zones"], self.offsets["things"]
+        zw, tw = self.zone_width, self.thing_width
+        props_at = 2 + kinds + len(publics)
         for zid, zone in zones.items():
             zi = self.zone_index[zid]
-            row = zone_rows[zi]
-            row[0] = zone["count"]
+            row = zone_base + zi * zw
+            buf[row] = zone["count"]
             for position, entry in enumerate(zone["things"]):
                 if entry.get("hidden"):
-                    row[1] += 1
-                    row[2 + self.kind_index[entry["kind"]]] += 1
+                    buf[row + 1] += 1
+                    buf[row + 2 + self.kind_index[entry["kind"]]] += 1
                     for key, value in entry.items():
                         i = publics.get((entry["kind"], key, repr(_hashable(value))))
                         if i is not None:
-                            row[2 + kinds + i] += 1
+                            buf[row + 2 + kinds + i] += 1
                     continue
-                trow = thing_rows[self.thing_index[entry["id"]]]
-                trow[0] = 1
-                trow[1] = zi + 1
-                trow[2] = position
-                trow[3] = float(bool(entry.get("face_up")))
+                trow = thing_base + self.thing_index[entry["id"]] * tw
+                buf[trow] = 1.0
+                buf[trow + 1] = zi + 1
+                buf[trow + 2] = position
+                buf[trow + 3] = float(bool(entry.get("face_up")))
                 for j, name in enumerate(self.thing_props):
-                    trow[4 + j] = self.scalar(entry.get(name))
-            props = zone.get("props") or {}
-            base = 2 + kinds + len(publics)
-            for j, name in enumerate(self.zone_props):
-                row[base + j] = self.scalar(props.get(name))
+                    value = entry.get(name)
+                    if value is not None:
+                        buf[trow + 4 + j] = scalar(value)
+            props = zone.get("props")
+            if props:
+                for j, name in enumerate(self.zone_props):
+                    value = props.get(name)
+                    if value is not None:
+                        buf[row + props_at + j] = scalar(value)
 
     def scalar(self, value) -> float:
         """One number for a JSON-encoded value (see the module docstring)."""

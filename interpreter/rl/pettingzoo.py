@@ -83,8 +83,7 @@ class DavitEnv(AECEnv):
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         session = self._session
-        acting = session.acting() == seat
-        observation = self.encoder.encode(session.game.view(seat), session.prefix if acting else ())
+        observation = session.observation(seat, self.encoder).copy()
         mask = np.zeros(self.catalogue.size, np.int8)
         mask[session.legal_tokens(seat)] = 1
         return {"observation": observation, "action_mask": mask}

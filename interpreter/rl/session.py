@@ -25,7 +25,8 @@ def catalogue_for(ruleset, players: int) -> Catalogue:
 class Session:
     """A :class:`Game` plus the partly spelt action of the acting seat."""
 
-    def __init__(self, ruleset, players: int, seed: int = 0, record: bool = False, reward: str = "win"):
+    def __init__(self, ruleset, players: int, seed: int = 0, record: bool = False, reward: str = "win",
+                 start: Game | None = None):
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
         self.ruleset = ruleset
@@ -33,12 +34,15 @@ class Session:
         self.record = record
         self.reward = reward
         self.catalogue = catalogue_for(ruleset, players)
-        self.reset(seed)
+        self.reset(seed, start)
 
-    def reset(self, seed: int) -> None:
-        self.game = Game(self.ruleset, self.players, seed=seed, record=self.record)
+    def reset(self, seed: int, start: Game | None = None) -> None:
+        """A new game with ``seed``; ``start``: a game just set up with that seed, to clone (setting up is slow)."""
+        self.game = start.clone() if start is not None else Game(self.ruleset, self.players, seed=seed,
+                                                                 record=self.record)
         self.prefix: list[int] = []
         self.truncated = False
+        self._seen = {}        # seat -> (view, encoding) of the current state: observers ask many times
         self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
 
     def clone(self) -> "Session":
@@ -47,7 +51,12 @@ class Session:
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
+        other._seen = dict(self._seen)
         return other
+
+    def __deepcopy__(self, memo):
+        # OpenSpiel clones a Python state by deep-copying its attributes: share the ruleset, copy the game
+        return self.clone()
 
     @property
     def over(self) -> bool:
@@ -96,6 +105,7 @@ class Session:
         if token not in self.legal_tokens():
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
+        self._seen = {}
         action = self._spellings(self.acting())[0].get(tuple(self.prefix))
         if action is None:
             return
@@ -109,6 +119,28 @@ class Session:
             return
         if not result:
             raise CatalogueError(f"the engine refused a legal action: {result.reason}")
+
+    def view(self, seat: int | None) -> dict:
+        """``game.view(seat)`` without the event log, kept until the next step (do not change it)."""
+        if seat not in self._seen:
+            game = self.game
+            log, game.log = game.log, []   # redacting the whole log at every step is the slow part
+            try:
+                view = game.view(seat)
+            finally:
+                game.log = log
+            view.pop("log", None)
+            self._seen[seat] = (view, None)
+        return self._seen[seat][0]
+
+    def observation(self, seat: int, encoder):
+        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it)."""
+        view, encoded = self._seen.get(seat, (None, None))
+        if encoded is None:
+            view = self.view(seat)
+            encoded = encoder.encode(view, self.prefix if self.acting() == seat else ())
+            self._seen[seat] = (view, encoded)
+        return encoded
 
     def returns(self) -> list[float]:
         """Each seat's reward at the end (see docs/rl.md); zeros while playing and after truncation."""
