@@ -12,7 +12,7 @@ fixed vocabulary derived from the declarations:
 * one token per action without parameters, and per action × value of its
   first parameter (``play card-7``): most actions are a single token;
 * ``value v`` for each later argument, ``list``/``end`` around a list argument
-  (``step passenger-3`` → ``value deck-2`` → ``list`` → ``value die.1`` → ``end``);
+  (``move token-3`` → ``value space-2`` → ``list`` → ``value die.1`` → ``end``);
 * for a choice: ``choose v`` for an option that is a value of the vocabulary,
   or ``option #i`` (its position among the offered options) for one that is
   not (a text, a list holding a text, a number outside ``0..MAX_NUMBER``).

@@ -203,5 +203,12 @@ def register(ruleset, variant: str | None = None) -> str:
     rs = load_ruleset(ruleset, variant) if isinstance(ruleset, str) else ruleset
     game_type = _game_type(rs)
     if game_type.short_name not in pyspiel.registered_names():
-        pyspiel.register_game(game_type, lambda params=None: DavitGame(rs, params))
+        # OpenSpiel keeps a class safely until the process ends (a closure makes it crash at exit)
+        factory = type(f"DavitGame_{game_type.short_name}", (DavitGame,),
+                       {"__init__": lambda self, params=None: DavitGame.__init__(self, rs, params)})
+        _REGISTERED.append(factory)
+        pyspiel.register_game(game_type, factory)
     return game_type.short_name
+
+
+_REGISTERED: list = []
