@@ -12,17 +12,17 @@ pytest.importorskip("gymnasium", reason=REASON)
 pytest.importorskip("pettingzoo", reason=REASON)
 pyspiel = pytest.importorskip("pyspiel", reason=REASON)
 
-from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
-from interpreter import load_ruleset  # noqa: E402
-from interpreter.load.files import bundled_ids  # noqa: E402
-from interpreter.play.decisions import Action  # noqa: E402
-from interpreter.play.visibility import can_see  # noqa: E402
-from interpreter.rl import openspiel as davit_os  # noqa: E402
-from interpreter.rl import pettingzoo as davit_pz  # noqa: E402
-from interpreter.rl.catalogue import Catalogue, CatalogueError  # noqa: E402
-from interpreter.rl.observation import ObservationEncoder  # noqa: E402
-from interpreter.rl.session import Session  # noqa: E402
+from interpreter import load_ruleset
+from interpreter.load.files import bundled_ids
+from interpreter.play.decisions import Action
+from interpreter.play.visibility import can_see
+from interpreter.rl import openspiel as davit_os
+from interpreter.rl import pettingzoo as davit_pz
+from interpreter.rl.catalogue import Catalogue, CatalogueError
+from interpreter.rl.observation import ObservationEncoder
+from interpreter.rl.session import Session
 
 RULESETS = bundled_ids()
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
@@ -134,8 +134,8 @@ def test_observation_does_not_change_when_hidden_parts_change(rid):
     assert np.array_equal(before, after)
     # the encoding does see what seat 0 is allowed to see: a visible change shows
     visible = Session(rs, players, seed=2, start=session.game)
-    zid, items = next((z, items) for z, items in visible.game.state.zones.items()
-                      if z != "box" and items and all(can_see(visible.game, 0, t, z) for t in items))
+    items = next(items for z, items in visible.game.state.zones.items()
+                 if z != "box" and items and all(can_see(visible.game, 0, t, z) for t in items))
     moved = items.pop()
     visible.game.state.zones["box"].append(moved)
     visible.game.state.where[moved] = "box"
@@ -210,7 +210,7 @@ def test_parallel_env_where_every_decision_is_simultaneous():
 
 
 def test_the_docs_example_runs():
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)
     assert blocks, "docs/rl.md has no python example"
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), {})

@@ -127,6 +127,7 @@ class DavitState(pyspiel.State):
     def __init__(self, game, seed: int):
         super().__init__(game)
         self.seed = seed
+        self.played = False
         # OpenSpiel clones a Python state by asking the game for a new initial state and deep-copying the
         # attributes into it (a Session deep-copies as a cheap clone); setting the game up is the slow part,
         # so it waits until the state is first used.
@@ -146,7 +147,8 @@ class DavitState(pyspiel.State):
         return self.session.legal_tokens(player)
 
     def _apply_action(self, action):
-        if not self.history():
+        if not self.played:
+            self.played = True
             self.get_game().episodes += 1
         self.session.step(action)
 

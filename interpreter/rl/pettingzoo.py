@@ -106,10 +106,9 @@ class DavitEnv(AECEnv):
             self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._select()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self):
+        """A line of text (``render_mode="ansi"``): the phase and who is to act, or the result."""
         session = self._session
         if session.over:
             return f"over: scores {session.game.scores}, winners {session.game.winners}"

@@ -45,7 +45,7 @@ class Session:
         self._seen = {}        # seat -> (view, encoding) of the current state: observers ask many times
         self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
 
-    def clone(self) -> "Session":
+    def clone(self) -> Session:
         other = Session.__new__(Session)
         other.__dict__.update(self.__dict__)
         other.game = self.game.clone()
