@@ -114,7 +114,8 @@ class DavitEnv(AECEnv):
             return f"over: scores {session.game.scores}, winners {session.game.winners}"
         seat = session.acting()
         names = [self.catalogue.names[t] for t in session.prefix]
-        return f"phase {session.game.state.phase}, {self.possible_agents[seat]} to act, spelt so far {names}"
+        phase = session.view(None)["phase"]
+        return f"phase {phase}, {self.possible_agents[seat]} to act, spelt so far {names}"
 
     def close(self):
         pass

@@ -15,6 +15,7 @@ from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
 
 REWARDS = ("win", "score")
+CHOOSE = "choose"   # the name the engine gives the answer to a choose(...) prompt
 
 
 @lru_cache(maxsize=32)
@@ -84,11 +85,10 @@ class Session:
 
     def _spellings(self, seat: int):
         if seat not in self._spelt:
-            game = self.game
-            choice = game.state.pending["kind"] == "choice"
             sequences: dict = {}
-            for index, action in enumerate(game.legal_actions(seat)):
-                seq = (self.catalogue.spell_choice(action.arg("option"), index) if choice
+            for index, action in enumerate(self.game.legal_actions(seat)):
+                # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
+                seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
                        else self.catalogue.spell(action))
                 if seq in sequences and sequences[seq] != action:
                     raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
