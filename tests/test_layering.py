@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "interpreter"
 
 # lowest first; docs/architecture.md explains each
-STAGES = ["errors", "load", "machine", "dsl", "rules", "play", "observe", "agents", "analysis", "authoring", "cli"]
+STAGES = ["errors", "load", "machine", "dsl", "rules", "play", "observe", "agents", "analysis", "rl", "authoring", "cli"]
 MAX_LINES = 550
 
 
@@ -125,3 +125,14 @@ def test_the_checker_sees_a_violation(tmp_path):
     found = imports_of("interpreter.machine.bad", fake, known)
     assert found == {"interpreter.play.game", "interpreter.errors"}
     assert stage_of("interpreter.play.game") > stage_of("interpreter.machine.bad")
+
+
+def test_import_interpreter_needs_no_learning_library():
+    """The rl extra is optional: importing davit (and its CLI) must not import pettingzoo, gymnasium, numpy or
+    pyspiel."""
+    import subprocess
+    import sys
+    code = ("import sys, interpreter, interpreter.cli; "
+            "print(sorted(m for m in ('pettingzoo', 'gymnasium', 'numpy', 'pyspiel') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

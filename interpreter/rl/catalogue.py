@@ -1,0 +1,148 @@
+"""A fixed catalogue of integer action ids for one (ruleset, player count).
+
+Learning libraries want ``Discrete(N)``: the same id must mean the same thing
+in every state. An engine action is a name and arguments whose values are
+players, zones, things, numbers, truth values or lists of them; a flat
+catalogue of every name × every combination of arguments would be far too big
+for actions with two or three parameters (or a list of dice). So an action is
+spelt as a short sequence of *tokens*, one per environment step, each from a
+fixed vocabulary derived from the declarations:
+
+* ``pass`` (end the turn);
+* one token per action without parameters, and per action × value of its
+  first parameter (``play card-7``): most actions are a single token;
+* ``value v`` for each later argument, ``list``/``end`` around a list argument
+  (``move token-3`` → ``value space-2`` → ``list`` → ``value die.1`` → ``end``);
+* for a choice: ``choose v`` for an option that is a value of the vocabulary,
+  or ``option #i`` (its position among the offered options) for one that is
+  not (a text, a list holding a text, a number outside ``0..MAX_NUMBER``).
+
+The values ``v`` are ``none``, ``false``, ``true``, the numbers
+``0..MAX_NUMBER`` and every player, zone and thing of the table. Two bounds
+are picked, not derived: ``MAX_NUMBER`` and ``MAX_OPTIONS`` (choice options
+spelt by position). A legal action the catalogue cannot spell raises
+:class:`CatalogueError`; it is never dropped silently.
+"""
+from __future__ import annotations
+
+from ..errors import DavitError
+from ..machine.values import PlayerRef, ThingRef, ZoneRef, display
+from ..machine.waits import PASS
+
+MAX_NUMBER = 20
+MAX_OPTIONS = 64
+LIST, END = "list", "end"
+
+
+class CatalogueError(DavitError):
+    """A legal action that the fixed action catalogue cannot spell."""
+    code = "rl-catalogue"
+
+
+def _value_key(value):
+    """A hashable key for a vocabulary value; None if the value is not in the vocabulary."""
+    if isinstance(value, bool) or value is None:
+        return ("const", value)
+    if isinstance(value, int) and 0 <= value <= MAX_NUMBER:
+        return ("number", value)
+    if isinstance(value, float) and value.is_integer() and 0 <= value <= MAX_NUMBER:
+        return ("number", int(value))
+    if isinstance(value, PlayerRef):
+        return ("player", value.seat)
+    if isinstance(value, ZoneRef):
+        return ("zone", value.id)
+    if isinstance(value, ThingRef):
+        return ("thing", value.id)
+    return None
+
+
+class Catalogue:
+    """Token ids for a table; ``spell(action)`` gives the token sequence of an engine action."""
+
+    def __init__(self, ruleset, num_players: int):
+        table = ruleset.table(num_players)
+        values = [("const", None), ("const", False), ("const", True)]
+        values += [("number", n) for n in range(MAX_NUMBER + 1)]
+        values += [("player", p.seat) for p in table.players]
+        values += [("zone", z.id) for z in table.zone_list]
+        values += [("thing", t.id) for t in table.thing_list]
+        heads = values + [LIST]       # what may start an argument
+        self.names: list[str] = []    # token id -> readable name
+        self._ids: dict = {}
+        self._add(("pass",), "pass")
+        for aid, adef in ruleset.actions.items():
+            if not adef.params:
+                self._add(("act", aid, None), aid)
+            else:
+                for head in heads:
+                    self._add(("act", aid, head), f"{aid} {_name(head)}")
+        for head in heads:
+            self._add(("choose", head), f"choose {_name(head)}")
+        for i in range(MAX_OPTIONS):
+            self._add(("option", i), f"option #{i}")
+        for head in heads + [END]:
+            self._add(("value", head), f"value {_name(head)}")
+        self.size = len(self.names)
+        self.max_length = 1 + max([len(a.params) for a in ruleset.actions.values()] + [1]) * (2 + len(values))
+
+    def _add(self, key, name):
+        self._ids[key] = len(self.names)
+        self.names.append(name)
+
+    def spell(self, action) -> tuple:
+        """The token ids of an engine :class:`Action` (raises CatalogueError if it cannot be spelt)."""
+        if action.name == PASS:
+            return (self._ids[("pass",)],)
+        if not action.args:
+            return (self._ids[("act", action.name, None)],)
+        parts = [self._heads_and_rest(value, action) for _, value in action.args]
+        head, rest = parts[0]
+        tokens = [self._ids[("act", action.name, head)]]
+        tokens += [self._ids[("value", k)] for k in rest]
+        for head, rest in parts[1:]:
+            tokens += [self._ids[("value", k)] for k in (head, *rest)]
+        return tuple(tokens)
+
+    def spell_choice(self, option, index: int) -> tuple:
+        """The token ids of choosing ``option``, offered at position ``index``."""
+        keys = _keys(option)
+        if keys is not None:
+            return (self._ids[("choose", keys[0])], *(self._ids[("value", k)] for k in keys[1:]))
+        if index >= MAX_OPTIONS:
+            raise CatalogueError(f"a choice offers more than {MAX_OPTIONS} options that are not players, zones, "
+                                 f"things, truth values or numbers 0..{MAX_NUMBER} (option {display(option)})",
+                                 hint="raise interpreter.rl.catalogue.MAX_OPTIONS")
+        return (self._ids[("option", index)],)
+
+    def _heads_and_rest(self, value, action):
+        keys = _keys(value)
+        if keys is None:
+            raise CatalogueError(f"action '{action.name}' offers the value {display(value)}, which the action "
+                                 f"catalogue cannot spell (players, zones, things, truth values, numbers "
+                                 f"0..{MAX_NUMBER} and lists of them)")
+        return keys[0], keys[1:]
+
+
+def _keys(value):
+    """Vocabulary keys spelling ``value``: one for a plain value, list … end around a list; None if impossible."""
+    if isinstance(value, (list, tuple)):
+        out = [LIST]
+        for item in value:
+            inner = _keys(item)
+            if inner is None:
+                return None
+            out += inner
+        return out + [END]
+    key = _value_key(value)
+    return None if key is None else [key]
+
+
+def _name(key) -> str:
+    if key in (LIST, END):
+        return key
+    kind, value = key
+    if kind == "const":
+        return {None: "none", False: "false", True: "true"}[value]
+    if kind == "player":
+        return f"player {value + 1}"
+    return str(value)

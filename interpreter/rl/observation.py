@@ -1,0 +1,203 @@
+"""A fixed-size numeric encoding of what one seat sees, built from ``game.view(seat)`` only.
+
+Its layout comes from the ruleset's declarations, so it is the same for every
+state of a (ruleset, player count). Pieces, in order:
+
+``you``        one-hot seat of the observer
+``over``       1 once the game is over
+``globals``    each declared global variable (and flow loop variable)
+``players``    per seat: out, and per declared player counter: its value and whether it is visible
+``phase``      the phases the game is in (names declared in the flow)
+``pending``    decision kind (choice/turn/simultaneous), whether the observer decides, who committed,
+               the decision's declared name
+``zones``      per zone: thing count, hidden thing count, hidden things per kind and per public
+               attribute value, each declared zone property
+``things``     per thing: seen, zone (index + 1), position in the zone, face up, each declared property
+``partial``    the action ids the observer has chosen so far for the action it is spelling
+
+A value is a number: truth values 0/1, numbers as they are, a player /
+zone / thing as its index + 1, a list or table as its length, a text as a
+stable hash in [0, 1) (CRC-32), none as 0. A hidden thing contributes only
+what the view shows of it: its kind and its public attributes, in its zone's
+counts.
+"""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+KINDS = ("choice", "turn", "simultaneous")
+
+
+def _walk(data):
+    if isinstance(data, dict):
+        yield data
+        for value in data.values():
+            yield from _walk(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _walk(value)
+
+
+def _flow_names(flow):
+    """Phase names, decision names and loop variables declared in the flow."""
+    phases, decisions, loop_vars = set(), set(), set()
+    for node in _walk(flow):
+        if isinstance(node.get("phase"), str):
+            phases.add(str(node["phase"]))
+        for key in ("turn", "simultaneous"):
+            if isinstance(node.get(key), dict) and node[key].get("name"):
+                decisions.add(str(node[key]["name"]))
+        for key in ("as", "each_player"):
+            if isinstance(node.get(key), str):
+                loop_vars.add(str(node[key]))
+    return sorted(phases), sorted(decisions), sorted(loop_vars)
+
+
+def _hashable(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
+class ObservationEncoder:
+    def __init__(self, ruleset, players: int, catalogue):
+        table = ruleset.table(players)
+        self.players = players
+        self.zone_ids = [z.id for z in table.zone_list]
+        self.zone_index = {zid: i for i, zid in enumerate(self.zone_ids)}
+        self.thing_index = {t.id: i for i, t in enumerate(table.thing_list)}
+        self.kinds = sorted(table.things_by_kind)
+        self.kind_index = {k: i for i, k in enumerate(self.kinds)}
+        public = sorted({(t.kind, k, repr(_hashable(t.attrs[k]))) for t in table.thing_list
+                         for k in t.public if k in t.attrs})
+        self.public_index = {key: i for i, key in enumerate(public)}
+        phases, decisions, loop_vars = _flow_names(ruleset.data.get("flow"))
+        self.phase_index = {p: i for i, p in enumerate(phases)}
+        self.decision_index = {d: i for i, d in enumerate(decisions)}
+        names = [n for n in ruleset.globals if not n.startswith("%")]
+        names += [n for n in loop_vars if n not in names]
+        self.global_index = {n: i for i, n in enumerate(names)}
+        self.pvars = list(ruleset.player_vars)
+        self.thing_props = list(ruleset.thing_props)
+        self.zone_props = list(ruleset.zone_props)
+        self.zone_width = 2 + len(self.kinds) + len(public) + len(self.zone_props)
+        self.thing_width = 4 + len(self.thing_props)
+        self.pieces = [
+            ("you", (players,)), ("over", (1,)), ("globals", (len(names),)),
+            ("players", (players, 1 + 2 * len(self.pvars))), ("phase", (len(phases),)),
+            ("pending", (len(KINDS) + 1 + players + len(decisions),)),
+            ("zones", (len(self.zone_ids), self.zone_width)), ("things", (len(self.thing_index), self.thing_width)),
+            ("partial", (catalogue.size,)),
+        ]
+        self.offsets, at = {}, 0
+        for name, shape in self.pieces:
+            self.offsets[name] = at
+            at += int(np.prod(shape))
+        self.size = at
+
+    def split(self, tensor) -> dict:
+        """Named, reshaped views of the pieces of a flat tensor."""
+        out, at = {}, 0
+        for name, shape in self.pieces:
+            n = int(np.prod(shape))
+            out[name] = tensor[at:at + n].reshape(shape)
+            at += n
+        return out
+
+    def encode(self, view: dict, partial=(), out=None):
+        """Fill ``out`` (or a new float32 array) with the encoding of a seat's ``view``."""
+        buf = [0.0] * self.size          # plain list: item assignment is far cheaper than on an array
+        at = self.offsets
+        seat = view["you"]
+        if seat is not None:
+            buf[at["you"] + seat] = 1.0
+        buf[at["over"]] = float(bool(view["over"]))
+        base = at["globals"]
+        for name, value in view["vars"].items():
+            i = self.global_index.get(name)
+            if i is not None:
+                buf[base + i] = self.scalar(value)
+        width = 1 + 2 * len(self.pvars)
+        for p in view["players"]:
+            row = at["players"] + p["seat"] * width
+            buf[row] = float(bool(p["out"]))
+            shown = p["vars"]
+            for j, name in enumerate(self.pvars):
+                if name in shown:
+                    buf[row + 1 + 2 * j] = self.scalar(shown[name])
+                    buf[row + 2 + 2 * j] = 1.0
+        for name in view["phase"]:
+            if name in self.phase_index:
+                buf[at["phase"] + self.phase_index[name]] = 1.0
+        pending = view["pending"]
+        if pending is not None:
+            row = at["pending"]
+            buf[row + KINDS.index(pending["kind"])] = 1.0
+            buf[row + len(KINDS)] = float(seat in pending["deciding"])
+            for s in pending.get("committed", ()):
+                buf[row + len(KINDS) + 1 + s] = 1.0
+            if pending.get("name") in self.decision_index:
+                buf[row + len(KINDS) + 1 + self.players + self.decision_index[pending["name"]]] = 1.0
+        self._zones(view["zones"], buf)
+        for token in partial:
+            buf[at["partial"] + token] += 1.0
+        tensor = np.zeros(self.size, np.float32) if out is None else out
+        tensor[:] = buf
+        return tensor
+
+    def _zones(self, zones: dict, buf):
+        kinds, publics, scalar = len(self.kinds), self.public_index, self.scalar
+        zone_base, thing_base = self.offsets["zones"], self.offsets["things"]
+        zw, tw = self.zone_width, self.thing_width
+        props_at = 2 + kinds + len(publics)
+        for zid, zone in zones.items():
+            zi = self.zone_index[zid]
+            row = zone_base + zi * zw
+            buf[row] = zone["count"]
+            for position, entry in enumerate(zone["things"]):
+                if entry.get("hidden"):
+                    buf[row + 1] += 1
+                    buf[row + 2 + self.kind_index[entry["kind"]]] += 1
+                    for key, value in entry.items():
+                        i = publics.get((entry["kind"], key, repr(_hashable(value))))
+                        if i is not None:
+                            buf[row + 2 + kinds + i] += 1
+                    continue
+                trow = thing_base + self.thing_index[entry["id"]] * tw
+                buf[trow] = 1.0
+                buf[trow + 1] = zi + 1
+                buf[trow + 2] = position
+                buf[trow + 3] = float(bool(entry.get("face_up")))
+                for j, name in enumerate(self.thing_props):
+                    value = entry.get(name)
+                    if value is not None:
+                        buf[trow + 4 + j] = scalar(value)
+            props = zone.get("props")
+            if props:
+                for j, name in enumerate(self.zone_props):
+                    value = props.get(name)
+                    if value is not None:
+                        buf[row + props_at + j] = scalar(value)
+
+    def scalar(self, value) -> float:
+        """One number for a JSON-encoded value (see the module docstring)."""
+        if value is None:
+            return 0.0
+        if isinstance(value, bool):
+            return float(value)
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            return zlib.crc32(value.encode()) / 2 ** 32
+        if isinstance(value, list):
+            return float(len(value))
+        if isinstance(value, dict):
+            if "player" in value:
+                return float(value["player"] + 1)
+            if "zone" in value:
+                return float(self.zone_index.get(value["zone"], -1) + 1)
+            if "thing" in value:
+                return float(self.thing_index.get(value["thing"], -1) + 1)
+            if "map" in value:
+                return float(len(value["map"]))
+        return 0.0

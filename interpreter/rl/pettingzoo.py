@@ -1,0 +1,149 @@
+"""Any ruleset as a PettingZoo AEC environment: ``env(ruleset, players, variant=None)``.
+
+Agents are ``player_0`` … ``player_{n-1}`` (the seats). Each step the agent in
+``agent_selection`` chooses one action id of the fixed catalogue
+(:mod:`interpreter.rl.catalogue`); observations are dicts with the seat's
+encoded view (:mod:`interpreter.rl.observation`) and an ``action_mask``.
+Rewards come once, at the end (docs/rl.md); the ruleset's ``limits.max_steps``
+(or ``max_cycles`` environment steps, if given) truncates the game.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import conversions
+
+from ..rules.loading import load_ruleset
+from .observation import ObservationEncoder
+from .session import Session
+
+
+class DavitEnv(AECEnv):
+    metadata = {"name": "davit_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(self, ruleset, players: int, variant: str | None = None, reward: str = "win",
+                 max_cycles: int | None = None, render_mode: str | None = None, seed: int | None = None):
+        super().__init__()
+        self.ruleset = load_ruleset(ruleset, variant) if isinstance(ruleset, str) else ruleset
+        self.num_players = players
+        self.reward_mode = reward
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"davit_{self.ruleset.id}_v0",
+                             is_parallelizable=_only_simultaneous(self.ruleset))
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._session = Session(self.ruleset, players, seed=0, reward=reward)
+        self.catalogue = self._session.catalogue
+        self.encoder = ObservationEncoder(self.ruleset, players, self.catalogue)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.catalogue.size,), np.int8),
+        })
+        act_space = spaces.Discrete(self.catalogue.size)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seed_stream = np.random.default_rng(seed)
+        self._seeded = seed is not None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    @property
+    def game(self):
+        """The engine :class:`Game` being played (for inspection; step the environment, not the game)."""
+        return self._session.game
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seed_stream = np.random.default_rng(seed)
+        game_seed = int(self._seed_stream.integers(0, 2 ** 31))
+        self._session.reset(game_seed)
+        self._cycles = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self):
+        seat = self._session.acting()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+        elif self.agents and self.agent_selection not in self.agents:
+            self.agent_selection = self.agents[0]
+        elif not hasattr(self, "agent_selection") or self.agent_selection is None:
+            self.agent_selection = self.agents[0] if self.agents else None
+
+    def observe(self, agent):
+        seat = self.possible_agents.index(agent)
+        session = self._session
+        observation = session.observation(seat, self.encoder).copy()
+        mask = np.zeros(self.catalogue.size, np.int8)
+        mask[session.legal_tokens(seat)] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._session.step(int(action))
+        self._cycles += 1
+        self._clear_rewards()
+        session = self._session
+        if session.game.is_over:
+            for a, r in zip(self.possible_agents, session.returns()):
+                self.rewards[a] = r
+                self.terminations[a] = True
+        elif session.truncated or (self.max_cycles is not None and self._cycles >= self.max_cycles):
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self._select()
+
+    def render(self):
+        """A line of text (``render_mode="ansi"``): the phase and who is to act, or the result."""
+        session = self._session
+        if session.over:
+            return f"over: scores {session.game.scores}, winners {session.game.winners}"
+        seat = session.acting()
+        names = [self.catalogue.names[t] for t in session.prefix]
+        phase = session.view(None)["phase"]
+        return f"phase {phase}, {self.possible_agents[seat]} to act, spelt so far {names}"
+
+    def close(self):
+        pass
+
+
+def _only_simultaneous(ruleset) -> bool:
+    """Whether every decision the flow declares is simultaneous and spelt in one id (then the parallel API fits).
+
+    A static reading of the declarations: the flow has no ``turn`` step, no
+    rule calls ``choose(``, and no action has more than one parameter.
+    """
+    from .observation import _walk
+    flow = ruleset.data.get("flow")
+    kinds = {key for node in _walk(flow) for key in ("turn", "simultaneous") if key in node}
+    text = repr(ruleset.data)
+    single_token = all(len(a.params) <= 1 for a in ruleset.actions.values())
+    return kinds == {"simultaneous"} and "choose(" not in text and single_token
+
+
+def env(ruleset, players: int, variant: str | None = None, **kwargs) -> DavitEnv:
+    """A PettingZoo AEC environment for ``ruleset`` (an id, a folder or a loaded Ruleset) and ``players`` seats."""
+    return DavitEnv(ruleset, players, variant, **kwargs)
+
+
+def parallel_env(ruleset, players: int, variant: str | None = None, **kwargs):
+    """The parallel API, for rulesets whose every decision is simultaneous (else a ValueError says so)."""
+    aec = DavitEnv(ruleset, players, variant, **kwargs)
+    if not aec.metadata["is_parallelizable"]:
+        raise ValueError(f"ruleset {aec.ruleset.id} has turns or choices, not only simultaneous decisions; "
+                         "use env() (the AEC API)")
+    return conversions.aec_to_parallel_wrapper(aec)

@@ -1,0 +1,156 @@
+"""One game driven token by token: what both adapters (PettingZoo, OpenSpiel) share.
+
+The acting seat is the first of ``game.deciding_players``; in a simultaneous
+decision the seats act one after the other, and each commitment stays
+private (the engine keeps commits hidden until every seat has chosen). While
+a seat spells an action (see :mod:`interpreter.rl.catalogue`) it stays the
+acting seat; the action is applied when its last token is chosen.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..errors import RunawayGameError
+from ..play.game import Game
+from .catalogue import Catalogue, CatalogueError
+
+REWARDS = ("win", "score")
+CHOOSE = "choose"   # the name the engine gives the answer to a choose(...) prompt
+
+
+@lru_cache(maxsize=32)
+def catalogue_for(ruleset, players: int) -> Catalogue:
+    return Catalogue(ruleset, players)
+
+
+class Session:
+    """A :class:`Game` plus the partly spelt action of the acting seat."""
+
+    def __init__(self, ruleset, players: int, seed: int = 0, record: bool = False, reward: str = "win",
+                 start: Game | None = None):
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.ruleset = ruleset
+        self.players = players
+        self.record = record
+        self.reward = reward
+        self.catalogue = catalogue_for(ruleset, players)
+        self.reset(seed, start)
+
+    def reset(self, seed: int, start: Game | None = None) -> None:
+        """A new game with ``seed``; ``start``: a game just set up with that seed, to clone (setting up is slow)."""
+        self.game = start.clone() if start is not None else Game(self.ruleset, self.players, seed=seed,
+                                                                 record=self.record)
+        self.prefix: list[int] = []
+        self.truncated = False
+        self._seen = {}        # seat -> (view, encoding) of the current state: observers ask many times
+        self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
+
+    def clone(self) -> Session:
+        other = Session.__new__(Session)
+        other.__dict__.update(self.__dict__)
+        other.game = self.game.clone()
+        other.prefix = list(self.prefix)
+        other._spelt = dict(self._spelt)
+        other._seen = dict(self._seen)
+        return other
+
+    def __deepcopy__(self, memo):
+        # OpenSpiel clones a Python state by deep-copying its attributes: share the ruleset, copy the game
+        return self.clone()
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over or self.truncated
+
+    def acting(self) -> int | None:
+        """The seat whose token comes next (None when the game is over)."""
+        if self.over:
+            return None
+        return self.game.deciding_players[0]
+
+    def legal_tokens(self, seat: int | None = None) -> list[int]:
+        """The ids ``seat`` (default: the acting seat) may choose next.
+
+        A seat that decides at the same time as the acting one (a simultaneous
+        decision) gets the ids it could start its action with: it will choose
+        when its turn in the AEC order comes.
+        """
+        acting = self.acting()
+        seat = acting if seat is None else seat
+        if acting is None or seat not in self.game.deciding_players:
+            return []
+        prefix = tuple(self.prefix) if seat == acting else ()
+        return sorted(self._spellings(seat)[1].get(prefix, ()))
+
+    def _spellings(self, seat: int):
+        if seat not in self._spelt:
+            sequences: dict = {}
+            for index, action in enumerate(self.game.legal_actions(seat)):
+                # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
+                seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
+                       else self.catalogue.spell(action))
+                if seq in sequences and sequences[seq] != action:
+                    raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
+                sequences[seq] = action
+            following: dict = {}
+            for seq in sequences:
+                for k in range(len(seq)):
+                    following.setdefault(seq[:k], set()).add(seq[k])
+            self._spelt[seat] = (sequences, following)
+        return self._spelt[seat]
+
+    def step(self, token: int) -> None:
+        """Choose the next token of the acting seat's action; the action is applied when complete."""
+        if token not in self.legal_tokens():
+            raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
+        self.prefix.append(int(token))
+        self._seen = {}
+        action = self._spellings(self.acting())[0].get(tuple(self.prefix))
+        if action is None:
+            return
+        self.prefix = []
+        self._spelt = {}
+        try:
+            result = self.game.apply(action)
+        except RunawayGameError:
+            # the ruleset's limits.max_steps: the game is cut short (truncation)
+            self.truncated = True
+            return
+        if not result:
+            raise CatalogueError(f"the engine refused a legal action: {result.reason}")
+
+    def view(self, seat: int | None) -> dict:
+        """``game.view(seat)`` without the event log, kept until the next step (do not change it)."""
+        if seat not in self._seen:
+            game = self.game
+            log, game.log = game.log, []   # redacting the whole log at every step is the slow part
+            try:
+                view = game.view(seat)
+            finally:
+                game.log = log
+            view.pop("log", None)
+            self._seen[seat] = (view, None)
+        return self._seen[seat][0]
+
+    def observation(self, seat: int, encoder):
+        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it)."""
+        view, encoded = self._seen.get(seat, (None, None))
+        if encoded is None:
+            view = self.view(seat)
+            encoded = encoder.encode(view, self.prefix if self.acting() == seat else ())
+            self._seen[seat] = (view, encoded)
+        return encoded
+
+    def returns(self) -> list[float]:
+        """Each seat's reward at the end (see docs/rl.md); zeros while playing and after truncation."""
+        n = self.players
+        if not self.game.is_over:
+            return [0.0] * n
+        if self.reward == "score":
+            scores = self.game.scores
+            return [float(scores[s]) for s in range(n)]
+        winners = self.game.winners
+        if winners:
+            return [1.0 if s in winners else -1.0 for s in range(n)]
+        return [-1.0] * n if self.ruleset.team_var is not None else [0.0] * n
