@@ -260,3 +260,23 @@ def test_simultaneous_commitment_is_logged_for_its_player_only(tmp_path):
     game.apply(Action(0, "bid", (("n", 3),)))
     decide = [e for e in game.log if e["e"] == "decide"]
     assert decide[-1]["only"] == [0]
+
+
+@pytest.mark.parametrize("seat", [True, 0.5, "0", None, [0]])
+def test_action_json_needs_a_whole_number_for_the_seat(seat):
+    from interpreter import load_ruleset
+    game = Game(load_ruleset("der-mythos"), 2, seed=1)
+    good = game.legal_actions(0)[0].to_json()
+    before = game.to_json()
+    refused = game.apply(dict(good, player=seat))
+    assert not refused and "seat" in refused.reason
+    assert game.to_json() == before, "a refused action changes nothing"
+    assert game.apply(good)
+
+
+def test_action_json_needs_a_name_for_the_action():
+    from interpreter import load_ruleset
+    game = Game(load_ruleset("der-mythos"), 2, seed=1)
+    good = game.legal_actions(0)[0].to_json()
+    refused = game.apply(dict(good, action=["play"]))
+    assert not refused and "name" in refused.reason

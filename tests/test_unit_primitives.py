@@ -371,3 +371,31 @@ def test_effects_are_marked():
     assert {"move", "move_all", "draw", "shuffle", "roll", "pick_random", "flip", "reveal", "hide", "peek",
             "score", "eliminate", "end_game", "log", "remove_space", "restore_space", "connect"} <= effects
     assert not effects & {"count", "sum", "filter", "neighbours", "path", "top", "player", "lookup"}
+
+
+@pytest.mark.parametrize("call, text", [
+    ('log("{} and {}", 1, 2)', "1 and 2"),
+    ('log("{1} before {0}", "a", "b")', "b before a"),
+    ('log("{{braces}} {}", 3)', "{braces} 3"),
+    ('log("no holes {}")', "no holes {}"),
+])
+def test_log_fills_only_plain_holes(tmp_path, call, text):
+    from ruleset_builder import load
+    game = Game(load(tmp_path, {"flow": [{"do": call}]}), 1, seed=1)
+    assert [e["text"] for e in game.log if e["e"] == "log"] == [text]
+
+
+@pytest.mark.parametrize("call", [
+    'log("{0.__class__.__mro__[1].__subclasses__}", 1)',   # attribute access would print Python internals
+    'log("{0:>2000000000}", 1)',                           # a width would make a 2 GB string
+    'log("{0[0]}", [1])',
+    'log("{x}", 1)',
+    'log("{} {}", 1)',
+])
+def test_log_refuses_anything_but_plain_holes(tmp_path, call):
+    from ruleset_builder import load
+    rs = load(tmp_path, {"flow": [{"do": call}]})
+    with pytest.raises(GameError) as info:
+        Game(rs, 1, seed=1)
+    assert "log()" in info.value.message and info.value.location is not None
+    assert info.value.location.file.endswith("ruleset.yaml")

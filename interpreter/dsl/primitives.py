@@ -485,13 +485,6 @@ def end_game(g, loc, *, reason=None):
     g.end_game(reason)
 
 
-@primitive(effect=True)
-def log(g, loc, message, *args):
-    """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value."""
-    if not g.record:   # narration only: nothing to do when no one reads the log
-        return
-    text = str(message) if not args else str(message).format(*(_shown(g, a) for a in args))
-    g.emit({"e": "log", "text": text})
 
 
 

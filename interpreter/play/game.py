@@ -152,8 +152,14 @@ class Game(RuleRuntime):
     def action_from_json(self, data) -> Action:
         if isinstance(data, Action):
             return data
+        player, name = data["player"], data["action"]
+        # strict: a seat is a JSON integer (not true, not 0.5, not "1"), an action a name
+        if type(player) is not int:
+            raise ValueError(f"the seat ('player') must be a whole number, got {player!r}")
+        if not isinstance(name, str):
+            raise ValueError(f"the action must be a name, got {name!r}")
         args = tuple((k, decode(v, self.table)) for k, v in (data.get("args") or {}).items())
-        return Action(int(data["player"]), str(data["action"]), args)
+        return Action(player, name, args)
 
     @property
     def scores(self) -> dict:
