@@ -14,6 +14,13 @@ from interpreter import Game, load_ruleset
 
 RID = "collapsible-d"
 VARIANTS = [None, "crew-abilities", "ankle-deep-water", "hang-on", "composure", "women-and-children-first"]
+OPTIONAL = VARIANTS[1:]
+# Variants cannot extend each other yet, so the combinations the rulebook allows
+# ("the optional rules can also be used in combination with each other", and
+# with the 2-player game) are files of their own, named after their parts.
+COMBINED = {f"two-player-{v}": ["two-player", v] for v in OPTIONAL}
+COMBINED["all-optional-rules"] = OPTIONAL
+COMBINED["two-player-all-optional-rules"] = ["two-player", *OPTIONAL]
 
 
 def _rs(variant=None):
@@ -101,7 +108,8 @@ def _play(variant, players, seed):
     return game
 
 
-CASES = [(None, n) for n in (3, 4, 5, 6)] + [("two-player", 2)] + [(v, 4) for v in VARIANTS[1:]]
+CASES = ([(None, n) for n in (3, 4, 5, 6)] + [("two-player", 2)] + [(v, 4) for v in VARIANTS[1:]]
+         + [("all-optional-rules", 4), ("two-player-all-optional-rules", 2)])
 
 
 @pytest.mark.parametrize("variant,players", CASES, ids=[f"{v or 'base'}-{n}p" for v, n in CASES])
@@ -160,3 +168,20 @@ def test_no_space_under_water_keeps_a_pawn_in_the_base_game():
             continue
         if z.attrs["row"] <= water[z.attrs["section"] - 1]:
             assert not [t for t in things if t in _passengers(rs)], f"{zid} is under water"
+
+
+@pytest.mark.parametrize("combined", sorted(COMBINED))
+def test_a_combined_variant_is_exactly_its_parts(combined):
+    """Each combination changes what its parts change, to the same values, and nothing else."""
+    base = _rs()
+    whole = _rs(combined)
+    expected = dict(base.constants)
+    for part in COMBINED[combined]:
+        rs = _rs(part)
+        changed = {k: v for k, v in rs.constants.items() if base.constants.get(k) != v}
+        assert changed, f"{part} changes no constant"
+        expected.update(changed)
+        if (rs.min_players, rs.max_players) != (base.min_players, base.max_players):
+            assert (whole.min_players, whole.max_players, whole.player_names) == \
+                (rs.min_players, rs.max_players, rs.player_names)
+    assert whole.constants == expected
