@@ -225,7 +225,7 @@ def test_validate_missing_path(at_repo, capsys):
     rc = _run(["validate", "tests/invalid/no-such-folder"])
     out = capsys.readouterr().out
     assert rc == 1
-    assert out.startswith("tests/invalid/no-such-folder:1:1: error[load]: no such file or folder")
+    assert out.startswith("tests/invalid/no-such-folder:1:1: error[load]: no such file, folder or bundled ruleset id")
 
 
 def test_validate_folder_without_ruleset(at_repo, capsys):
