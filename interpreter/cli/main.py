@@ -222,8 +222,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from ..authoring.scenario import find_scenarios, run_scenario
-    files = find_scenarios(args.paths)
+    from ..authoring.scenario import find_scenarios, run_scenario, select_scenarios
+    files = select_scenarios(find_scenarios(args.paths), args.variant, args.keyword)
     passed = failed = 0
     for path in files:
         result = run_scenario(path)

@@ -59,9 +59,9 @@ def element(t):
     return ANY
 
 
-def _describe(t) -> str:
+def describe(t) -> str:
     if isinstance(t, tuple):
-        return f"list of {_describe(t[1])}" if t[1] != ANY else "list"
+        return f"list of {describe(t[1])}" if t[1] != ANY else "list"
     return {THING: "card or piece", ZONE: "zone", PLAYER: "player", NUMBER: "number", TEXT: "text",
             BOOL: "true/false", MAP: "table"}.get(t, t)
 
@@ -174,7 +174,7 @@ class TypeChecker:
         if isinstance(n, ast.Neg):
             t = self.expr(n.operand, sn, types)
             if t in REFS or t == TEXT:
-                self.report(f"cannot negate a {_describe(t)}", sn, n)
+                self.report(f"cannot negate a {describe(t)}", sn, n)
             return NUMBER
         if isinstance(n, ast.Not):
             self.expr(n.operand, sn, types)
@@ -213,7 +213,7 @@ class TypeChecker:
                        PLAYER: (self.vocab.player_attrs, "player")}.get(obj, (None, None))
         if table is None:
             if obj in (NUMBER, TEXT, BOOL, NONE) or isinstance(obj, tuple):
-                self.report(f"a {_describe(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
+                self.report(f"a {describe(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
             return ANY
         if name not in table:
             self.report(f"no {what} in this ruleset has an attribute '{name}'", sn, n,
@@ -224,13 +224,13 @@ class TypeChecker:
     def _arith(self, op, left, right, sn, n):
         for side in (left, right):
             if side in REFS or side == BOOL and op != "+":
-                self.report(f"'{op}' needs numbers, not a {_describe(side)}", sn, n)
+                self.report(f"'{op}' needs numbers, not a {describe(side)}", sn, n)
                 return ANY
         if op == "+" and (isinstance(left, tuple) or isinstance(right, tuple)):
             return left if isinstance(left, tuple) else right
         if op == "+" and TEXT in (left, right):
             if {left, right} - {TEXT, ANY}:
-                self.report(f"cannot add a {_describe(left)} and a {_describe(right)}", sn, n)
+                self.report(f"cannot add a {describe(left)} and a {describe(right)}", sn, n)
             return TEXT
         if TEXT in (left, right):
             self.report(f"'{op}' needs numbers, not text", sn, n)
@@ -242,13 +242,13 @@ class TypeChecker:
             return
         if op in ("in", "not in"):
             if right in (NUMBER, BOOL) or right in (PLAYER, THING):
-                self.report(f"'{op}' needs a list or a zone on its right, not a {_describe(right)}", sn, n)
+                self.report(f"'{op}' needs a list or a zone on its right, not a {describe(right)}", sn, n)
             return
         if left == right or (isinstance(left, tuple) and isinstance(right, tuple)):
             if op not in ("==", "!=") and left in (PLAYER, ZONE):
-                self.report(f"'{op}' cannot order {_describe(left)}s", sn, n)
+                self.report(f"'{op}' cannot order {describe(left)}s", sn, n)
             return
-        self.report(f"comparing a {_describe(left)} with a {_describe(right)} is always "
+        self.report(f"comparing a {describe(left)} with a {describe(right)} is always "
                     f"{'false' if op == '==' else 'an error' if op != '!=' else 'true'}", sn, n)
 
     def _call(self, n, sn, types):
