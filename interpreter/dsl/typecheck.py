@@ -51,6 +51,70 @@ def value_type(value):
     return ANY
 
 
+def fits(t, want) -> bool:
+    """May a value of static type ``t`` stand where ``want`` is needed? Unknown types always may."""
+    if t == ANY or want == ANY or t == want:
+        return True
+    if isinstance(t, tuple) and isinstance(want, tuple):
+        return fits(t[1], want[1])
+    return False
+
+
+def article(t) -> str:
+    text = describe(t)
+    if isinstance(t, tuple) or t in (BOOL, MAP):
+        return f"a {text}" if t != BOOL else "a true/false value"
+    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}" if t != TEXT else "text"
+
+
+# Where a snippet stands (the compiler's ``what``) -> the type it must have.
+def expected_type(what: str):
+    if what in ("end condition", "win_if", "expectation", "flow while", "flow until", "flow if", "turn until") \
+            or what.endswith(" condition") or what.endswith(" admit") \
+            or (what.startswith("trigger ") and what.endswith(" when")) or what.endswith(" run"):
+        return BOOL
+    if what == "repeat count" or what.endswith(" cost"):
+        return NUMBER
+    return None
+
+
+_FIX_HINTS = {
+    BOOL: "write a comparison such as `count(pile) == 0` or `x > 2`",
+    NUMBER: "give a number, or a constant whose value is a number",
+}
+
+
+def declaration_errors(data) -> list:
+    """Declared ranges that contradict themselves: players min > max, an initial value outside min..max."""
+    from ..errors import RulesetError
+    out = []
+    players = data.get("players") or {}
+    if isinstance(players, dict) and _num(players.get("min")) and _num(players.get("max")) \
+            and players["min"] > players["max"]:
+        out.append(RulesetError(f"players: min {players['min']} is above max {players['max']}",
+                                players.loc_of("min"), "swap them, or raise max", code="range"))
+    sections = [("variable", data.get("variables") or {}),
+                ("player variable", ((data.get("player") or {}).get("vars") or {}))]
+    for what, table in sections:
+        for name, spec in table.items() if isinstance(table, dict) else ():
+            if not isinstance(spec, dict):
+                continue
+            low, high, initial = spec.get("min"), spec.get("max"), spec.get("initial", 0 if what != "variable" else None)
+            where = spec.loc_of("initial") if "initial" in spec else spec.loc
+            if _num(low) and _num(high) and low > high:
+                out.append(RulesetError(f"{what} '{name}': min {low} is above max {high}", spec.loc_of("min"),
+                                        "swap them", code="range"))
+            elif _num(initial) and ((_num(low) and initial < low) or (_num(high) and initial > high)):
+                out.append(RulesetError(f"{what} '{name}' starts at {initial}, outside its range "
+                                        f"{low if _num(low) else '…'}..{high if _num(high) else '…'}", where,
+                                        "change `initial`, `min` or `max`", code="range"))
+    return out
+
+
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def element(t):
     if isinstance(t, tuple) and t[0] == "list":
         return t[1]
@@ -118,35 +182,58 @@ class TypeChecker:
     def _stmts(self, body, sn, types):
         for s in body:
             if isinstance(s, ast.Assign):
-                t = self.expr(s.value, sn, types)
+                t = self._type(s.value, sn, types)
                 if isinstance(s.target, ast.Name):
                     name = s.target.id
                     if s.op is None and name not in self.vocab.globals:
                         old = types.get(name)
                         types[name] = t if old in (None, t) else ANY
+                    elif s.op is None and name not in types:
+                        self._assignable(f"variable '{name}'", self.vocab.globals.get(name, ANY), t, sn, s)
                 else:
-                    self.expr(s.target, sn, types)
+                    held = self._type(s.target, sn, types)
+                    if s.op is None and isinstance(s.target, ast.Attr):
+                        self._assignable(f"'{s.target.name}'", held, t, sn, s)
                 if s.op is not None:
-                    self._arith(s.op, self.expr(s.target, sn, types), t, sn, s)
+                    self._arith(s.op, self._type(s.target, sn, types), t, sn, s)
             elif isinstance(s, ast.ExprStmt):
-                self.expr(s.expr, sn, types)
+                self._type(s.expr, sn, types)
             elif isinstance(s, ast.If):
                 for cond, body in s.branches:
-                    self.expr(cond, sn, types)
+                    self._condition(self._type(cond, sn, types), "an `if`", sn, cond)
                     self._stmts(body, sn, types)
                 self._stmts(s.orelse, sn, types)
             elif isinstance(s, ast.For):
-                types[s.var] = element(self.expr(s.source, sn, types))
+                types[s.var] = element(self._type(s.source, sn, types))
                 self._stmts(s.body, sn, types)
             elif isinstance(s, ast.While):
-                self.expr(s.cond, sn, types)
+                self._condition(self._type(s.cond, sn, types), "a `while`", sn, s.cond)
                 self._stmts(s.body, sn, types)
             elif isinstance(s, ast.Return) and s.value is not None:
-                self.expr(s.value, sn, types)
+                self._type(s.value, sn, types)
+
+    def _condition(self, t, what, sn, node):
+        if not fits(t, BOOL):
+            self.report(f"the condition of {what} must be true or false, but this is {article(t)}", sn, node,
+                        _FIX_HINTS[BOOL], code="type")
+
+    def _assignable(self, what, held, t, sn, node):
+        if not fits(t, held) and t != NONE:
+            self.report(f"{what} holds {article(held)}; this assigns {article(t)}", sn, node,
+                        "assign a value of the same type, or change the variable's `initial`", code="type")
 
     # -- expressions -----------------------------------------------------------
 
     def expr(self, n, sn, types):
+        """The type of a whole snippet expression; also checks it fits where it stands (``sn.what``)."""
+        t = self._type(n, sn, types)
+        want = expected_type(getattr(sn, "what", ""))
+        if want is not None and not fits(t, want):
+            self.report(f"the {sn.what} must be {article(want)}, but this is {article(t)}", sn, n,
+                        _FIX_HINTS.get(want), code="type")
+        return t
+
+    def _type(self, n, sn, types):
         if isinstance(n, ast.Const):
             return value_type(n.value) if n.value is not None else NONE
         if isinstance(n, ast.Name):
@@ -164,45 +251,45 @@ class TypeChecker:
                 return BOOL
             return ANY
         if isinstance(n, ast.Attr):
-            return self._attr(self.expr(n.obj, sn, types), n, sn)
+            return self._attr(self._type(n.obj, sn, types), n, sn)
         if isinstance(n, ast.Index):
-            obj = self.expr(n.obj, sn, types)
-            self.expr(n.index, sn, types)
+            obj = self._type(n.obj, sn, types)
+            self._type(n.index, sn, types)
             return element(obj) if isinstance(obj, tuple) else ANY
         if isinstance(n, ast.BinOp):
-            return self._arith(n.op, self.expr(n.left, sn, types), self.expr(n.right, sn, types), sn, n)
+            return self._arith(n.op, self._type(n.left, sn, types), self._type(n.right, sn, types), sn, n)
         if isinstance(n, ast.Neg):
-            t = self.expr(n.operand, sn, types)
+            t = self._type(n.operand, sn, types)
             if t in REFS or t == TEXT:
                 self.report(f"cannot negate a {describe(t)}", sn, n)
             return NUMBER
         if isinstance(n, ast.Not):
-            self.expr(n.operand, sn, types)
+            self._type(n.operand, sn, types)
             return BOOL
         if isinstance(n, ast.BoolOp):
-            left = self.expr(n.left, sn, types)
-            right = self.expr(n.right, sn, types)
+            left = self._type(n.left, sn, types)
+            right = self._type(n.right, sn, types)
             return left if left == right else ANY
         if isinstance(n, ast.Compare):
-            left = self.expr(n.first, sn, types)
+            left = self._type(n.first, sn, types)
             for op, other in n.rest:
-                right = self.expr(other, sn, types)
+                right = self._type(other, sn, types)
                 self._compare(op, left, right, sn, n)
                 left = right
             return BOOL
         if isinstance(n, ast.IfExp):
-            self.expr(n.cond, sn, types)
-            a, b = self.expr(n.then, sn, types), self.expr(n.other, sn, types)
+            self._type(n.cond, sn, types)
+            a, b = self._type(n.then, sn, types), self._type(n.other, sn, types)
             return a if a == b else ANY
         if isinstance(n, ast.ListLit):
-            kinds = {self.expr(i, sn, types) for i in n.items}
+            kinds = {self._type(i, sn, types) for i in n.items}
             return ("list", kinds.pop() if len(kinds) == 1 else ANY)
         if isinstance(n, ast.Comprehension):
             inner = dict(types)
-            inner[n.var] = element(self.expr(n.source, sn, types))
+            inner[n.var] = element(self._type(n.source, sn, types))
             if n.cond is not None:
-                self.expr(n.cond, sn, inner)
-            return ("list", self.expr(n.elt, sn, inner))
+                self._type(n.cond, sn, inner)
+            return ("list", self._type(n.elt, sn, inner))
         if isinstance(n, ast.Call):
             return self._call(n, sn, types)
         return ANY
@@ -230,7 +317,8 @@ class TypeChecker:
             return left if isinstance(left, tuple) else right
         if op == "+" and TEXT in (left, right):
             if {left, right} - {TEXT, ANY}:
-                self.report(f"cannot add a {describe(left)} and a {describe(right)}", sn, n)
+                self.report(f"cannot add {article(left)} and {article(right)}", sn, n,
+                            "text(x) turns a number into text; to compare, use ==")
             return TEXT
         if TEXT in (left, right):
             self.report(f"'{op}' needs numbers, not text", sn, n)
@@ -259,10 +347,10 @@ class TypeChecker:
             if isinstance(a, ast.Lambda):
                 inner = dict(types)
                 inner[a.param] = element(first)
-                self.expr(a.body, sn, inner)
+                self._type(a.body, sn, inner)
                 arg_types.append(ANY)
             else:
-                t = self.expr(a, sn, types)
+                t = self._type(a, sn, types)
                 arg_types.append(t)
                 if i == 0:
                     first = t
@@ -270,9 +358,9 @@ class TypeChecker:
             if isinstance(v, ast.Lambda):
                 inner = dict(types)
                 inner[v.param] = element(first)
-                self.expr(v.body, sn, inner)
+                self._type(v.body, sn, inner)
             else:
-                self.expr(v, sn, types)
+                self._type(v, sn, types)
         if name in _RETURNS:
             return _RETURNS[name]
         if name in _ELEMENT_OF_ARG:

@@ -50,7 +50,8 @@ def base_tree(ruleset_file: Path, check):
     ``check(tree)`` returns the schema errors of the merged base; it runs once
     per version of the files.
     """
-    key = str(Path(ruleset_file).resolve())
+    # locations name files relative to the working directory: a tree read from elsewhere is not reused
+    key = (str(Path(ruleset_file).resolve()), str(Path.cwd()))
     hit = _TREES.get(key)
     if hit is not None and _stamp(hit[1]) == hit[4]:
         tree, files, errors, schema, _ = hit
