@@ -125,8 +125,12 @@ def cmd_validate(args) -> int:
     if args.format == "json":
         print(json.dumps([f.to_json() for f in findings], indent=2))
     else:
+        from ..load.yaml_messages import source_excerpt
         for f in findings:
             print(f.text())
+            if f.code == "syntax" or f.message.startswith("YAML syntax error"):
+                for line in source_excerpt(f.file, f.line, f.column):  # the line, and a caret under the spot
+                    print(line)
         if not findings:
             print("ok: no problems found")
     failed = bool(errors) or (args.strict and bool(findings))
