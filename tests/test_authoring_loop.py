@@ -255,3 +255,16 @@ def test_checkout_rulesets_win_over_an_installed_copy(tmp_path, monkeypatch):
 def test_no_note_when_running_from_the_source_tree():
     proc = davit("list")
     assert proc.returncode == 0 and proc.stderr == ""
+
+
+def test_validate_checks_declared_combinations(tmp_path, monkeypatch, capsys):
+    folder = _game_with_variants(tmp_path, combinable=True)
+    text = (folder / RULESET_FILE).read_text().replace("[double, triple, slow]", "[double, triple, slow, nope]")
+    (folder / RULESET_FILE).write_text(text)
+    monkeypatch.chdir(folder)
+    assert run(["validate", "."]) == 1
+    out = capsys.readouterr().out
+    assert "error[unknown-reference]: combinable names no variant 'nope'" in out
+    assert ("variants/triple.yaml:3:10: error[variant-conflict]: variants 'double' and 'triple' set "
+            "constants.bonus differently") in out
+    assert "'slow'" not in out  # slow changes another value: it combines with both

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import DavitError
 from ..load.files import RULESET_FILE, bundled_rulesets_dir, display_path, variants_of
 from ..load.yaml_reader import LocMap, load_yaml_file
-from ..rules.loading import load_ruleset
+from ..rules.loading import combination_problems, load_ruleset
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,10 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
             for loc, reason, what in rs.provenance:
                 out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",
                                    f"reconstructed{f' ({what})' if what else ''}: {reason}"))
+    except DavitError as exc:
+        out.extend(findings_of(exc, shown))
+    try:
+        out.extend(f for e in combination_problems(ruleset_file) for f in findings_of(e, shown))
     except DavitError as exc:
         out.extend(findings_of(exc, shown))
     for variant, vfile in variants_of(ruleset_file).items():

@@ -293,6 +293,8 @@ def _probable_fix(token: Token, expected: set) -> str | None:
         return "did you mean '==' to compare? '=' only assigns, on a line of its own"
     if token.type == "_NEWLINE" and "COLON" in expected:
         return "missing ':' at the end of this line: `if`, `elif`, `else`, `for` and `while` lines end with ':'"
+    if "COMMA" in expected and token.type in ("NAME", "NUMBER", "STRING", "LPAR", "LSQB"):
+        return "a ',' is probably missing before this"
     if token.type in ("RPAR", "RSQB"):
         return f"{str(token)!r} closes nothing: remove it or open the bracket earlier"
     return None

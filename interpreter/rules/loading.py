@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import LoadError, Location, RulesetError, raise_all
+from ..errors import DavitError, LoadError, Location, RulesetError, did_you_mean, raise_all
 from ..load.files import VARIANT_KEYS, display_path, merge_into, read_variant, resolve_ruleset, variants_of
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
@@ -96,6 +96,34 @@ def _load(path_text: str, wanted: tuple):
     rs.root = path.parent
     rs.files = files
     return rs
+
+
+def combination_problems(ruleset_file: Path) -> list:
+    """For ``davit validate``: every declared group names real variants, and no two of a group
+    set one value differently (checked on the files, without building every combination)."""
+    data, _, _, _ = base_tree(ruleset_file, _check_base)
+    found = variants_of(ruleset_file)
+    out = []
+    groups = data.get("combinable") or []
+    for g, group in enumerate(groups if isinstance(groups, list) else []):
+        if not isinstance(group, list):
+            continue
+        overlays = {}
+        for i, vid in enumerate(group):
+            if str(vid) not in found:
+                out.append(RulesetError(f"combinable names no variant '{vid}'", group.loc_of(i),
+                                        did_you_mean(str(vid), found) if found else None, code="unknown-reference"))
+                continue
+            try:
+                overlays[str(vid)] = load_yaml_file(found[str(vid)], display_path(found[str(vid)]))
+            except DavitError:
+                continue  # the variant's own check reports it
+        ids = list(overlays)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                out.extend(e for e in _combination_errors(data, [a, b], [overlays[a], overlays[b]])
+                           if e.code == "variant-conflict")
+    return out
 
 
 def combinable_groups(data) -> list[set]:
