@@ -18,6 +18,21 @@ NUMBER, TEXT, BOOL, NONE = "number", "text", "bool", "none"
 PLAYER, THING, ZONE, MAP = "player", "thing", "zone", "map"
 REFS = (PLAYER, THING, ZONE)
 
+
+class ThingOf(str):
+    """The type of a thing whose kind is known: equal to ``THING`` everywhere, and it knows its kind.
+
+    ``things("passenger")``, ``thing("boat-II.1")`` and what is drawn from them have it, so an
+    attribute that no thing of that kind has is reported even when another kind has it.
+    """
+
+    __slots__ = ("kind",)
+
+    def __new__(cls, kind: str):
+        obj = super().__new__(cls, THING)
+        obj.kind = kind
+        return obj
+
 THING_BUILTINS = {"id": TEXT, "kind": TEXT, "name": TEXT, "zone": ZONE, "owner": PLAYER, "holder": PLAYER,
                   "position": NUMBER, "face_up": BOOL}
 ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top": THING, "bottom": THING,
@@ -49,6 +64,25 @@ def value_type(value):
     if isinstance(value, dict):
         return MAP
     return ANY
+
+
+def join(a, b):
+    """The type of a value that is either an ``a`` or a ``b``."""
+    if a != b:
+        return ANY
+    if isinstance(a, ThingOf) or isinstance(b, ThingOf):
+        same = isinstance(a, ThingOf) and isinstance(b, ThingOf) and a.kind == b.kind
+        return a if same else THING
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return ("list", join(a[1], b[1]))
+    return a
+
+
+def join_all(types):
+    out = None
+    for t in types:
+        out = t if out is None else join(out, t)
+    return ANY if out is None else out
 
 
 def fits(t, want) -> bool:
@@ -124,6 +158,8 @@ def element(t):
 
 
 def describe(t) -> str:
+    if isinstance(t, ThingOf):
+        return f"'{t.kind}' card or piece"
     if isinstance(t, tuple):
         return f"list of {describe(t[1])}" if t[1] != ANY else "list"
     return {THING: "card or piece", ZONE: "zone", PLAYER: "player", NUMBER: "number", TEXT: "text",
@@ -135,13 +171,23 @@ class Vocabulary:
 
     def __init__(self, env, rs):
         self.thing_attrs: dict = dict(THING_BUILTINS)
+        self.kind_attrs: dict = {}    # kind -> its own attributes (with the builtins and props)
+        self.def_kinds: dict = {}     # thing definition id -> kind
         for tdef in rs.things:
+            kind = str(tdef.get("kind", tdef.get("id")))
+            self.def_kinds[str(tdef.get("id"))] = kind
+            own = self.kind_attrs.setdefault(kind, dict(THING_BUILTINS))
             for name, value in (tdef.get("attrs") or {}).items():
                 self._add(self.thing_attrs, name, value_type(value))
+                self._add(own, name, value_type(value))
             for name, values in (tdef.get("each") or {}).items():
-                self._add(self.thing_attrs, name, value_type(values[0]) if values else ANY)
+                t = value_type(values[0]) if values else ANY
+                self._add(self.thing_attrs, name, t)
+                self._add(own, name, t)
         for name, value in rs.thing_props.items():
             self._add(self.thing_attrs, name, value_type(value))
+            for own in self.kind_attrs.values():
+                self._add(own, name, value_type(value))
         self.zone_attrs: dict = dict(ZONE_BUILTINS)
         for zdef in rs.zones.values():
             for name, value in zdef.attrs.items():
@@ -158,6 +204,15 @@ class Vocabulary:
         self.constants = {}
         for name, raw in rs.constants.items():
             self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
+
+    def kind_of_id(self, thing_id: str):
+        """The kind of the thing with this literal id (its definition's id, then `-`, `.` or `@` parts)."""
+        best = None
+        for def_id in self.def_kinds:
+            if thing_id == def_id or (thing_id.startswith(def_id) and thing_id[len(def_id)] in "-.@"):
+                if best is None or len(def_id) > len(best):
+                    best = def_id
+        return self.def_kinds.get(best) if best is not None else None
 
     @staticmethod
     def _add(table, name, t):
@@ -187,7 +242,7 @@ class TypeChecker:
                     name = s.target.id
                     if s.op is None and name not in self.vocab.globals:
                         old = types.get(name)
-                        types[name] = t if old in (None, t) else ANY
+                        types[name] = t if old is None else join(old, t)
                     elif s.op is None and name not in types:
                         self._assignable(f"variable '{name}'", self.vocab.globals.get(name, ANY), t, sn, s)
                 else:
@@ -269,7 +324,7 @@ class TypeChecker:
         if isinstance(n, ast.BoolOp):
             left = self._type(n.left, sn, types)
             right = self._type(n.right, sn, types)
-            return left if left == right else ANY
+            return join(left, right)
         if isinstance(n, ast.Compare):
             left = self._type(n.first, sn, types)
             for op, other in n.rest:
@@ -280,10 +335,9 @@ class TypeChecker:
         if isinstance(n, ast.IfExp):
             self._type(n.cond, sn, types)
             a, b = self._type(n.then, sn, types), self._type(n.other, sn, types)
-            return a if a == b else ANY
+            return join(a, b)
         if isinstance(n, ast.ListLit):
-            kinds = {self._type(i, sn, types) for i in n.items}
-            return ("list", kinds.pop() if len(kinds) == 1 else ANY)
+            return ("list", join_all(self._type(i, sn, types) for i in n.items))
         if isinstance(n, ast.Comprehension):
             inner = dict(types)
             inner[n.var] = element(self._type(n.source, sn, types))
@@ -306,6 +360,13 @@ class TypeChecker:
             self.report(f"no {what} in this ruleset has an attribute '{name}'", sn, n,
                         did_you_mean(name, table), code="unknown-attribute")
             return ANY
+        own = self.vocab.kind_attrs.get(obj.kind) if isinstance(obj, ThingOf) else None
+        if own is not None:
+            if name not in own:
+                self.report(f"a '{obj.kind}' has no attribute '{name}' (other kinds of things have it)", sn, n,
+                            did_you_mean(name, own), code="unknown-attribute")
+                return ANY
+            return own[name]
         return table[name]
 
     def _arith(self, op, left, right, sn, n):
@@ -319,6 +380,7 @@ class TypeChecker:
             if {left, right} - {TEXT, ANY}:
                 self.report(f"cannot add {article(left)} and {article(right)}", sn, n,
                             "text(x) turns a number into text; to compare, use ==")
+                return ANY  # reported once: the value's use is not a second error
             return TEXT
         if TEXT in (left, right):
             self.report(f"'{op}' needs numbers, not text", sn, n)
@@ -361,6 +423,13 @@ class TypeChecker:
                 self._type(v.body, sn, inner)
             else:
                 self._type(v, sn, types)
+        literal = n.args[0].value if n.args and isinstance(n.args[0], ast.Const) \
+            and isinstance(n.args[0].value, str) else None
+        if name == "things" and literal is not None and literal in self.vocab.kind_attrs:
+            return ("list", ThingOf(literal))
+        if name == "thing" and literal is not None:
+            kind = self.vocab.kind_of_id(literal)
+            return ThingOf(kind) if kind is not None else THING
         if name in _RETURNS:
             return _RETURNS[name]
         if name in _ELEMENT_OF_ARG:

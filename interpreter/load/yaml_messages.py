@@ -34,8 +34,10 @@ def plain_message(problem: str | None, context: str | None, context_mark=None) -
                 "in the same column, and a key cannot follow a list at the same indentation")
     if "cannot start any token" in problem:
         return "a character that cannot start a value here (a tab? YAML indents with spaces only)"
-    if "quoted scalar" in context:
+    if "quoted scalar" in context and "end of stream" in problem:
         return f"a quoted text{opened} is never closed: add the closing quote"
+    if "quoted scalar" in context:
+        return f"in the quoted text{opened}: {problem} (inside double quotes, write a backslash as \\\\)"
     if "could not find expected ':'" in problem or "simple key" in context:
         return f"a key without ':'{opened}: each line of a mapping is `key: value`"
     if "block scalar" in context:
