@@ -22,7 +22,7 @@ REFS = (PLAYER, THING, ZONE)
 class ThingOf(str):
     """The type of a thing whose kind is known: equal to ``THING`` everywhere, and it knows its kind.
 
-    ``things("passenger")``, ``thing("boat-II.1")`` and what is drawn from them have it, so an
+    ``things("card")``, ``thing("card-5.1")`` and what is drawn from them have it, so an
     attribute that no thing of that kind has is reported even when another kind has it.
     """
 
