@@ -33,8 +33,14 @@ class _DslIndenter(Indenter):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", start=["start_block", "start_expr"],
-                postlex=_DslIndenter(), propagate_positions=True, maybe_placeholders=True)
+    options = dict(parser="lalr", start=["start_block", "start_expr"], postlex=_DslIndenter(),
+                   propagate_positions=True, maybe_placeholders=True)
+    try:
+        # lark keeps the LALR tables it derives from the grammar in a file named by the grammar's
+        # hash (in the temporary folder): 0.03 s instead of 0.17 s at the start of each command
+        return Lark(grammar, cache=True, **options)
+    except Exception:  # noqa: BLE001 - no writable temporary folder, an old cache: derive the tables again
+        return Lark(grammar, **options)
 
 
 def _pos(meta_or_token) -> tuple:

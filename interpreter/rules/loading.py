@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import DavitError, LoadError, Location, RulesetError, did_you_mean, raise_all
-from ..load.files import VARIANT_KEYS, display_path, merge_into, read_variant, resolve_ruleset, variants_of
+from ..load.files import RULESET_FILE, VARIANT_KEYS, display_path, merge_into, read_variant, resolve_ruleset, variants_of
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
@@ -49,7 +49,8 @@ def _check_base(tree):
 def _load(path_text: str, wanted: tuple):
     path = Path(path_text)
     errors: list = []
-    head = load_yaml_file(path, display_path(path))
+    # a ruleset.yaml is never a variant: do not parse the biggest file once more just to ask
+    head = load_yaml_file(path, display_path(path)) if path.name != RULESET_FILE else None
     variant_files: list[Path] = []
     if isinstance(head, LocMap) and "variant" in head:
         variant_files.append(path)
