@@ -7,6 +7,8 @@ text and evaluated one by one in the same game.
 """
 from __future__ import annotations
 
+import json
+
 from ..dsl import ast
 from ..dsl.parser import parse
 from ..errors import DavitError
@@ -21,7 +23,7 @@ def node_text(n) -> str | None:
             return "true" if n.value else "false"
         if n.value is None:
             return "none"
-        return repr(n.value) if isinstance(n.value, str) else str(n.value)
+        return json.dumps(n.value) if isinstance(n.value, str) else str(n.value)
     if isinstance(n, ast.Name):
         return n.id
     if isinstance(n, ast.Attr):
