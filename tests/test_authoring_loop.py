@@ -6,18 +6,16 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml
-
 from cli_runner import REPO, davit, run
+
 from interpreter.errors import DavitError, LoadError
 from interpreter.load import files
 from interpreter.load.files import RULESET_FILE, bundled_ids, bundled_rulesets_dir
 from interpreter.load.metadata import ruleset_summary
 from interpreter.load.yaml_reader import parse_yaml
-
 
 # -- a fast start: the heavy libraries are imported only by the commands that need them -------------
 
@@ -36,7 +34,7 @@ def test_light_commands_import_no_heavy_library(argv):
 
 
 def test_public_names_still_import():
-    from interpreter import Game, Findings, load_ruleset
+    from interpreter import Findings, Game, load_ruleset
     assert callable(load_ruleset) and isinstance(Game, type) and issubclass(Findings, DavitError)
     with pytest.raises(AttributeError):
         import interpreter

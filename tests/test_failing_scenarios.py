@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from cli_runner import REPO, davit
 
 FOLDER = "tests/failing-scenarios"

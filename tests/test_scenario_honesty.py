@@ -4,7 +4,6 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from cli_runner import REPO, run
 
 

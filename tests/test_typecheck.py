@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
+from ruleset_builder import load
 
 from interpreter.errors import DavitError
-from ruleset_builder import load
 
 THINGS = [
     {"id": "passenger", "count": 3, "start": "deck", "attrs": {"value": 2, "cls": "I"}},

@@ -5,7 +5,6 @@ a non-zero exit; a Python traceback is shown only with ``DAVIT_DEBUG=1``.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys

@@ -10,7 +10,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import DavitError, LoadError, Location, RulesetError, did_you_mean, raise_all
-from ..load.files import RULESET_FILE, VARIANT_KEYS, display_path, merge_into, read_variant, resolve_ruleset, variants_of
+from ..load.files import (
+    RULESET_FILE,
+    VARIANT_KEYS,
+    display_path,
+    merge_into,
+    read_variant,
+    resolve_ruleset,
+    variants_of,
+)
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
