@@ -14,6 +14,12 @@ BASE = {
     "variables": {"total": {"initial": 0}, "label": {"initial": "none yet"}},
     "zones": [{"id": "deck"}, {"id": "sea"}],
     "things": THINGS,
+    "functions": {
+        "title": {"value": '"captain"'},
+        "best": {"params": ["xs"], "do": "if count(xs) > 0:\n  return 1\nreturn 0"},
+        "either": {"params": ["x"], "do": "if x:\n  return 1\nreturn \"one\""},
+        "maybe": {"params": ["x"], "do": "if x:\n  return 1"},
+    },
 }
 
 
@@ -36,6 +42,8 @@ def _errors(tmp_path, flow_do: str = "pass", **extra) -> list:
     ("for p in things(\"passenger\"):\n  total = total + p.seats",
      "unknown-attribute: a 'passenger' has no attribute 'seats'"),
     ("total = top(deck) + 1", "type: '+' needs numbers, not a card or piece"),
+    ("total = title()", "type: variable 'total' holds a number; this assigns text"),      # a `value:` function
+    ("label = best(players)", "type: variable 'label' holds text; this assigns a number"),  # every return
 ])
 def test_reported(tmp_path, snippet, message):
     found = _errors(tmp_path, snippet)
@@ -48,6 +56,8 @@ def test_reported(tmp_path, snippet, message):
     "total = sum([p.value for p in things(\"passenger\")])",
     "label = thing(\"passenger.2\").cls + \"!\"",
     "x = top(deck)\nif x.kind == \"boat\":\n  total = x.seats",          # a thing of unknown kind: not reported
+    "total = either(true)\nlabel = either(false)",  # returns a number or a text: unknown
+    "label = maybe(true)",                          # may end without a value: unknown
 ])
 def test_not_reported(tmp_path, snippet):
     assert _errors(tmp_path, snippet) == []

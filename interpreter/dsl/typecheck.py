@@ -40,6 +40,10 @@ ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top
                  "seats": ("list", ANY), "removed": BOOL}
 PLAYER_BUILTINS = {"seat": NUMBER, "name": TEXT, "out": BOOL, "next": PLAYER}
 
+# built-ins whose lambda is applied to the items of their first argument (elsewhere a lambda's
+# parameter is unknown: e.g. a movement helper's lambdas take spaces, not the pawn's zone's things)
+_LAMBDA_OVER_ELEMENTS = {"count", "min", "max", "any", "all", "filter", "sorted", "first", "last", "lowest",
+                         "highest", "sum"}
 _ELEMENT_OF_ARG = {"filter", "sorted", "lowest", "highest", "list"}
 _RETURNS = {
     "count": NUMBER, "sum": NUMBER, "any": BOOL, "all": BOOL, "range": ("list", NUMBER), "abs": NUMBER,
@@ -116,6 +120,15 @@ _FIX_HINTS = {
     BOOL: "write a comparison such as `count(pile) == 0` or `x > 2`",
     NUMBER: "give a number, or a constant whose value is a number",
 }
+
+
+class _Nowhere:
+    """The snippet of a silent check: its reports are dropped, so they need no place."""
+
+    what = ""
+
+    def loc(self, node):
+        return None
 
 
 def declaration_errors(data) -> list:
@@ -204,6 +217,8 @@ class Vocabulary:
         self.constants = {}
         for name, raw in rs.constants.items():
             self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
+        self.functions = dict(getattr(env, "functions", {}) or {})   # name -> FunctionInfo (with its body)
+        self.function_types: dict = {}
 
     def kind_of_id(self, thing_id: str):
         """The kind of the thing with this literal id (its definition's id, then `-`, `.` or `@` parts)."""
@@ -224,6 +239,26 @@ class TypeChecker:
     def __init__(self, vocab: Vocabulary, errors: list):
         self.vocab = vocab
         self.errors = errors
+        self._returns = None  # while inferring a function's type: the types its `return`s give
+
+    def function_type(self, name: str):
+        """What a ruleset function returns: its `value`'s type, or the one type every `return` of a `do`
+        gives when the body ends with a `return`; unknown otherwise (and while it is being worked out)."""
+        known = self.vocab.function_types
+        if name in known:
+            return known[name]
+        info = self.vocab.functions.get(name)
+        if info is None or not info.body:
+            return ANY
+        known[name] = ANY  # a recursive call is unknown
+        silent = TypeChecker(self.vocab, [])  # the function's own mistakes are reported where it is compiled
+        silent._returns = []
+        silent._stmts(info.body, _Nowhere(), {p: ANY for p in info.params})
+        last = info.body[-1]
+        ends = isinstance(last, ast.Return) and last.value is not None
+        result = join_all(silent._returns) if ends and None not in silent._returns else ANY
+        known[name] = result
+        return result
 
     def report(self, message, snippet, node, hint=None, code="type"):
         self.errors.append(DslError(message, snippet.loc(node), hint, code=code))
@@ -264,8 +299,10 @@ class TypeChecker:
             elif isinstance(s, ast.While):
                 self._condition(self._type(s.cond, sn, types), "a `while`", sn, s.cond)
                 self._stmts(s.body, sn, types)
-            elif isinstance(s, ast.Return) and s.value is not None:
-                self._type(s.value, sn, types)
+            elif isinstance(s, ast.Return):
+                t = self._type(s.value, sn, types) if s.value is not None else None
+                if self._returns is not None:
+                    self._returns.append(t)
 
     def _condition(self, t, what, sn, node):
         if not fits(t, BOOL):
@@ -408,7 +445,7 @@ class TypeChecker:
         for i, a in enumerate(n.args):
             if isinstance(a, ast.Lambda):
                 inner = dict(types)
-                inner[a.param] = element(first)
+                inner[a.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
                 self._type(a.body, sn, inner)
                 arg_types.append(ANY)
             else:
@@ -419,7 +456,7 @@ class TypeChecker:
         for _, v in n.kwargs:
             if isinstance(v, ast.Lambda):
                 inner = dict(types)
-                inner[v.param] = element(first)
+                inner[v.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
                 self._type(v.body, sn, inner)
             else:
                 self._type(v, sn, types)
@@ -430,6 +467,8 @@ class TypeChecker:
         if name == "thing" and literal is not None:
             kind = self.vocab.kind_of_id(literal)
             return ThingOf(kind) if kind is not None else THING
+        if name in self.vocab.functions:
+            return self.function_type(name)
         if name in _RETURNS:
             return _RETURNS[name]
         if name in _ELEMENT_OF_ARG:
