@@ -84,10 +84,10 @@ def test_simulate_table_shows_intervals_and_ties(capsys):
 
 
 def test_compare_finds_what_the_variant_changes(capsys):
-    result = _json(capsys, "compare", "der-mythos", "--variant", "simplified-scoring", "--games", "60",
+    result = _json(capsys, "compare", "der-mythos", "--variant", "simplified-scoring", "--games", "200",
                    "--players", "4", "--seed", "1")
     assert [v["variant"] for v in result["variants"]] == [None, "simplified-scoring"]
-    assert all(v["games"] == 60 for v in result["variants"])
+    assert all(v["games"] == 200 for v in result["variants"])
     (comparison,) = result["comparisons"]
     figures = {row["figure"]: row for row in comparison["figures"]}
     assert set(figures) >= {"win_rate[0]", "tie_rate", "mean_score[0]", "length", "first_seat_win_rate",
@@ -98,7 +98,7 @@ def test_compare_finds_what_the_variant_changes(capsys):
     base, simple = result["variants"]
     # the variant changes the scoring: mean scores move apart beyond doubt, and the tests must say so
     gap = abs(base["mean_scores"][0] - simple["mean_scores"][0])
-    assert gap > 4 * (base["score_stdev"][0] + simple["score_stdev"][0]) / 60 ** 0.5
+    assert gap > 4 * (base["score_stdev"][0] + simple["score_stdev"][0]) / 200 ** 0.5
     assert figures["mean_score[0]"]["differs"] is True
 
 

@@ -36,9 +36,14 @@ def test_every_command_of_the_guide_works(tmp_path):
         if step[0] == "file":
             target = tmp_path / step[1]
             target.parent.mkdir(parents=True, exist_ok=True)
-            # the guide's schema line is relative to a copy made inside the repository's docs/;
-            # the file's content is what matters here
             target.write_text(step[2])
+            # the `$schema` line the guide shows must lead to the right schema inside the copy
+            first = step[2].split("\n", 1)[0]
+            m = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+            assert m, f"{step[1]}: first line is {first!r}"
+            schema = target.parent / m.group(1)
+            assert schema.is_file(), f"{step[1]}: {m.group(1)} does not resolve in the copy"
+            assert schema.name == f"{target.parent.name.rstrip('s')}.schema.json"
             continue
         command, expected = step[1], step[2]
         argv = command.split()

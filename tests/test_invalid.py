@@ -51,7 +51,41 @@ class Case:
 
 CASES = [
     Case("yaml-syntax", f"{FIX}/yaml-syntax/ruleset.yaml", 13, 8, "load",
-         "YAML syntax error: expected ',' or '}', but got ':'"),
+         "YAML syntax error: a '{ ... }' mapping that starts at line 12, column 5 is missing a ','"),
+    Case("yaml-indentation", f"{FIX}/yaml-indentation/ruleset.yaml", 6, 2, "load",
+         "YAML syntax error: this line is indented differently from the keys above it"),
+    Case("dsl-single-equals", f"{FIX}/dsl-single-equals/ruleset.yaml", 15, 21, "syntax",
+         "syntax error: unexpected '='", "did you mean '==' to compare? '=' only assigns, on a line of its own"),
+    Case("type-text-plus-number", f"{FIX}/type-text-plus-number/ruleset.yaml", 19, 21, "type",
+         "cannot add text and a number", "text(x) turns a number into text; to compare, use =="),
+    Case("type-constant-text-count", f"{FIX}/type-constant-text-count/ruleset.yaml", 22, 13, "type",
+         "the repeat count must be a number, but this is text", "give a number, or a constant whose value is a number"),
+    Case("type-end-when-number", f"{FIX}/type-end-when-number/ruleset.yaml", 26, 9, "schema",
+         "end.when: 1 is not of type 'string'"),
+    Case("type-condition-not-bool", f"{FIX}/type-condition-not-bool/ruleset.yaml", 15, 9, "type",
+         "the action take condition must be a true/false value, but this is a number",
+         "write a comparison such as `count(pile) == 0` or `x > 2`"),
+    Case("type-card-vs-number", f"{FIX}/type-card-vs-number/ruleset.yaml", 15, 9, "type",
+         "comparing a card or piece with a number"),
+    Case("type-assign-text-to-number", f"{FIX}/type-assign-text-to-number/ruleset.yaml", 20, 7, "type",
+         "variable 'taken' holds a number; this assigns text",
+         "assign a value of the same type, or change the variable's `initial`"),
+    Case("players-min-above-max", f"{FIX}/players-min-above-max/ruleset.yaml", 4, 16, "range",
+         "players: min 5 is above max 2", "swap them, or raise max"),
+    Case("variable-initial-above-max", f"{FIX}/variable-initial-above-max/ruleset.yaml", 8, 24, "range",
+         "player variable 'stamina' starts at 12, outside its range 0..10", "change `initial`, `min` or `max`"),
+    Case("scenario-expect-not-bool", f"{FIX}/scenario-expect-not-bool/scenarios/not-a-condition.yaml", 6, 13,
+         "type", "the expectation must be a true/false value, but this is a number",
+         "write a comparison such as `count(pile) == 0` or `x > 2`"),
+    Case("scenario-refuse-unknown-action", f"{FIX}/scenario-refuse-unknown-action/scenarios/misspelt-action.yaml",
+         6, 33, "refuse-nothing", "the ruleset has no action 'taek'", "did you mean 'take'?"),
+    Case("scenario-refuse-unknown-seat", f"{FIX}/scenario-refuse-unknown-seat/scenarios/no-such-seat.yaml",
+         6, 22, "refuse-nothing", "there is no seat 5 in a 2-player game"),
+    Case("scenario-refuse-unknown-argument",
+         f"{FIX}/scenario-refuse-unknown-argument/scenarios/misspelt-argument.yaml", 6, 46, "refuse-nothing",
+         "action 'take' has no choice 'coin' (its choices: none)"),
+    Case("scenario-empty", f"{FIX}/scenario-empty/scenarios/nothing.yaml", 3, 1, "empty-scenario",
+         "the scenario has no steps and no expect: it tests nothing", "add an `expect:` or steps"),
     Case("alias-bomb", f"{FIX}/alias-bomb/ruleset.yaml", 26, 6, "load",
          "YAML anchors (&a) are not allowed"),
     Case("too-deep", f"{FIX}/too-deep/ruleset.yaml", 26, 55, "load", "nesting deeper than 48 levels"),
@@ -63,7 +97,8 @@ CASES = [
          "start zone 'pil' does not exist", "did you mean 'pile'?"),
     Case("unknown-action", f"{FIX}/unknown-action/ruleset.yaml", 24, 53, "unknown-reference",
          "unknown action 'steal'"),
-    Case("dsl-syntax", f"{FIX}/dsl-syntax/ruleset.yaml", 19, 22, "syntax", "syntax error: unexpected '1'"),
+    Case("dsl-syntax", f"{FIX}/dsl-syntax/ruleset.yaml", 19, 22, "syntax", "syntax error: unexpected '1'",
+         "a ',' is probably missing before this"),
     Case("dsl-unknown-name", f"{FIX}/dsl-unknown-name/ruleset.yaml", 15, 15, "unknown-name",
          "unknown name 'piles'", "did you mean 'pile'?"),
     Case("dsl-arity", f"{FIX}/dsl-arity/ruleset.yaml", 18, 7, "arity", "score() takes 2 arguments, 1 given"),
@@ -183,7 +218,8 @@ def test_one_problem_gives_one_finding(case, at_repo, capsys):
 @pytest.mark.parametrize("case", _params(CASES, "json") + _params(FILE_CASES, "json"))
 def test_json_matches_text_one_to_one(case, at_repo, capsys):
     rc_text = _run(["validate", case.path])
-    text = capsys.readouterr().out.splitlines()
+    # a syntax error is followed by its source line and a caret, indented: not findings of their own
+    text = [line for line in capsys.readouterr().out.splitlines() if not line.startswith("    ")]
     rc_json = _run(["validate", "--format", "json", case.path])
     findings = json.loads(capsys.readouterr().out)
     assert rc_text == rc_json
@@ -225,7 +261,7 @@ def test_validate_missing_path(at_repo, capsys):
     rc = _run(["validate", "tests/invalid/no-such-folder"])
     out = capsys.readouterr().out
     assert rc == 1
-    assert out.startswith("tests/invalid/no-such-folder:1:1: error[load]: no such file or folder")
+    assert out.startswith("tests/invalid/no-such-folder:1:1: error[load]: no such file, folder or bundled ruleset id")
 
 
 def test_validate_folder_without_ruleset(at_repo, capsys):

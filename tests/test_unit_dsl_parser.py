@@ -201,14 +201,31 @@ def test_unexpected_character_position():
 
 def test_missing_colon_points_at_end_of_line():
     err = _error("if x\n  y = 1")
-    assert "expected ':'" in err.message
+    assert "missing ':' at the end of this line" in err.hint
     assert err.location == Location("<dsl>", 1, 5)
 
 
-def test_snippet_ending_too_early():
+def test_snippet_ending_inside_a_bracket():
     err = _error("x = (1 +")
-    assert "ends too early" in err.message
-    assert err.location == Location("<dsl>", 1, 9)
+    assert "this '(' is never closed" in err.message
+    assert err.location == Location("<dsl>", 1, 5)
+
+
+def test_unclosed_bracket_points_at_the_bracket():
+    err = _error("x = f(1, [2, 3]\ny = 2")
+    assert err.message == "syntax error: this '(' is never closed (add ')')"
+    assert err.location == Location("<dsl>", 1, 6)
+
+
+def test_single_equals_in_a_condition_suggests_double():
+    err = _error("count(pile) = 0", "expr")
+    assert err.location == Location("<dsl>", 1, 13)
+    assert err.hint.startswith("did you mean '=='")
+
+
+def test_stray_closing_bracket():
+    err = _error("a == 1)", "expr")
+    assert "closes nothing" in err.hint
 
 
 def test_empty_expression_ends_too_early():

@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents import FirstAgent, RandomAgent
-from ..errors import DavitError, Location, ScenarioError, raise_all
+from ..errors import DavitError, Location, ScenarioError, did_you_mean, raise_all
 from ..load.files import RULESET_FILE, display_path
 from ..load.schema_check import schema_errors
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
 from ..play.game import Game
 from ..rules.loading import load_ruleset
+from .expect_report import explain_failure, show_value
 from .snippets import SnippetCompiler
 
 MAX_RUN_DECISIONS = 100_000
@@ -60,6 +61,29 @@ def find_scenarios(paths) -> list[Path]:
     return found
 
 
+def select_scenarios(files, variants=None, keyword=None) -> list[Path]:
+    """The files whose scenario plays one of ``variants`` ('none': the plain ruleset) and whose id or
+    file name contains ``keyword``."""
+    if not variants and not keyword:
+        return list(files)
+    wanted = {v for item in variants or [] for v in str(item).split(",")}
+    out = []
+    for path in files:
+        try:
+            data = load_yaml_file(path)
+        except DavitError:
+            data = {}
+        data = data if isinstance(data, dict) else {}
+        if wanted:
+            played = str(data["variant"]) if data.get("variant") else "none"
+            if played not in wanted and not (set(played.split("+")) & wanted):
+                continue
+        if keyword and keyword not in path.name and keyword not in str(data.get("scenario", "")):
+            continue
+        out.append(path)
+    return out
+
+
 def _default_ruleset(path: Path) -> Path:
     for folder in [path.parent, *path.parents]:
         if (folder / RULESET_FILE).is_file():
@@ -100,14 +124,36 @@ class _Runner:
                 self._compile_conditions(step["expect"])
         if d.get("expect") is not None:
             self._compile_conditions(d["expect"])
-        return list(self.env.errors)
+        problems = list(self.env.errors)
+        if not steps and d.get("expect") is None:
+            problems.append(ScenarioError("the scenario has no steps and no expect: it tests nothing", d.loc,
+                                          "add an `expect:` or steps", code="empty-scenario"))
+        for i, step in enumerate(steps):
+            if isinstance(step, dict) and "refuse" in step:
+                problems.extend(self._check_refusal(step["refuse"], step.loc_of("refuse"), i + 1))
+        return problems
+
+    def _check_refusal(self, spec, loc, number) -> list:
+        """The static part of a refuse step's checks (``davit validate``), as errors and warnings."""
+        try:
+            self._refusable(int(self.data.get("players", 0)), spec, loc, number)
+        except ScenarioError as exc:
+            exc.code = "refuse-nothing"
+            return [exc]
+        if not spec.get("reason"):
+            return [ScenarioError(f"step {number}: this refusal gives no `reason`, so it passes whatever the "
+                                  "game refuses it for", loc, "add `reason:` with words of the expected refusal",
+                                  code="refuse-without-reason", severity="warning")]
+        return []
 
     def _compile_conditions(self, conds):
-        for text in conds if isinstance(conds, list) else [conds]:
-            self.compiler.expression(text, "expectation")
+        for j, text in enumerate(conds if isinstance(conds, list) else [conds]):
+            if not isinstance(text, str):
+                continue
+            self.compiler.expression(text, "expectation")  # the type check says if it is not true/false
 
-    def fail(self, message, loc):
-        raise ScenarioError(message, loc)
+    def fail(self, message, loc, hint=None):
+        raise ScenarioError(message, loc, hint)
 
     def compile_block(self, text, what):
         return self.snippets.block(text, what)
@@ -139,8 +185,10 @@ class _Runner:
             return [self.value(game, v) for v in value]
         return value
 
-    def run(self) -> None:
+    def run(self) -> list:
+        """Play the scenario; returns the failed expectations (other failures raise at once)."""
         d = self.data
+        self.failures: list = []
         pins = plain(d.get("pins") or {})
         game = Game(self.ruleset, int(d["players"]), int(d.get("seed", 0)), pins=pins)
         if d.get("setup"):
@@ -153,6 +201,19 @@ class _Runner:
         final = d.get("expect")
         if final is not None:
             self.expect(game, final, d.loc_of("expect"), None)
+        self._unused_pins(game)
+        return self.failures
+
+    def _unused_pins(self, game):
+        pins = self.data.get("pins") or {}
+        for name, left in game.state.pins.items():
+            if left:
+                given = len(pins.get(name) or [])
+                used = given - len(left)
+                self.failures.append(ScenarioError(
+                    f"pin '{name}' was {'never used' if not used else f'used {used} of {given} times'}: "
+                    "a pin that is not drawn tests nothing", pins.key_loc(name) if isinstance(pins, LocMap) else None,
+                    _draw_names_hint(game), code="unused-pin"))
 
     def step(self, game, step, loc, number):
         from ..play.decisions import Action
@@ -161,6 +222,8 @@ class _Runner:
             spec = step[key]
             base, args = self.action(game, spec, step.loc_of(key))
             action = Action(base.player, base.name, tuple((k, v) for k, v in args))
+            if key == "refuse":
+                self._refusable(len(game.table.players), spec, step.loc_of(key), number)
             result = game.apply(action)
             if key == "act" and not result:
                 legal = "; ".join(str(a) for a in game.legal_actions(base.player)[:8]) or "none"
@@ -194,8 +257,33 @@ class _Runner:
                 made += 1
                 if made > MAX_RUN_DECISIONS:
                     self.fail(f"step {number}: the condition never held", loc)
+            if not cond(game, {}):
+                self.fail(f"step {number}: the game ended (after {made} decisions) before `{step['run']}` held; "
+                          "the steps after it would test a finished game", step.loc_of("run"))
             return
         self.fail(f"step {number}: unknown step (use act, refuse, expect, run or set)", loc)
+
+    def _refusable(self, players: int, spec, loc, number):
+        """A refusal must be refused for a rule's reason, not because the step names nothing real."""
+        seat = spec.get("player")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            self.fail(f"step {number}: there is no seat {seat!r} in a {players}-player game "
+                      f"(seats are 0 to {players - 1})", spec.loc_of("player"))
+        name = str(spec.get("action"))
+        known = {"pass", "choose", *self.ruleset.actions}
+        if name not in known:
+            self.fail(f"step {number}: the ruleset has no action '{name}', so the refusal tests nothing",
+                      spec.loc_of("action"), did_you_mean(name, known))
+        if name in self.ruleset.actions:
+            params = [p for p, _ in self.ruleset.actions[name].params]
+            args = spec.get("args") or {}
+            for arg in args:
+                if arg not in params:
+                    self.fail(f"step {number}: action '{name}' has no choice '{arg}' "
+                              f"(its choices: {', '.join(params) or 'none'})",
+                              args.key_loc(arg) if isinstance(args, LocMap) else loc, did_you_mean(arg, params))
+        if name == "choose" and set(spec.get("args") or {}) - {"option"}:
+            self.fail(f"step {number}: a choose decision takes only `option`", loc)
 
     def expect(self, game, conds, loc, message):
         items = conds if isinstance(conds, list) else [conds]
@@ -208,11 +296,21 @@ class _Runner:
                 self.fail(f"expectation '{text}' could not be evaluated: {exc.message}", where)
             except Exception as exc:  # a wrong expectation, e.g. comparing a card with a number
                 self.fail(f"expectation '{text}' could not be evaluated: {type(exc).__name__}: {exc}", where)
+            if not isinstance(ok, bool):
+                self.fail(f"expectation '{text}' gave {show_value(game, ok)}, not true or false: "
+                          "write a condition (e.g. `x == 3`)", where)
             if not ok:
+                parts = explain_failure(text, lambda t: show_value(game, self.compile_expr(t, "part")(game, {})))
                 scores = ", ".join(f"{game.player_name(s)} {v}" for s, v in game.scores.items())
                 extra = f" — {message}" if message else ""
-                self.fail(f"expectation failed: {text}{extra} (scores: {scores}; phase: "
-                          f"{' > '.join(game.state.phase) or 'none'})", where)
+                self.failures.append(ScenarioError(
+                    f"expectation failed: {text}{extra} ({parts + '; ' if parts else ''}scores: {scores}; phase: "
+                    f"{' > '.join(game.state.phase) or 'none'})", where))
+
+
+def _draw_names_hint(game) -> str | None:
+    names = sorted({str(e.get("name")) for e in game.log if e.get("e") in ("shuffle", "random") and e.get("name")})
+    return f"draws in this game: {', '.join(names)}" if names else "this game made no named draw"
 
 
 def check_scenario(path: Path) -> list:
@@ -238,8 +336,12 @@ def run_scenario(path: Path) -> ScenarioResult:
         if not isinstance(data, LocMap):
             raise ScenarioError("a scenario file must be a mapping", Location(shown))
         raise_all(schema_errors(data, "scenario", data.loc))
+        if not data.get("steps") and data.get("expect") is None:
+            raise ScenarioError("the scenario has no steps and no expect: it tests nothing", data.loc)
         runner = _Runner(path, data)
-        runner.run()
+        failures = runner.run()
+        if failures:
+            return ScenarioResult(shown, str(data.get("scenario")), False, [str(e) for e in failures])
         return ScenarioResult(shown, str(data.get("scenario")), True)
     except DavitError as exc:
         sid = str(data.get("scenario")) if isinstance(locals().get("data"), dict) else path.stem

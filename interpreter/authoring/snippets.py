@@ -10,6 +10,7 @@ import copy
 import itertools
 
 from ..dsl.compiler import Compiler
+from ..dsl.typecheck import TypeChecker, Vocabulary
 from ..errors import raise_all
 from ..machine.execute import call_sync
 
@@ -23,6 +24,8 @@ class SnippetCompiler:
         env.errors = []
         self.env = env
         self.compiler = Compiler(env)
+        # the same static types as the ruleset's own snippets: an expectation must be true/false
+        self.compiler.checker = TypeChecker(Vocabulary(env, ruleset), env.errors)
 
     def expression(self, text, what: str = "snippet", pure: bool = True):
         """``fn(game, locals)`` for an expression; raises every error found."""

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DavitError
-from ..load.files import RULESET_FILE, display_path, variants_of
+from ..load.files import RULESET_FILE, bundled_rulesets_dir, display_path, variants_of
 from ..load.yaml_reader import LocMap, load_yaml_file
-from ..rules.loading import load_ruleset
+from ..rules.loading import combination_problems, load_ruleset
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,10 @@ def validate_paths(paths, provenance: bool = False) -> list[Finding]:
     findings: list[Finding] = []
     for raw in paths:
         path = Path(raw)
+        if not path.exists() and (bundled_rulesets_dir() / str(raw) / RULESET_FILE).is_file():
+            path = bundled_rulesets_dir() / str(raw)   # a bundled ruleset id
         if not path.exists():
-            findings.append(Finding(str(raw), 1, 1, "error", "load", "no such file or folder"))
+            findings.append(Finding(str(raw), 1, 1, "error", "load", "no such file, folder or bundled ruleset id"))
             continue
         if path.is_file():
             findings.extend(_validate_file(path, provenance))
@@ -81,6 +83,10 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
             for loc, reason, what in rs.provenance:
                 out.append(Finding(loc.file, loc.line, loc.column, "warning", "reconstructed",
                                    f"reconstructed{f' ({what})' if what else ''}: {reason}"))
+    except DavitError as exc:
+        out.extend(findings_of(exc, shown))
+    try:
+        out.extend(f for e in combination_problems(ruleset_file) for f in findings_of(e, shown))
     except DavitError as exc:
         out.extend(findings_of(exc, shown))
     for variant, vfile in variants_of(ruleset_file).items():

@@ -1,62 +1,14 @@
 """``davit simulate`` and ``davit compare``: many games, figures with intervals, data and pictures out."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from ..errors import DavitError
+from .parser import DEFAULT_CAP, DEFAULT_GAMES
 from .players import players_for
 
-DEFAULT_GAMES = 100
-DEFAULT_CAP = 20000      # the game cap of --until-ci when --games is not given
 EXIT_INTERRUPTED = 130
-
-
-def _width(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number such as 0.02, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a width between 0 and 1 (a share, as 0.02), got {value}")
-    return value
-
-
-def add_parsers(sub, positive, whole) -> None:
-    """The two commands and their shared options."""
-    p = sub.add_parser("simulate", help="play many games and report statistics per seat")
-    _shared(p, positive, whole)
-    p.add_argument("--variant")
-
-    p = sub.add_parser("compare", help="play variants on the same seeds and bots and test what differs")
-    _shared(p, positive, whole)
-    p.add_argument("--variant", action="append", required=True, metavar="VARIANT",
-                   help="a variant to compare (repeat for more); the base game comes first unless --no-base")
-    p.add_argument("--no-base", action="store_true", help="leave out the base game: the first --variant is the base")
-
-
-def _shared(p, positive, whole) -> None:
-    p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--games", type=positive, help=f"games to play (default {DEFAULT_GAMES}; "
-                                                  f"with --until-ci the most to play, default {DEFAULT_CAP})")
-    p.add_argument("--players", type=positive)
-    p.add_argument("--seed", type=whole, default=0)
-    p.add_argument("--workers", type=positive, default=1, help="processes here (or CPUs of a new local Ray)")
-    p.add_argument("--agents", default="random", help="comma-separated bots: random, first, greedy "
-                                                      "(the last one repeats)")
-    p.add_argument("--until-ci", type=_width, metavar="WIDTH",
-                   help="play until every win-rate interval is at most WIDTH wide (high minus low), "
-                        "or the game cap is reached")
-    p.add_argument("--max-length", type=positive, metavar="DECISIONS",
-                   help="cut a game off after this many decisions (it then has no winner)")
-    p.add_argument("--coverage", action="store_true", help="count how often each action and trigger happened")
-    p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
-    p.add_argument("--report", metavar="FILE.html", help="a self-contained HTML page with charts")
-    p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="where games run: local processes, or a Ray cluster")
-    p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
-    p.add_argument("--json", action="store_true", help="print one JSON object, every interval included")
 
 
 def _prepare(args, variants):
@@ -95,14 +47,15 @@ def _run_options(args, games, players):
 def cmd_simulate(args) -> int:
     from ..analysis.simulate import simulate
     from .analysis_text import simulate_lines
-    (rs,), players, bots, games = _prepare(args, [args.variant])
-    result = simulate(args.ruleset, variant=args.variant, **_run_options(args, games, players))
+    variant = "+".join(args.variant) if args.variant else None
+    (rs,), players, bots, games = _prepare(args, [variant])
+    result = simulate(args.ruleset, variant=variant, **_run_options(args, games, players))
     records = result.pop("records", None)
     names = list(rs.table(players).player_names)
     result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "bots": bots,
               "names": names, "max_length": args.max_length, **result}
     lines = simulate_lines(rs, result, names)
-    _write_outputs(args, rs, [(args.variant, result, records)], names, bots, lines)
+    _write_outputs(args, rs, [(variant, result, records)], names, bots, lines)
     print(json.dumps(result) if args.json else "\n".join(lines))
     return EXIT_INTERRUPTED if result["interrupted"] else 0
 

@@ -5,100 +5,34 @@ a non-zero exit; a Python traceback is shown only with ``DAVIT_DEBUG=1``.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
 
 from ..errors import DavitError
-from .analyse import add_parsers, cmd_compare, cmd_simulate
+from .analyse import cmd_compare, cmd_simulate
+from .parser import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
 from .players import players_for
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        self.exit(EXIT_USAGE, f"davit: error: {message} (see `{self.prog} --help`)\n")
-
-
-def _positive(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
-
-
-def _int(text):
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="davit", description="Play, check and simulate tabletop games written as YAML rules.")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    sub.required = True
-
-    p = sub.add_parser("list", help="bundled rulesets and their variants")
-    p.add_argument("--json", action="store_true", help="print JSON")
-
-    p = sub.add_parser("copy", help="copy a ruleset into a new folder to make your own game from it")
-    p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("dest", metavar="FOLDER")
-
-    p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--format", choices=["text", "json"], default="text")
-    p.add_argument("--strict", action="store_true", help="warnings fail too")
-    p.add_argument("--provenance", action="store_true", help="list values marked as reconstructed")
-
-    p = sub.add_parser("play", help="play one game (bots, or a human at the terminal)")
-    p.add_argument("ruleset", metavar="RULESET", help="a bundled ruleset id or a path")
-    p.add_argument("--players", type=_positive)
-    p.add_argument("--seed", type=_int, default=0)
-    p.add_argument("--agents", default="random", help="comma-separated: random, first, greedy, human "
-                                                      "(the last one repeats)")
-    p.add_argument("--variant")
-    p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
-    p.add_argument("--json", action="store_true", help="print one JSON object with the result")
-    p.add_argument("--quiet", action="store_true", help="print only the result")
-
-    add_parsers(sub, _positive, _int)
-
-    p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
-    p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--variant")
-    p.add_argument("-o", "--output", metavar="FILE")
-
-    p = sub.add_parser("explain", help="the rules as Markdown for people")
-    p.add_argument("ruleset", metavar="RULESET")
-    p.add_argument("--variant")
-
-    p = sub.add_parser("diff", help="what differs between two rulesets, or a ruleset and its variant")
-    p.add_argument("a", metavar="A", help="a ruleset id or path (or a variant file)")
-    p.add_argument("b", metavar="B", nargs="?", help="another ruleset or variant file (default: A itself)")
-    p.add_argument("--variant", help="compare A with A plus this variant")
-    p.add_argument("--notes", action="store_true", help="also show changed descriptions and sources")
-
-    p = sub.add_parser("test", help="run scenario files (rule tests)")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
-    return parser
+def _variant(args):
+    """The --variant options as one ``a+b`` string (or None): the loaders take either form."""
+    return "+".join(args.variant) if getattr(args, "variant", None) else None
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
+    from .. import __version__
+    parser = build_parser(__version__)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # usage errors and --help: a code, not an exception, for callers of main()
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     try:
+        from ..load.files import rulesets_note
+        note = rulesets_note()
+        if note:
+            print(note, file=sys.stderr)
         return COMMANDS[args.command](args)
     except DavitError as exc:
         text = str(exc)
@@ -120,16 +54,9 @@ def main(argv=None) -> int:
 
 
 def cmd_list(args) -> int:
-    from ..load.files import bundled_ids, bundled_rulesets_dir, variants_of
-    from ..rules.loading import load_ruleset
-    rows = []
-    for rid in bundled_ids():
-        rs = load_ruleset(rid)
-        variants = []
-        for vid in variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml"):
-            v = load_ruleset(rid, vid)
-            variants.append({"id": vid, "players": [v.min_players, v.max_players]})
-        rows.append({"id": rid, "name": rs.name, "players": [rs.min_players, rs.max_players], "variants": variants})
+    from ..load.files import RULESET_FILE, bundled_ids, bundled_rulesets_dir
+    from ..load.metadata import ruleset_summary
+    rows = [ruleset_summary(bundled_rulesets_dir() / rid / RULESET_FILE) for rid in bundled_ids()]
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
@@ -139,13 +66,26 @@ def cmd_list(args) -> int:
         for v in row["variants"]:
             vl, vh = v["players"]
             print(f"{'':<22}   variant {v['id']} ({vl}–{vh} players)")
+        for group in row["combinable"]:
+            print(f"{'':<22}   combinable: {' + '.join(group)} (any two or more together)")
     return EXIT_OK
+
+
+def ruleset_id_from(name: str) -> str:
+    """A valid ruleset id (lowercase letters, digits, dashes) made from any folder name."""
+    import re
+    import unicodedata
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    text = re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+    if not text or not text[0].isalpha():
+        text = f"game-{text}" if text else "my-game"
+    return text
 
 
 def cmd_copy(args) -> int:
     import shutil
 
-    from ..load.files import resolve_ruleset
+    from ..load.files import resolve_ruleset, schemas_dir
     from ..load.yaml_reader import load_yaml_file
     source, _ = resolve_ruleset(args.ruleset)
     folder = source.parent
@@ -155,29 +95,27 @@ def cmd_copy(args) -> int:
     if not dest.parent.is_dir() and str(dest.parent):
         raise DavitError(f"davit: folder '{dest.parent}' does not exist")
     shutil.copytree(folder, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "__init__.py"))
-    schemas = os.path.relpath(_schemas_dir(), dest)
+    # The copy carries its own schemas, so the `$schema` lines resolve wherever the folder is moved
+    # and whichever way davit was installed: `schemas/x` beside ruleset.yaml, `../schemas/x` below it.
+    shutil.copytree(schemas_dir(), dest / "schemas", ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
     for path in dest.rglob("*.yaml"):
         text = path.read_text(encoding="utf-8")
         first, _, rest = text.partition("\n")
         if first.startswith("# yaml-language-server: $schema="):
             kind = first.rsplit("/", 1)[-1]
             depth = len(path.relative_to(dest).parts) - 1
-            prefix = "/".join([".."] * depth + [schemas]) if depth else schemas
+            prefix = "/".join([".."] * depth + ["schemas"])
             path.write_text(f"# yaml-language-server: $schema={prefix}/{kind}\n{rest}", encoding="utf-8")
     data = load_yaml_file(dest / "ruleset.yaml")
-    new_id = dest.name
+    new_id = ruleset_id_from(dest.resolve().name)
     text = (dest / "ruleset.yaml").read_text(encoding="utf-8")
     line = data.key_loc("id").line
     lines = text.splitlines(keepends=True)
     lines[line - 1] = f"id: {new_id}\n"
     (dest / "ruleset.yaml").write_text("".join(lines), encoding="utf-8")
-    print(f"copied {data.get('id')} to {dest} (id: {new_id}); try: davit validate {dest}")
+    shown = f'"{dest}"' if " " in str(dest) else str(dest)
+    print(f"copied {data.get('id')} to {dest} (id: {new_id}); try: davit validate {shown}")
     return EXIT_OK
-
-
-def _schemas_dir():
-    from ..load.files import schemas_dir
-    return schemas_dir()
 
 
 def cmd_validate(args) -> int:
@@ -187,8 +125,12 @@ def cmd_validate(args) -> int:
     if args.format == "json":
         print(json.dumps([f.to_json() for f in findings], indent=2))
     else:
+        from ..load.yaml_messages import source_excerpt
         for f in findings:
             print(f.text())
+            if f.code == "syntax" or f.message.startswith("YAML syntax error"):
+                for line in source_excerpt(f.file, f.line, f.column):  # the line, and a caret under the spot
+                    print(line)
         if not findings:
             print("ok: no problems found")
     failed = bool(errors) or (args.strict and bool(findings))
@@ -201,7 +143,7 @@ def cmd_play(args) -> int:
     from ..play.game import Game
     from ..play.visibility import redact
     from ..rules.loading import load_ruleset
-    rs = load_ruleset(args.ruleset, args.variant)
+    rs = load_ruleset(args.ruleset, _variant(args))
     players = players_for(rs, args.players)
     try:
         agents = make_agents(args.agents, players, args.seed)
@@ -250,8 +192,8 @@ def cmd_play(args) -> int:
 
 
 def cmd_test(args) -> int:
-    from ..authoring.scenario import find_scenarios, run_scenario
-    files = find_scenarios(args.paths)
+    from ..authoring.scenario import find_scenarios, run_scenario, select_scenarios
+    files = select_scenarios(find_scenarios(args.paths), args.variant, args.keyword)
     passed = failed = 0
     for path in files:
         result = run_scenario(path)
@@ -273,7 +215,7 @@ def cmd_test(args) -> int:
 def cmd_draw(args) -> int:
     from ..authoring.draw import draw_main
     from ..rules.loading import load_ruleset
-    text = draw_main(load_ruleset(args.ruleset, args.variant), args.output)
+    text = draw_main(load_ruleset(args.ruleset, _variant(args)), args.output)
     if text is not None:
         print(text, end="" if text.endswith("\n") else "\n")
     return EXIT_OK
@@ -282,17 +224,17 @@ def cmd_draw(args) -> int:
 def cmd_explain(args) -> int:
     from ..authoring.explain import explain
     from ..rules.loading import load_ruleset
-    print(explain(load_ruleset(args.ruleset, args.variant)))
+    print(explain(load_ruleset(args.ruleset, _variant(args))))
     return EXIT_OK
 
 
 def cmd_diff(args) -> int:
     from ..authoring.diff import diff, format_diff
     from ..rules.loading import load_ruleset
-    if args.b is None and args.variant is None:
+    if args.b is None and not args.variant:
         raise DavitError("davit: diff needs a second ruleset B or --variant V")
     a = load_ruleset(args.a)
-    b = load_ruleset(args.b if args.b is not None else args.a, args.variant)
+    b = load_ruleset(args.b if args.b is not None else args.a, _variant(args))
     print(format_diff(diff(a, b, include_notes=args.notes), a, b))
     return EXIT_OK
 

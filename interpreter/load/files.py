@@ -32,19 +32,54 @@ def source_root() -> Path:
     return PACKAGE_DIR.parent
 
 
+def checkout_root(start: Path | None = None) -> Path | None:
+    """The davit source checkout holding ``start`` (default: the working directory), if any."""
+    start = (start or Path.cwd()).resolve()
+    for folder in [start, *start.parents]:
+        if (folder / "interpreter" / "dsl" / "grammar.lark").is_file() and (folder / "rulesets").is_dir() \
+                and (folder / "schemas").is_dir():
+            return folder
+    return None
+
+
+def _installed(kind: str, pattern: str) -> Path | None:
+    folder = PACKAGE_DIR / "bundled" / kind
+    return folder if folder.is_dir() and any(folder.glob(pattern)) else None
+
+
+def _shipped(kind: str, pattern: str) -> Path:
+    """``rulesets`` or ``schemas``: a checkout's own folder wins over the installed copy.
+
+    Run inside a checkout, davit uses the working tree's files, so an edit to
+    a bundled ruleset takes effect without reinstalling (``rulesets_note``
+    says so); elsewhere, the copy installed with the package.
+    """
+    installed = _installed(kind, pattern)
+    if installed is None:
+        return source_root() / kind
+    checkout = checkout_root()
+    return checkout / kind if checkout is not None else installed
+
+
 def bundled_rulesets_dir() -> Path:
     """The bundled rulesets: the source tree's ``rulesets/`` or the installed copy."""
-    installed = PACKAGE_DIR / "bundled" / "rulesets"
-    if installed.is_dir() and any(installed.iterdir()):
-        return installed
-    return source_root() / "rulesets"
+    return _shipped("rulesets", "*/ruleset.yaml")
 
 
 def schemas_dir() -> Path:
-    installed = PACKAGE_DIR / "bundled" / "schemas"
-    if installed.is_dir() and any(installed.glob("*.json")):
-        return installed
-    return source_root() / "schemas"
+    return _shipped("schemas", "*.json")
+
+
+def rulesets_note() -> str | None:
+    """A line for the user when the checkout's rulesets are used instead of the installed ones."""
+    installed = _installed("rulesets", "*/ruleset.yaml")
+    if installed is None:
+        return None
+    checkout = checkout_root()
+    if checkout is None:
+        return None
+    return (f"davit: using the rulesets of the checkout in {checkout} (edits take effect at once), "
+            f"not the installed copy")
 
 
 def bundled_ids() -> list[str]:

@@ -26,7 +26,8 @@ def _error(message, loc, code, hint=None):
 
 def check_ruleset(rs, env, data) -> list:
     """Errors and warnings about ``rs`` (compiled from ``data`` with ``env``)."""
-    found = []
+    from ..dsl.typecheck import declaration_errors
+    found = declaration_errors(data)
     found += _counts(rs, data)
     found += _board(rs, data)
     found += _unused(rs, env, data)

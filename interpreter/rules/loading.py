@@ -1,75 +1,187 @@
-"""load → validate → compile: from a ruleset id or path to a :class:`Ruleset`."""
+"""load → validate → compile: from a ruleset id or path to a :class:`Ruleset`.
+
+Variants combine: ``variant`` may be one id, ``"a+b"`` or a list, applied in
+order. Two variants that set the same value differently are an error, and so
+is a combination the ruleset does not declare under ``combinable``.
+"""
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import LoadError, Location, RulesetError, raise_all
+from ..errors import DavitError, LoadError, Location, RulesetError, did_you_mean, raise_all
 from ..load.files import (
+    RULESET_FILE,
     VARIANT_KEYS,
     display_path,
     merge_into,
-    read_ruleset_tree,
     read_variant,
     resolve_ruleset,
     variants_of,
 )
 from ..load.schema_check import schema_errors
-from ..load.yaml_reader import LocMap, load_yaml_file
+from ..load.tree_cache import base_tree
+from ..load.yaml_reader import LocMap, load_yaml_file, plain
 from .build import build_ruleset
 
 
-def load_ruleset(ref: str | Path, variant: str | None = None):
+def variant_names(variant) -> tuple[str, ...]:
+    """``None``, ``"a"``, ``"a+b"`` or ``["a", "b"]`` as a tuple of variant ids or paths."""
+    if variant is None:
+        return ()
+    items = [variant] if isinstance(variant, (str, Path)) else list(variant)
+    out: list[str] = []
+    for item in items:
+        text = str(item)
+        out.extend(text.split("+") if "+" in text and not Path(text).is_file() else [text])
+    return tuple(v for v in out if v)
+
+
+def load_ruleset(ref: str | Path, variant=None):
     """Load, check and compile a ruleset (a bundled id, a folder or a file).
 
-    ``variant`` is the id of a file in the ruleset's ``variants/`` folder, or
-    a path to a variant file. A path to a variant file as ``ref`` works too.
-    Raises :class:`DavitError` (often :class:`Findings`) with every problem.
+    ``variant`` is the id of a file in the ruleset's ``variants/`` folder or a
+    path to a variant file; several (a list, or ids joined by ``+``) apply in
+    order. A path to a variant file as ``ref`` works too. Raises
+    :class:`DavitError` (often :class:`Findings`) with every problem.
     """
     path, _ = resolve_ruleset(str(ref))
-    return _load(str(path.resolve()), variant)
+    return _load(str(path.resolve()), variant_names(variant))
+
+
+def _check_base(tree):
+    return schema_errors(tree, "ruleset", Location(display_path(Path(tree.loc.file))))
 
 
 @lru_cache(maxsize=32)
-def _load(path_text: str, variant: str | None):
+def _load(path_text: str, wanted: tuple):
     path = Path(path_text)
     errors: list = []
-    head = load_yaml_file(path, display_path(path))
-    variant_file = None
+    # a ruleset.yaml is never a variant: do not parse the biggest file once more just to ask
+    head = load_yaml_file(path, display_path(path)) if path.name != RULESET_FILE else None
+    variant_files: list[Path] = []
     if isinstance(head, LocMap) and "variant" in head:
-        variant_file, variant = path, str(head["variant"])
+        variant_files.append(path)
         _, path = read_variant(path, errors)
-    data, files = read_ruleset_tree(path, errors)
+    data, files, load_errors, base_schema = base_tree(path, _check_base)
+    errors.extend(load_errors)
+    errors.extend(base_schema)
     found = variants_of(path)
-    if variant is not None and variant_file is None:
-        if variant in found:
-            variant_file = found[variant]
-        elif Path(variant).is_file():
-            variant_file = Path(variant)
+    for name in wanted:
+        if name in found:
+            variant_files.append(found[name])
+        elif Path(name).is_file():
+            variant_files.append(Path(name))
         else:
             known = ", ".join(found) or "none"
-            raise LoadError(f"ruleset '{data.get('id', path.parent.name)}' has no variant '{variant}' "
+            raise LoadError(f"ruleset '{data.get('id', path.parent.name)}' has no variant '{name}' "
                             f"(variants: {known})")
-    if variant_file is not None:
+    declared_ids: list[str] = []
+    overlays = []
+    for variant_file in variant_files:
         vdata, _ = read_variant(variant_file, errors)
         errors.extend(schema_errors(vdata, "variant", vdata.loc))
-        declared = str(vdata.get("variant", variant))
+        declared = str(vdata.get("variant", variant_file.stem))
         if variant_file.parent.name == "variants" and declared != variant_file.stem:
             errors.append(RulesetError(f"variant '{declared}' must live in a file named {declared}.yaml "
                                        f"(this one is {variant_file.name})", vdata.loc_of("variant"),
                                        code="variant-name"))
-        variant = declared
+        if declared in declared_ids:
+            raise LoadError(f"variant '{declared}' is given twice")
+        declared_ids.append(declared)
+        overlays.append(vdata)
+    if len(overlays) > 1:
+        errors.extend(_combination_errors(data, declared_ids, overlays))
+    for vdata, variant_file in zip(overlays, variant_files):
         merge_into(data, vdata, errors, skip=VARIANT_KEYS)
         files.append(variant_file)
-    errors.extend(schema_errors(data, "ruleset", Location(display_path(path))))
     raise_all(_unique(errors))
+    variant = "+".join(declared_ids) if declared_ids else None
     rs = build_ruleset(data, variant)
-    if variant_file is not None and "reconstructed" in vdata:
-        rs.provenance.append((vdata.loc_of("reconstructed"), " ".join(str(vdata["reconstructed"]).split()), variant))
+    for vdata, vid in zip(overlays, declared_ids):
+        if "reconstructed" in vdata:
+            rs.provenance.append((vdata.loc_of("reconstructed"), " ".join(str(vdata["reconstructed"]).split()), vid))
     rs.variants = found
     rs.root = path.parent
     rs.files = files
     return rs
+
+
+def combination_problems(ruleset_file: Path) -> list:
+    """For ``davit validate``: every declared group names real variants, and no two of a group
+    set one value differently (checked on the files, without building every combination)."""
+    data, _, _, _ = base_tree(ruleset_file, _check_base)
+    found = variants_of(ruleset_file)
+    out = []
+    groups = data.get("combinable") or []
+    for g, group in enumerate(groups if isinstance(groups, list) else []):
+        if not isinstance(group, list):
+            continue
+        overlays = {}
+        for i, vid in enumerate(group):
+            if str(vid) not in found:
+                out.append(RulesetError(f"combinable names no variant '{vid}'", group.loc_of(i),
+                                        did_you_mean(str(vid), found) if found else None, code="unknown-reference"))
+                continue
+            try:
+                overlays[str(vid)] = load_yaml_file(found[str(vid)], display_path(found[str(vid)]))
+            except DavitError:
+                continue  # the variant's own check reports it
+        ids = list(overlays)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                out.extend(e for e in _combination_errors(data, [a, b], [overlays[a], overlays[b]])
+                           if e.code == "variant-conflict")
+    return out
+
+
+def combinable_groups(data) -> list[set]:
+    """The ruleset's ``combinable`` groups: any variants of one group may be played together."""
+    groups = data.get("combinable") or [] if isinstance(data, dict) else []
+    return [set(map(str, g)) for g in groups if isinstance(g, list)]
+
+
+def _combination_errors(data, ids, overlays) -> list:
+    out = []
+    groups = combinable_groups(data)
+    if not any(set(ids) <= g for g in groups):
+        where = data.loc_of("combinable") if "combinable" in data else data.loc
+        out.append(RulesetError(
+            f"the variants {' + '.join(ids)} are not declared combinable in this ruleset", where,
+            "list them together in the ruleset's `combinable:` field once they are known to work together",
+            code="variant-combination"))
+    seen: dict = {}
+    for vid, vdata in zip(ids, overlays):
+        for key_path, value, loc in _settings(vdata, ()):
+            if key_path in seen and seen[key_path][1] != value:
+                other, _, other_loc = seen[key_path]
+                shown = ".".join(key_path)
+                out.append(RulesetError(
+                    f"variants '{other}' and '{vid}' set {shown} differently ({other_loc.file} line "
+                    f"{other_loc.line} gives {seen[key_path][1]!r}, this gives {value!r})", loc,
+                    "leave one of them out, or make one variant that sets both", code="variant-conflict"))
+            else:
+                seen.setdefault(key_path, (vid, value, loc))
+    return out
+
+
+def _settings(node, prefix, skip=()):
+    """(key path, plain value, location) for every value a variant overlay sets."""
+    for key, value in node.items():
+        if key in skip or (not prefix and key in VARIANT_KEYS):
+            continue
+        here = prefix + (str(key),)
+        if isinstance(value, dict):
+            yield from _settings(value, here)
+        elif isinstance(value, list) and value and all(isinstance(i, dict) and "id" in i for i in value):
+            for i, item in enumerate(value):
+                item_path = here + (f"[{item['id']}]",)
+                if item.get("remove"):
+                    yield item_path, "removed", value.loc_of(i)
+                else:
+                    yield from _settings(item, item_path, skip=("id",))
+        else:
+            yield here, plain(value), node.loc_of(key)
 
 
 def _unique(errors):

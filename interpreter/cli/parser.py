@@ -1,0 +1,158 @@
+"""The ``davit`` command line: every subcommand and option, each with its help text.
+
+Only argparse is imported here, so ``davit --help`` starts at once.
+"""
+from __future__ import annotations
+
+import argparse
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"davit: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _int(text):
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+RULESET_HELP = "a bundled ruleset id (see `davit list`) or the path of a ruleset folder or file"
+VARIANT_HELP = ("a variant id (a file in the ruleset's variants/) or a variant file; repeat it, or join ids "
+                "with '+', to combine variants the ruleset declares combinable (applied in order)")
+SEED_HELP = "the random seed: the same seed plays the same game (default: 0)"
+PLAYERS_HELP = "the number of players (default: 4, or the nearest the ruleset allows)"
+AGENTS_HELP = "comma-separated bots per seat: random, first, greedy or human (the last one repeats)"
+
+
+def _variant(p):
+    p.add_argument("--variant", action="append", metavar="VARIANT", help=VARIANT_HELP)
+
+
+def build_parser(version: str) -> argparse.ArgumentParser:
+    parser = _Parser(prog="davit", description="Play, check and simulate tabletop games written as YAML rules.")
+    parser.add_argument("--version", action="version", version=f"davit {version}",
+                        help="print davit's version and exit")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("list", help="bundled rulesets, their variants and which variants combine")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    p = sub.add_parser("copy", help="copy a ruleset into a new folder to make your own game from it")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("dest", metavar="FOLDER",
+                   help="the new folder (it must not exist); the copy's id is made from its name")
+
+    p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="ruleset folders or files, variant or scenario files, folders holding rulesets, "
+                        "or bundled ruleset ids")
+    p.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text: one `file:line:col: error[code]: message` line per problem (default); "
+                        "json: a list of objects for editors and CI")
+    p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    p.add_argument("--provenance", action="store_true", help="list values marked as reconstructed")
+
+    p = sub.add_parser("play", help="play one game (bots, or a human at the terminal)")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
+    p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
+    p.add_argument("--agents", default="random", help=AGENTS_HELP + " (default: random)")
+    _variant(p)
+    p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--json", action="store_true", help="print one JSON object with the result")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+
+    p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
+    _analysis_options(p)
+    _variant(p)
+
+    p = sub.add_parser("compare", help="play variants on the same seeds and bots and test what differs")
+    _analysis_options(p)
+    p.add_argument("--variant", action="append", required=True, metavar="VARIANT",
+                   help="a variant to compare (repeat for more; a+b is one combined variant); "
+                        "the base game comes first unless --no-base")
+    p.add_argument("--no-base", action="store_true", help="leave out the base game: the first --variant is the base")
+
+    p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    _variant(p)
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write to FILE; its ending chooses the format: .svg, .dot or .png (default: DOT on "
+                        "standard output)")
+
+    p = sub.add_parser("explain", help="the rules as Markdown for people")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    _variant(p)
+
+    p = sub.add_parser("diff", help="what differs between two rulesets, or a ruleset and its variant")
+    p.add_argument("a", metavar="A", help="a ruleset id or path (or a variant file)")
+    p.add_argument("b", metavar="B", nargs="?", help="another ruleset or variant file (default: A itself)")
+    _variant(p)
+    p.add_argument("--notes", action="store_true", help="also show changed descriptions and sources")
+
+    p = sub.add_parser("test", help="run scenario files (rule tests)")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="scenario files, folders (every */scenarios/*.yaml below) or bundled ruleset ids")
+    p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
+    p.add_argument("--variant", action="append", metavar="VARIANT",
+                   help="run only scenarios that play this variant (repeat for several; 'none' selects "
+                        "scenarios of the plain ruleset)")
+    p.add_argument("-k", dest="keyword", metavar="TEXT",
+                   help="run only scenarios whose id or file name contains TEXT")
+    return parser
+
+
+DEFAULT_GAMES = 100
+DEFAULT_CAP = 20000      # the game cap of --until-ci when --games is not given
+
+
+def _width(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.02, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a width between 0 and 1 (a share, as 0.02), got {value}")
+    return value
+
+
+def _analysis_options(p) -> None:
+    """The options simulate and compare share."""
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--games", type=_positive, help=f"games to play (default {DEFAULT_GAMES}; "
+                                                   f"with --until-ci the most to play, default {DEFAULT_CAP})")
+    p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
+    p.add_argument("--seed", type=_int, default=0,
+                   help="the first game's seed; game i uses a seed derived from it (default: 0)")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes here (or CPUs of a new local Ray); the results do not depend on it (default: 1)")
+    p.add_argument("--agents", default="random", help="comma-separated bots: random, first, greedy "
+                                                      "(the last one repeats; default: random)")
+    p.add_argument("--until-ci", type=_width, metavar="WIDTH",
+                   help="play until every win-rate interval is at most WIDTH wide (high minus low), "
+                        "or the game cap is reached")
+    p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
+                   help="cut a game off after this many decisions (it then has no winner)")
+    p.add_argument("--coverage", action="store_true", help="count how often each action and trigger happened")
+    p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument("--report", metavar="FILE.html", help="a self-contained HTML page with charts")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where games run: local processes (default), or a Ray cluster")
+    p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
+    p.add_argument("--json", action="store_true", help="print one JSON object, every interval included")

@@ -1,0 +1,39 @@
+"""Commands shown in docs/dsl.md and docs/scenarios.md print what the pages say."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cli_runner import REPO, davit
+
+DOCS = REPO / "docs"
+
+
+def _shown_validations():
+    """(command arguments, expected output) for each `$ PYTHONPATH=. python3 -m interpreter ...` block."""
+    out = []
+    for page in ("dsl.md", "scenarios.md"):
+        text = (DOCS / page).read_text()
+        for m in re.finditer(r"^\$ PYTHONPATH=\. python3 -m interpreter ([^\n]+)\n(.*?)^```", text, re.M | re.S):
+            out.append(pytest.param(m.group(1).split(), m.group(2), id=f"{page}: {m.group(1)}"))
+    return out
+
+
+@pytest.mark.parametrize("argv, expected", _shown_validations())
+def test_shown_output_is_what_davit_prints(argv, expected):
+    proc = davit(*argv)
+    assert proc.stdout == expected
+
+
+def _test_commands():
+    text = (DOCS / "scenarios.md").read_text()
+    block = re.search(r"```sh\n(davit test rulesets -k.*?)```", text, re.S).group(1)
+    return [line.split("#")[0].split()[1:] for line in block.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("argv", _test_commands(), ids=" ".join)
+def test_filtered_test_commands_run_some_scenarios_and_pass(argv):
+    proc = davit(*argv, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert re.search(r"^[1-9]\d* passed, 0 failed$", proc.stdout, re.M)

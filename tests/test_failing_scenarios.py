@@ -1,0 +1,49 @@
+"""`tests/failing-scenarios/`: each scenario there would have passed vacuously before; now `davit test`
+fails it with a located message. (They fail when run, so `davit validate` cannot list them all.)"""
+from __future__ import annotations
+
+import re
+
+import pytest
+from cli_runner import REPO, davit
+
+FOLDER = "tests/failing-scenarios"
+
+CASES = {
+    "run-ends-first": ["7:10: step 1: the game ended (after 8 decisions) before `round == 99` held"],
+    "expect-false-text": ["7:13: expectation failed: false ("],
+    "expect-false-list": ["7:13: steps[0].expect: [False] is not of type 'string'"],
+    "unused-pin": ["7:3: pin 'shuffle dekc' was never used: a pin that is not drawn tests nothing"],
+    "expect-shows-values": ["7:13: expectation failed: round + 1 == 5 ((round + 1) is 2;",
+                            "8:13: expectation failed: count(players) == 3 (count(players) is 2;"],
+    "refuse-misspelt-action": ["7:33: step 1: the ruleset has no action 'wlak', so the refusal tests nothing "
+                               "(did you mean 'walk'?)"],
+    "empty-steps": ["3:1: the scenario has no steps and no expect: it tests nothing"],
+}
+
+
+def test_every_fixture_has_an_expectation():
+    assert sorted(p.stem for p in (REPO / FOLDER).glob("*.yaml")) == sorted(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_fails_with_a_located_message(name):
+    path = f"{FOLDER}/{name}.yaml"
+    proc = davit("test", path)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"FAIL {path} ({name})"
+    failures = [line.strip() for line in lines[1:-1]]
+    assert len(failures) == len(CASES[name]), proc.stdout
+    for line, expected in zip(failures, CASES[name]):
+        assert line.startswith(f"{path}:{expected}"), line
+    assert lines[-1] == "0 passed, 1 failed"
+
+
+@pytest.mark.parametrize("path", sorted((REPO / FOLDER).glob("*.yaml")), ids=lambda p: p.stem)
+def test_fixture_files_name_their_schema(path):
+    first = path.read_text().split("\n", 1)[0]
+    m = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+    assert m and (path.parent / m.group(1)).resolve().name == "scenario.schema.json"
+    assert (path.parent / m.group(1)).is_file()
