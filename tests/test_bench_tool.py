@@ -1,0 +1,26 @@
+"""tools/bench.py, the command docs/performance.md shows, runs and prints its table (timings are not checked)."""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_bench_runs_old_and_new_side_by_side():
+    # the checkout itself serves as the baseline: the point is that both workers run and the table is whole
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "tutorial", "--rounds", "1",
+                           "--seconds", "0.05", "--baseline", str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "old games/s" in lines[0] and "new/old" in lines[0] and "deepcopy" in lines[0]
+    rows = [line.split() for line in lines[1:]]
+    assert [row[:2] for row in rows] == [["tutorial", "2"], ["tutorial", "4"]]
+    assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in rows)
+
+
+def test_bench_measures_the_hand_written_yardstick():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos", "--rounds", "1",
+                           "--seconds", "0.05"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()[1:]]
+    assert len(rows) == 2 and all(row[-1].endswith("×") for row in rows)
