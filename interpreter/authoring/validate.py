@@ -10,8 +10,7 @@ from pathlib import Path
 
 from ..errors import DavitError
 from ..load.files import RULESET_FILE, bundled_rulesets_dir, display_path, variants_of
-from ..load.yaml_reader import LocMap, load_yaml_file
-from ..rules.loading import combination_problems, load_ruleset
+from . import findings_cache
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,24 @@ def _ruleset_folders(path: Path) -> list[Path]:
     return sorted(p.parent for p in path.rglob(RULESET_FILE))
 
 
-def validate_paths(paths, provenance: bool = False) -> list[Finding]:
+def validate_paths(paths, provenance: bool = False, cache: bool = True) -> list[Finding]:
+    """Every finding in ``paths``; a ruleset folder's findings are reused while none of its files changed."""
+    store = findings_cache.cache_dir() if cache else None
+
+    def ruleset(ruleset_file: Path) -> list[Finding]:
+        if store is None:
+            return _validate_ruleset(ruleset_file, provenance)
+        entry = findings_cache.key(ruleset_file, {"provenance": provenance})
+        rows = findings_cache.load(store, entry)
+        if rows is not None:
+            try:
+                return [Finding(**row) for row in rows]
+            except TypeError:
+                pass   # an entry of another shape: validate again
+        found = _validate_ruleset(ruleset_file, provenance)
+        findings_cache.store(store, entry, [f.to_json() for f in found])
+        return found
+
     findings: list[Finding] = []
     for raw in paths:
         path = Path(raw)
@@ -68,12 +84,13 @@ def validate_paths(paths, provenance: bool = False) -> list[Finding]:
         if not folders:
             findings.append(Finding(display_path(path), 1, 1, "error", "load", f"no {RULESET_FILE} found here"))
         for folder in folders:
-            findings.extend(_validate_ruleset(folder / RULESET_FILE, provenance))
+            findings.extend(ruleset(folder / RULESET_FILE))
     unique = sorted(set(findings), key=lambda f: (f.file, f.line, f.column, f.message))
     return unique
 
 
 def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
+    from ..rules.loading import combination_problems, load_ruleset  # the heavy part: only when not cached
     out = []
     shown = display_path(ruleset_file)
     try:
@@ -115,6 +132,8 @@ def _validate_scenario(path: Path) -> list[Finding]:
 
 
 def _validate_file(path: Path, provenance: bool) -> list[Finding]:
+    from ..load.yaml_reader import LocMap, load_yaml_file
+    from ..rules.loading import load_ruleset
     shown = display_path(path)
     try:
         data = load_yaml_file(path, shown)

@@ -120,7 +120,7 @@ def cmd_copy(args) -> int:
 
 def cmd_validate(args) -> int:
     from ..authoring.validate import validate_paths
-    findings = validate_paths(args.paths, provenance=args.provenance)
+    findings = validate_paths(args.paths, provenance=args.provenance, cache=not args.no_cache)
     errors = [f for f in findings if f.severity == "error"]
     if args.format == "json":
         print(json.dumps([f.to_json() for f in findings], indent=2))

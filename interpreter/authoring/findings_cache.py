@@ -1,0 +1,88 @@
+"""What ``davit validate`` found in a ruleset folder, kept on disk until a file changes.
+
+Validating a ruleset builds it and every variant and checks every scenario;
+a designer who edits one file and validates again waits for all of it. The
+findings of a folder are stored under a key made of everything they depend
+on: the bytes of every file in the ruleset's folder (its parts, variants and
+scenarios), the bundled rulesets when a variant there extends one, the engine
+itself (the size and time of each of its files and schemas), the working
+folder (findings name files relative to it) and the options. Any change
+gives another key, so a stale answer cannot be returned.
+
+Entries are JSON, never pickles: reading one can only give back findings.
+The cache lives in ``$DAVIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/davit``,
+else ``~/.cache/davit``, in a folder only its owner may read and write; if
+it cannot be made, nothing is cached. ``davit validate --no-cache`` skips it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from ..load.files import bundled_rulesets_dir, write_atomically
+
+PACKAGE = Path(__file__).resolve().parent.parent
+FORMAT = 1
+
+
+def cache_dir() -> Path | None:
+    root = os.environ.get("DAVIT_CACHE_DIR")
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "davit")
+    folder = Path(root) / "findings"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if folder.stat().st_uid != os.getuid() or not os.access(folder, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+def _engine_stamp() -> str:
+    """Changes whenever a file of the engine or its schemas changes (a checkout being edited, an upgrade)."""
+    from ..load.files import schemas_dir
+    digest = hashlib.sha256()
+    for root in (PACKAGE, schemas_dir()):
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".lark", ".json") and "bundled" not in path.relative_to(root).parts[:1]:
+                stat = path.stat()
+                digest.update(f"{path.relative_to(root)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()
+
+
+def _folder_digest(folder: Path, digest) -> bool:
+    """Feed every file of a ruleset folder to ``digest``; True if a variant may extend another ruleset."""
+    extends = False
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + data + b"\0")
+        extends = extends or b"extends:" in data
+    return extends
+
+
+def key(ruleset_file: Path, options: dict) -> str:
+    digest = hashlib.sha256()
+    digest.update(json.dumps([FORMAT, _engine_stamp(), os.getcwd(), str(ruleset_file.resolve()), options],
+                             sort_keys=True).encode())
+    if _folder_digest(ruleset_file.parent, digest):
+        _folder_digest(bundled_rulesets_dir(), digest)   # `extends:` may name a bundled ruleset
+    return digest.hexdigest()
+
+
+def load(folder: Path, entry: str) -> list | None:
+    try:
+        data = json.loads((folder / f"{entry}.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, list) and all(isinstance(row, dict) for row in data) else None
+
+
+def store(folder: Path, entry: str, rows: list) -> None:
+    try:
+        write_atomically(str(folder / f"{entry}.json"), json.dumps(rows).encode("utf-8"))
+    except OSError:
+        pass   # a cache that cannot be written only costs time
