@@ -67,6 +67,7 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
                  f"range {result['length_range'][0]}–{result['length_range'][1]}")
     lines.append(f"games cut off at a length cap: {pct_ci(result['capped_rate'], result['capped_rate_ci'])} "
                  f"({_cap_text(result)})")
+    lines.append("how games ended: " + end_reasons_text(result))
     if "benchmark" in result:
         bench = result["benchmark"]
         lines.append(f"{bench['share_above']:.1%} of games beat {bench['value']}"
@@ -142,3 +143,11 @@ def compare_lines(rs, result: dict, names) -> list[str]:
             lines.append(f"[{label}]")
             lines += coverage_lines(r["coverage"])
     return lines
+
+
+def end_reasons_text(result) -> str:
+    """``end 80%, the round limit 20%``: the share of each end reason (the ruleset's end_game(reason=...))."""
+    reasons = result.get("end_reasons") or {}
+    total = sum(reasons.values()) or 1
+    named = {"end": "the end condition or the flow's end"}
+    return ", ".join(f"{named.get(r, r)} {n / total:.0%}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
