@@ -126,7 +126,7 @@ class Generator:
     # -- building functions ----------------------------------------------------
 
     def function(self, body: list[str], default_loc, params: str = "g, L"):
-        """Compile ``def _f(<params>): <body>`` and return the function."""
+        """``def _f(<params>): <body>`` as a function, compiled by Python when it is first called."""
         name = linetable.new_file_name()
         self.names["_loc"] = default_loc
         lines = [f"def _f({params}):", "    try:"] + ["        " + b for b in body] + [
@@ -147,8 +147,7 @@ class Generator:
         source = "\n".join(out)
         linetable.register(name, table, source)
         namespace = dict(self.names, __builtins__={})
-        exec(compile(source, name, "exec"), namespace)
-        fn = namespace["_f"]
+        fn = linetable.lazy_function(name, namespace)
         for bound, info in self.call_sites:
             if info.fast is not None:
                 namespace[bound] = info.fast

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import types
 
 from ..errors import DavitError, GameError, Location
 
@@ -57,3 +58,26 @@ def located_error(exc: BaseException, default: Location | None) -> DavitError:
     if isinstance(exc, KeyError) and spot and spot[1] is not None:
         return GameError(f"'{spot[1]}' is used before it is given a value", loc)
     return GameError(f"{type(exc).__name__}: {exc}", loc)
+
+
+# A generated function starts with this code, which compiles the real body on
+# the first call and puts it in place (``__code__``): every holder of the
+# function then calls the real code directly. A ruleset that is only checked
+# (``davit validate``) never pays for compiling thousands of snippets.
+_FIRST_CALL = compile("def _f(*args):\n    return _compile_now(_self, *args)\n", "<davit first call>", "exec")
+_FIRST_CALL = next(c for c in _FIRST_CALL.co_consts if hasattr(c, "co_code"))
+
+
+def lazy_function(file_name: str, namespace: dict):
+    """The function ``_f`` of the registered source ``file_name``, compiled when first called."""
+    fn = types.FunctionType(_FIRST_CALL, namespace, "_f")
+    namespace["_self"] = fn
+    namespace["_compile_now"] = _compile_now
+    fn.__davit_file__ = file_name
+    return fn
+
+
+def _compile_now(fn, *args):
+    module = compile(SOURCES[fn.__davit_file__], fn.__davit_file__, "exec")
+    fn.__code__ = next(c for c in module.co_consts if getattr(c, "co_name", None) == "_f")
+    return fn(*args)
