@@ -113,7 +113,7 @@ class Generator:
 
     def node(self, n, code: str, local=None) -> str:
         """``code`` for node ``n``, on a line of its own that the line table maps to ``n``."""
-        self.lines.append((self.sn.loc(n), local))
+        self.lines.append(((self.sn, n.pos), local))   # the location is worked out only if an error needs it
         return f"({MARK}{len(self.lines) - 1}{END}{code})"
 
     def literal(self, value) -> str:

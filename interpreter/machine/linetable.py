@@ -16,7 +16,7 @@ import types
 
 from ..errors import DavitError, GameError, Location
 
-# file name -> {line: (Location, local name or None)}
+# file name -> {line: (where, local name or None)}; where is a Location or (snippet, pos) with snippet.loc(pos)
 TABLES: dict[str, dict] = {}
 # file name -> the generated source (for tests that read it, and for DAVIT_DEBUG tracebacks)
 SOURCES: dict[str, str] = {}
@@ -42,6 +42,9 @@ def where(traceback) -> tuple | None:
         if table is not None:
             found = table.get(traceback.tb_lineno, found)
         traceback = traceback.tb_next
+    if found is not None and isinstance(found[0], tuple):
+        snippet, pos = found[0]
+        found = (snippet.loc(pos), found[1])
     return found
 
 
