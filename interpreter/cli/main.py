@@ -14,6 +14,7 @@ from pathlib import Path
 from ..errors import DavitError
 from .analyse import add_parsers, cmd_compare, cmd_simulate
 from .players import players_for
+from .serve import add_serve_parser, cmd_serve
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="print only the result")
 
     add_parsers(sub, _positive, _int)
+    add_serve_parser(sub, _positive, _int)
 
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET")
@@ -298,7 +300,7 @@ def cmd_diff(args) -> int:
 
 
 COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-            "compare": cmd_compare, "test": cmd_test}
+            "compare": cmd_compare, "test": cmd_test, "serve": cmd_serve}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,68 @@
+"""``davit serve``: play one game at a local web table, one private link per human seat."""
+from __future__ import annotations
+
+import sys
+
+from ..errors import DavitError
+from .players import players_for_agents
+
+
+def add_serve_parser(sub, positive, integer) -> None:
+    p = sub.add_parser("serve", help="play one game in the browser: a local web table, one private link per seat")
+    p.add_argument("ruleset", metavar="RULESET", help="a bundled ruleset id or a path")
+    p.add_argument("--players", type=positive, help="default: one per name in --agents, else 4 or the nearest allowed")
+    p.add_argument("--seed", type=integer, default=0)
+    p.add_argument("--agents", default="human,random",
+                   help="comma-separated: human (a browser seat), random, first, greedy (the last one repeats); "
+                        "default human,random")
+    p.add_argument("--variant")
+    p.add_argument("--port", type=integer, default=0, help="port on 127.0.0.1 (default: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="only print the seat links")
+
+
+def cmd_serve(args) -> int:
+    try:
+        from ..web.server import make_app, make_server, open_socket
+    except ImportError as exc:
+        raise DavitError(f"davit: serve needs the web extra: pip install 'davit[web]' ({exc.name} is missing)") \
+            from None
+    from ..agents import HumanAgent, make_agents
+    from ..authoring.draw import to_svg
+    from ..play.game import Game
+    from ..rules.loading import load_ruleset
+    from ..web.table import WebTable
+    rs = load_ruleset(args.ruleset, args.variant)
+    players = players_for_agents(rs, args.players, args.agents)
+    try:
+        agents = make_agents(args.agents, players, args.seed)
+    except ValueError as exc:
+        raise DavitError(f"davit: {exc}") from None
+    if not any(isinstance(a, HumanAgent) for a in agents):
+        raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
+    if not 0 <= args.port <= 65535:
+        raise DavitError(f"davit: --port must be between 0 and 65535, not {args.port}")
+    try:
+        board = to_svg(rs)
+    except Exception:  # a board that cannot be drawn still plays; the page just has no drawing
+        board = None
+    table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+    try:
+        sock = open_socket("127.0.0.1", args.port)
+    except OSError as exc:
+        raise DavitError(f"davit: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
+    port = sock.getsockname()[1]
+    links = {seat: f"http://127.0.0.1:{port}/seat/{table.token_of(seat)}" for seat in table.humans}
+    print(f"{rs.name}: {players} players. Each link is private to its seat:")
+    for seat, link in links.items():
+        print(f"  {table.game.player_name(seat)}: {link}")
+    print("Press Ctrl-C to stop the table.")
+    sys.stdout.flush()
+    if not args.no_browser:
+        import webbrowser
+        webbrowser.open(links[table.humans[0]])
+    server = make_server(make_app(table, board), sock)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0
