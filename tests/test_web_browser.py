@@ -16,11 +16,11 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[web]')")
 
-from interpreter.authoring.draw import to_svg  # noqa: E402
-from interpreter.play.game import Game  # noqa: E402
-from interpreter.rules.loading import load_ruleset  # noqa: E402
-from interpreter.web.server import BackgroundServer  # noqa: E402
-from interpreter.web.table import WebTable  # noqa: E402
+from interpreter.authoring.draw import to_svg
+from interpreter.play.game import Game
+from interpreter.rules.loading import load_ruleset
+from interpreter.web.server import BackgroundServer
+from interpreter.web.table import WebTable
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)")

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from ..errors import DavitError
 from .analyse import add_parsers, cmd_compare, cmd_simulate
-from .players import players_for
 from .serve import add_serve_parser, cmd_serve
+from .terminal import cmd_play
 
 EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
 
@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--resume", metavar="FILE", help="continue a game saved with `save FILE` or by Ctrl-C")
 
     add_parsers(sub, _positive, _int)
     add_serve_parser(sub, _positive, _int)
@@ -195,60 +196,6 @@ def cmd_validate(args) -> int:
             print("ok: no problems found")
     failed = bool(errors) or (args.strict and bool(findings))
     return EXIT_FAIL if failed else EXIT_OK
-
-
-def cmd_play(args) -> int:
-    from ..agents import HumanAgent, make_agents
-    from ..observe.narrate import event_text
-    from ..play.game import Game
-    from ..play.visibility import redact
-    from ..rules.loading import load_ruleset
-    rs = load_ruleset(args.ruleset, args.variant)
-    players = players_for(rs, args.players)
-    try:
-        agents = make_agents(args.agents, players, args.seed)
-    except ValueError as exc:
-        raise DavitError(f"davit: {exc}") from None
-    if args.log:
-        folder = Path(args.log).parent
-        if str(folder) and not folder.is_dir():
-            raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
-    humans = any(isinstance(a, HumanAgent) for a in agents)
-    narrate = not (args.json or args.quiet or humans)
-    game = Game(rs, players, seed=args.seed)
-    shown = 0
-    try:
-        while not game.is_over:
-            if narrate:
-                for e in game.log[shown:]:
-                    text = event_text(game, redact(e, None))
-                    if text:
-                        print(text)
-                shown = len(game.log)
-            seat = game.deciding_players[0]
-            actions = game.legal_actions(seat)
-            result = game.apply(agents[seat].choose(game, seat, actions))
-            if not result:
-                raise DavitError(f"davit: an agent chose an illegal action: {result.reason}")
-    except (KeyboardInterrupt, EOFError):
-        print("\ndavit: game abandoned", file=sys.stderr)
-        return 130
-    if args.log:
-        from ..load.files import write_atomically
-        write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in game.log).encode())
-    if args.json:
-        print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
-                          "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
-                          "winners": game.winners, "names": list(game.table.player_names)}))
-        return EXIT_OK
-    if narrate:
-        for e in game.log[shown:]:
-            text = event_text(game, redact(e, None))
-            if text:
-                print(text)
-    else:
-        print(event_text(game, game.log[-1]))
-    return EXIT_OK
 
 
 def cmd_test(args) -> int:

@@ -43,7 +43,7 @@ def cmd_serve(args) -> int:
         raise DavitError(f"davit: --port must be between 0 and 65535, not {args.port}")
     try:
         board = to_svg(rs)
-    except Exception:  # a board that cannot be drawn still plays; the page just has no drawing
+    except (DavitError, ValueError, KeyError, TypeError):  # a board that cannot be drawn still plays, undrawn
         board = None
     table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
     try:

@@ -33,7 +33,7 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         return HTMLResponse(INDEX_HTML, headers=NO_STORE)
 
     def page(request: Request):
-        seat, refused = _seat(request)
+        _, refused = _seat(request)
         if refused:
             return refused
         return HTMLResponse(seat_page(table.game.ruleset.name, board_svg is not None), headers=NO_STORE)
