@@ -63,6 +63,9 @@ def cmd_serve(args) -> int:
     server = make_server(make_app(table, board), sock)
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:   # uvicorn shuts down on Ctrl-C, then passes the signal on
+        pass
     finally:
         sock.close()
+    print("The table is closed.")
     return 0

@@ -21,7 +21,8 @@ box-shadow:0 1px 2px #0002} h2{font-size:1em;margin:.2em 0 .5em} #question{font-
 #actions{display:flex;flex-direction:column;gap:.35em} button.action{text-align:left;padding:.45em .7em;
 font-size:.95em;border:1px solid #24344d;background:#eef3fb;border-radius:4px;cursor:pointer}
 button.action:hover{background:#d8e4f6} button.action:disabled{opacity:.5;cursor:wait}
-#log{max-height:24em;overflow-y:auto;font-size:.88em;line-height:1.35;margin:0;padding-left:1.2em}
+#log{max-height:30em;overflow-y:auto;font-size:.88em;line-height:1.35;margin:0;padding-left:0;list-style:none}
+#log li{border-bottom:1px solid #f0f0f0;padding:.1em 0}
 table{border-collapse:collapse;font-size:.9em} td,th{padding:.2em .5em;text-align:left;border-bottom:1px solid #eee}
 .you{font-weight:700} .zone{margin:.25em 0;font-size:.9em} .zone b{font-weight:600} .muted{color:#777}
 #board img{max-width:100%;height:auto;border:1px solid #ddd} #over{background:#fff3c4;border:2px solid #d6a800}
@@ -131,6 +132,6 @@ def seat_page(title: str, has_board: bool) -> str:
 {board}
 </div><div>
 <section><h2>Players and scores</h2><table><tbody id="players"></tbody></table></section>
-<section><h2>Log</h2><ol id="log"></ol></section>
+<section><h2>Log</h2><ul id="log"></ul></section>
 </div></main>
 <script>{_SCRIPT}</script></body></html>"""

@@ -119,4 +119,15 @@ def _thing(t: dict) -> str:
 def _zone(zid: str, z: dict, names: list, seat: int) -> dict:
     owner = z["owner"]
     return {"id": zid, "name": z["name"] or zid, "owner": names[owner] if owner is not None else None,
-            "mine": owner == seat, "count": z["count"], "things": [_thing(t) for t in z["things"]]}
+            "mine": owner == seat, "count": z["count"], "things": _grouped([_thing(t) for t in z["things"]])}
+
+
+def _grouped(labels: list) -> list:
+    """Neighbours with the same label as one entry: ``28 × a hidden telegram``."""
+    out = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1][1] += 1
+        else:
+            out.append([label, 1])
+    return [label if n == 1 else f"{n} × {label}" for label, n in out]
