@@ -2,8 +2,8 @@
 import json
 
 import pytest
-
 from cli_runner import run as _run
+
 from interpreter.play.game import Game
 from interpreter.rules.loading import load_ruleset
 from interpreter.web.table import Refused, WebTable

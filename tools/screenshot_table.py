@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.authoring.draw import to_svg  # noqa: E402
-from interpreter.play.game import Game  # noqa: E402
-from interpreter.rules.loading import load_ruleset  # noqa: E402
-from interpreter.web.server import BackgroundServer  # noqa: E402
-from interpreter.web.table import WebTable  # noqa: E402
+from interpreter.authoring.draw import to_svg
+from interpreter.play.game import Game
+from interpreter.rules.loading import load_ruleset
+from interpreter.web.server import BackgroundServer
+from interpreter.web.table import WebTable
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
