@@ -145,3 +145,23 @@ def test_resume_of_a_missing_or_foreign_file_is_one_line(capsys, tmp_path):
     assert _run(["play", "tutorial", "--resume", str(other)]) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "der-mythos" in err
+
+
+def test_the_table_is_shown_once_then_only_what_changed():
+    game, seat, actions = _until("tutorial", 2, lambda g, s, a: len(a) > 1)
+    agent, out = _agent(["1"])
+    agent.choose(game, seat, actions)
+    first = len(out)
+    assert any(line.startswith("  ") and "(you)" in line for line in out)
+    game.apply(actions[0])
+    bot = RandomAgent(1)
+    while seat not in game.deciding_players or len(game.legal_actions(seat)) < 2:
+        s = game.deciding_players[0]
+        game.apply(bot.choose(game, s, game.legal_actions(s)))
+    agent.input = lambda prompt: "1"
+    agent.choose(game, seat, game.legal_actions(seat))
+    again = out[first:]
+    assert "Changed on the table (type table for all of it):" in again
+    table_lines = [line for line in out[:first] if line.startswith("  ") and ":" in line and ". " not in line[:5]]
+    unchanged = [line for line in table_lines if line in again]
+    assert len(unchanged) < len(table_lines)

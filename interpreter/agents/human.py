@@ -12,6 +12,7 @@ from ..observe.narrate import describe_view
 
 HELP = """Type the number of a choice and press Enter. Other commands:
   help         this text
+  table        the whole table as you see it (otherwise only what changed is shown)
   undo         take back your last decision (not when something hidden was drawn or revealed since)
   save FILE    save the game to FILE (resume with: davit play RULESET --resume FILE)
   quit         stop; you are offered to save first (Ctrl-C saves automatically)"""
@@ -47,14 +48,39 @@ class HumanAgent:
         self.input = input_fn or (lambda prompt: __import__("builtins").input(prompt))
         self.output = output
         self.seen = {}
+        self.tables = {}
 
     def show_news(self, game, seat) -> None:
-        """Print what ``seat`` has not seen yet of its view (new log lines, the table)."""
+        """Print what ``seat`` has not seen yet: new log lines, then the table the first time and
+        afterwards only its lines that changed (a big board is not reprinted at every question)."""
         view = game.view(seat)
         start = min(self.seen.get(seat, 0), len(view["log"]))
-        for line in describe_view(game, view, since=start):
+        news = describe_view(game, view, since=start)
+        table = describe_view(game, view, since=len(view["log"]))   # the same, without log lines
+        for line in news[:len(news) - len(table)]:
             self.output(line)
+        before = self.tables.get(seat)
+        if before is None:
+            for line in table:
+                self.output(line)
+        else:
+            changed = [line for line in table if line and line not in before]
+            # a place that emptied is no longer listed: say so
+            now = {line.partition(":")[0] for line in table}
+            changed += sorted(f"{key}: now empty" for key in {line.partition(":")[0] for line in before
+                                                              if line.startswith("  ") and line not in table} - now)
+            if changed:
+                self.output("")
+                self.output("Changed on the table (type table for all of it):")
+                for line in changed:
+                    self.output(line)
+        self.tables[seat] = set(table)
         self.seen[seat] = len(view["log"])
+
+    def show_table(self, game, seat) -> None:
+        view = game.view(seat)
+        for line in describe_view(game, view, since=len(view["log"])):
+            self.output(line)
 
     def choose(self, game, seat, actions):
         self.show_news(game, seat)
@@ -75,6 +101,8 @@ class HumanAgent:
             word = word.lower()
             if word in ("help", "?", "h"):
                 self.output(HELP)
+            elif word == "table":
+                self.show_table(game, seat)
             elif word == "undo":
                 raise Undo()
             elif word in ("quit", "q", "exit"):

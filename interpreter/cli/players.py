@@ -14,8 +14,9 @@ def players_for(rs, wanted):
 
 
 def players_for_agents(rs, wanted, agents: str | None):
-    """As :func:`players_for`, but without ``wanted`` a list of several agents sets the count."""
+    """As :func:`players_for`, but without ``wanted`` a list of several agents sets the count
+    (raised to the ruleset's least number of players: the last agent repeats)."""
     names = [n for n in (agents or "").split(",") if n.strip()]
     if wanted is None and len(names) > 1:
-        return players_for(rs, len(names))
+        return players_for(rs, max(len(names), rs.min_players))
     return players_for(rs, wanted)
