@@ -31,10 +31,15 @@ def _commands():
     return [command for _, command, _ in steps]
 
 
+def _links(line):
+    return re.findall(r"http://127\.0\.0\.1:\d+/(?:seat|replay)/\S+", line)
+
+
 def test_the_page_shows_play_resume_and_serve():
     commands = _commands()
     assert any(" serve " in c for c in commands)
     assert any("--resume" in c for c in commands)
+    assert any("--replay" in c for c in commands)
     assert any(c.startswith("davit play") and "--resume" not in c for c in commands)
     assert (ROOT / "docs" / "web-table.png").stat().st_size > 10_000
     assert "](web-table.png)" in PAGE.read_text()
@@ -67,16 +72,20 @@ def _serve(command, cwd):
     try:
         links = []
         for line in proc.stdout:
-            links += re.findall(r"http://127\.0\.0\.1:\d+/seat/\S+", line)
+            links += _links(line)
             if line.startswith("Press Ctrl-C"):
                 break
         assert links, proc.stderr.read() if proc.poll() is not None else "no seat link printed"
-        humans = argv[argv.index("--agents") + 1].split(",").count("human")
-        assert len(links) == humans
+        if "--replay" in argv:
+            assert len(links) == 1 and "/replay/" in links[0]
+        else:
+            assert len(links) == argv[argv.index("--agents") + 1].split(",").count("human")
         for link in links:
             with urllib.request.urlopen(f"{link}/state", timeout=10) as r:
                 state = json.loads(r.read())
             assert state["zones"] and state["players"]
+            if "--replay" in argv:
+                assert state["last"] >= 1 and state["step"] == 0
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(f"{links[0]}x/state", timeout=10)
         assert refused.value.code == 403

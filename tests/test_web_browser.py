@@ -163,3 +163,29 @@ def test_a_seat_link_never_shows_another_seats_hidden_cards(page, ruleset_id):
         # seat 1's own link shows seat 1 its hand
         own = _get(f"{base}/seat/{token1}/state")
         assert any(z["mine"] and z["things"] for z in own["zones"])
+
+
+def test_a_saved_game_is_replayed_with_a_step_slider(page):
+    from interpreter.agents import make_agents, play_out
+    from interpreter.web.replay import ReplayTable
+    rs = load_ruleset("der-mythos", None)
+    game = Game(rs, 2, seed=5)
+    play_out(game, make_agents("random", 2, 5), max_decisions=12)
+    replay = ReplayTable(rs, json.loads(json.dumps(game.to_json())))
+    assert replay.last == 12
+    with BackgroundServer(replay, to_svg(rs)) as base:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/replay/{replay.token}x/state", timeout=10)
+        assert refused.value.code == 403
+        page.goto(f"{base}/replay/{replay.token}")
+        page.wait_for_function("document.body.dataset.state === 'replay'")
+        assert page.inner_text("#stepno") == "decision 0 of 12"
+        at_start = page.locator("#log li").count()
+        page.locator("#slider").fill("12")
+        page.wait_for_function("document.getElementById('stepno').textContent === 'decision 12 of 12'")
+        assert page.locator("#log li").count() > at_start
+        assert page.locator("button.action").count() == 0
+        # a spectator's replay holds no card id and no hand
+        text = page.content()
+        assert not any(tid in text for tid in game.table.things)
+        assert page.locator("#hand li").inner_text() == "nothing of your own"

@@ -18,16 +18,25 @@ def add_serve_parser(sub, positive, integer) -> None:
     p.add_argument("--variant")
     p.add_argument("--port", type=integer, default=0, help="port on 127.0.0.1 (default: any free port)")
     p.add_argument("--no-browser", action="store_true", help="only print the seat links")
+    p.add_argument("--replay", metavar="FILE", help="show a saved game (from `davit play`) step by step instead")
 
 
 def cmd_serve(args) -> int:
     try:
-        from ..web.server import make_app, make_server, open_socket
+        from ..web.server import make_app, make_replay_app
     except ImportError as exc:
         raise DavitError(f"davit: serve needs the web extra: pip install 'davit[web]' ({exc.name} is missing)") \
             from None
+    if not 0 <= args.port <= 65535:
+        raise DavitError(f"davit: --port must be between 0 and 65535, not {args.port}")
+    if args.replay:
+        from ..web.replay import ReplayTable
+        from .terminal import read_saved_game
+        rs, data = read_saved_game(args.ruleset, args.variant, args.replay)
+        replay = ReplayTable(rs, data)
+        links = {f"{rs.name}, {replay.last} decisions (replay)": f"/replay/{replay.token}"}
+        return _run(make_replay_app(replay, _board(rs)), links, args)
     from ..agents import HumanAgent, make_agents
-    from ..authoring.draw import to_svg
     from ..play.game import Game
     from ..rules.loading import load_ruleset
     from ..web.table import WebTable
@@ -39,28 +48,36 @@ def cmd_serve(args) -> int:
         raise DavitError(f"davit: {exc}") from None
     if not any(isinstance(a, HumanAgent) for a in agents):
         raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
-    if not 0 <= args.port <= 65535:
-        raise DavitError(f"davit: --port must be between 0 and 65535, not {args.port}")
-    try:
-        board = to_svg(rs)
-    except (DavitError, ValueError, KeyError, TypeError):  # a board that cannot be drawn still plays, undrawn
-        board = None
     table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+    print(f"{rs.name}: {players} players. Each link is private to its seat:")
+    links = {table.game.player_name(seat): f"/seat/{table.token_of(seat)}" for seat in table.humans}
+    return _run(make_app(table, _board(rs)), links, args)
+
+
+def _board(rs) -> str | None:
+    from ..authoring.draw import to_svg
+    try:
+        return to_svg(rs)
+    except (DavitError, ValueError, KeyError, TypeError):  # a board that cannot be drawn still plays, undrawn
+        return None
+
+
+def _run(app, links: dict, args) -> int:
+    """Serve ``app`` on 127.0.0.1 until Ctrl-C, after printing (and opening) its links."""
+    from ..web.server import make_server, open_socket
     try:
         sock = open_socket("127.0.0.1", args.port)
     except OSError as exc:
         raise DavitError(f"davit: cannot listen on 127.0.0.1:{args.port}: {exc.strerror or exc}") from None
-    port = sock.getsockname()[1]
-    links = {seat: f"http://127.0.0.1:{port}/seat/{table.token_of(seat)}" for seat in table.humans}
-    print(f"{rs.name}: {players} players. Each link is private to its seat:")
-    for seat, link in links.items():
-        print(f"  {table.game.player_name(seat)}: {link}")
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    for who, path in links.items():
+        print(f"  {who}: {base}{path}")
     print("Press Ctrl-C to stop the table.")
     sys.stdout.flush()
     if not args.no_browser:
         import webbrowser
-        webbrowser.open(links[table.humans[0]])
-    server = make_server(make_app(table, board), sock)
+        webbrowser.open(base + next(iter(links.values())))
+    server = make_server(app, sock)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:   # uvicorn shuts down on Ctrl-C, then passes the signal on

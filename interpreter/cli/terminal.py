@@ -31,6 +31,20 @@ def _undo_refusal(snapshot, game, seat) -> str | None:
     return None
 
 
+def read_saved_game(ruleset_arg, variant, path):
+    """The ruleset and the JSON of a saved game (its variant unless ``variant`` is given); one-line errors."""
+    from ..rules.loading import load_ruleset
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DavitError(f"davit: cannot read the saved game {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise DavitError(f"davit: {path} is not a saved game (not JSON: {exc})") from None
+    if not isinstance(data, dict):
+        raise DavitError(f"davit: {path} is not a saved game")
+    return load_ruleset(ruleset_arg, variant if variant is not None else data.get("variant")), data
+
+
 def _load_game(args):
     from ..play.game import Game
     from ..rules.loading import load_ruleset
@@ -38,15 +52,7 @@ def _load_game(args):
         rs = load_ruleset(args.ruleset, args.variant)
         players = players_for_agents(rs, args.players, args.agents)
         return rs, Game(rs, players, seed=args.seed)
-    try:
-        data = json.loads(Path(args.resume).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DavitError(f"davit: cannot read the saved game {args.resume}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise DavitError(f"davit: {args.resume} is not a saved game (not JSON: {exc})") from None
-    if not isinstance(data, dict):
-        raise DavitError(f"davit: {args.resume} is not a saved game")
-    rs = load_ruleset(args.ruleset, args.variant if args.variant is not None else data.get("variant"))
+    rs, data = read_saved_game(args.ruleset, args.variant, args.resume)
     game = Game.from_json(rs, data)
     if args.players is not None and args.players != game.num_players:
         raise DavitError(f"davit: the saved game has {game.num_players} players, not {args.players}")

@@ -45,7 +45,7 @@ function render(s) {
   if (s.step === step && !s.over) return;
   step = s.step;
   document.body.dataset.step = s.step;
-  $("you").textContent = `You are ${s.you}`;
+  $("you").textContent = s.you === null ? "Replay: what everyone at the table could see" : `You are ${s.you}`;
   $("phase").textContent = s.phase.length ? `Phase: ${s.phase.join(" / ")}` : "";
   $("public").textContent = vars(s.vars);
   const players = $("players"); players.replaceChildren();
@@ -111,21 +111,41 @@ async function act(index) {
   } finally { busy = false; await poll(); }
 }
 
-poll(); setInterval(() => { if (!busy) poll(); }, 1000);
+async function showStep(n) {
+  const r = await fetch(`${base}/state?step=${n}`, {cache: "no-store"});
+  const s = await r.json();
+  if (!r.ok) { $("error").textContent = s.error || r.statusText; return; }
+  $("log").replaceChildren(); step = -1;
+  $("slider").max = s.last; $("slider").value = s.step;
+  $("stepno").textContent = `decision ${s.step} of ${s.last}`;
+  render(s);
+  document.body.dataset.state = s.over ? "over" : "replay";
+}
+
+if (document.body.dataset.replay) {
+  $("slider").oninput = () => showStep($("slider").value);
+  showStep(0);
+} else {
+  poll(); setInterval(() => { if (!busy) poll(); }, 1000);
+}
 """
 
 
-def seat_page(title: str, has_board: bool) -> str:
-    """The page of one seat; it holds no game data, the script fetches the seat's JSON."""
+_SLIDER = ('<section><h2>Replay</h2><input id="slider" type="range" min="0" max="0" value="0" style="width:100%">'
+           '<div id="stepno" class="muted"></div></section>')
+
+
+def seat_page(title: str, has_board: bool, replay: bool = False) -> str:
+    """The page of one seat (or of a replay); it holds no game data, the script fetches the JSON."""
     board = ('<section id="board"><details open><summary><h2 style="display:inline">Board</h2></summary>'
              '<img src="/board.svg" alt="the board"></details></section>') if has_board else ""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
 <title>{html.escape(title)} — davit</title><style>{_STYLE}</style></head>
-<body data-state="loading">
+<body data-state="loading"{' data-replay="1"' if replay else ""}>
 <header><h1>{html.escape(title)}</h1><span id="you"></span><span id="phase"></span></header>
 <main><div>
-<section id="turn"><h2>Your turn</h2><div id="over" hidden></div><div id="question"></div>
+{_SLIDER if replay else ""}<section id="turn"><h2>{"At this step" if replay else "Your turn"}</h2><div id="over" hidden></div><div id="question"></div>
 <div id="actions"></div><div id="error"></div></section>
 <section><h2>Your hand</h2><ul id="hand" class="hand"></ul></section>
 <section><h2>On the table</h2><div id="public" class="muted"></div><div id="zones"></div></section>

@@ -6,6 +6,7 @@ token gets 403 and nothing else. There is no route that takes a seat number.
 from __future__ import annotations
 
 import json
+import secrets
 import socket
 
 from starlette.applications import Starlette
@@ -80,6 +81,35 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
     ])
 
 
+def make_replay_app(replay, board_svg: str | None = None) -> Starlette:
+    """The web app of a replay: one page with a step slider, its token checked on every request."""
+
+    def _refused(request: Request):
+        if secrets.compare_digest(request.path_params["token"].encode(), replay.token.encode()):
+            return None
+        return JSONResponse({"error": "unknown replay link"}, status_code=403, headers=NO_STORE)
+
+    def page(request: Request):
+        return _refused(request) or HTMLResponse(seat_page(replay.title, board_svg is not None, replay=True),
+                                                 headers=NO_STORE)
+
+    def state(request: Request):
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            step = 0
+        return _refused(request) or JSONResponse(replay.state_at(step), headers=NO_STORE)
+
+    def board(request: Request):
+        if board_svg is None:
+            return Response("no drawing of this board", status_code=404)
+        return Response(board_svg, media_type="image/svg+xml")
+
+    return Starlette(routes=[Route("/", lambda request: HTMLResponse(INDEX_HTML, headers=NO_STORE)),
+                             Route("/board.svg", board), Route("/replay/{token}", page),
+                             Route("/replay/{token}/state", state)])
+
+
 def open_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     """A listening socket on ``host`` (port 0: any free port), ready before the server starts."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -99,8 +129,8 @@ def make_server(app, sock: socket.socket):
 class BackgroundServer:
     """A table served from a thread on a free local port (tests, screenshots): ``with ... as url:``."""
 
-    def __init__(self, table: WebTable, board_svg: str | None = None, start_timeout: float = 10.0):
-        self.app = make_app(table, board_svg)
+    def __init__(self, table, board_svg: str | None = None, start_timeout: float = 10.0):
+        self.app = make_app(table, board_svg) if isinstance(table, WebTable) else make_replay_app(table, board_svg)
         self.start_timeout = start_timeout
 
     def __enter__(self) -> str:

@@ -82,28 +82,33 @@ class WebTable:
     def seat_state(self, seat: int, since: int = 0) -> dict:
         """What the page of ``seat`` shows: built from ``game.view(seat)`` only."""
         with self.lock:
-            game = self.game
-            view = game.view(seat)
-            names = [p["name"] for p in view["players"]]
-            log = view["log"]
-            since = max(0, min(since, len(log)))
-            lines = [text for e in log[since:] if (text := event_text(game, e))]
-            pending = view["pending"] or {}
-            scores = game.scores
-            return {
-                "ruleset": game.ruleset.name, "seat": seat, "you": names[seat], "step": self.step,
-                "over": view["over"], "winners": [names[s] for s in view["winners"]],
-                "phase": view["phase"], "vars": _scalars(view["vars"]),
-                "players": [{"name": p["name"], "you": p["seat"] == seat, "out": p["out"],
-                             "score": scores.get(p["seat"]), "vars": _scalars(p["vars"]),
-                             "bot": p["seat"] not in self.humans} for p in view["players"]],
-                "waiting_for": [names[s] for s in pending.get("deciding", [])],
-                "question": pending.get("prompt") or pending.get("name"),
-                "actions": [{"index": i, "label": action_label(a["label"])}
-                            for i, a in enumerate(view["legal_actions"])],
-                "zones": [_zone(zid, z, names, seat) for zid, z in view["zones"].items()],
-                "log": lines, "log_size": len(log),
-            }
+            return seat_payload(self.game, seat, self.step, since, bots=set(range(self.game.num_players))
+                                - set(self.humans))
+
+
+def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> dict:
+    """What a page shows of ``game`` for ``seat`` (None: a spectator), from ``game.view(seat)`` only."""
+    view = game.view(seat)
+    names = [p["name"] for p in view["players"]]
+    log = view["log"]
+    since = max(0, min(since, len(log)))
+    lines = [text for e in log[since:] if (text := event_text(game, e))]
+    pending = view["pending"] or {}
+    scores = game.scores
+    return {
+        "ruleset": game.ruleset.name, "seat": seat, "you": names[seat] if seat is not None else None,
+        "step": step, "over": view["over"], "winners": [names[s] for s in view["winners"]],
+        "phase": view["phase"], "vars": _scalars(view["vars"]),
+        "players": [{"name": p["name"], "you": p["seat"] == seat, "out": p["out"],
+                     "score": scores.get(p["seat"]), "vars": _scalars(p["vars"]),
+                     "bot": p["seat"] in bots} for p in view["players"]],
+        "waiting_for": [names[s] for s in pending.get("deciding", [])],
+        "question": pending.get("prompt") or pending.get("name"),
+        "actions": [{"index": i, "label": action_label(a["label"])}
+                    for i, a in enumerate(view["legal_actions"])],
+        "zones": [_zone(zid, z, names, seat) for zid, z in view["zones"].items()],
+        "log": lines, "log_size": len(log),
+    }
 
 
 def _scalars(values: dict) -> dict:
@@ -116,10 +121,10 @@ def _thing(t: dict) -> str:
     return t.get("name") or t["kind"]
 
 
-def _zone(zid: str, z: dict, names: list, seat: int) -> dict:
+def _zone(zid: str, z: dict, names: list, seat: int | None) -> dict:
     owner = z["owner"]
     return {"id": zid, "name": z["name"] or zid, "owner": names[owner] if owner is not None else None,
-            "mine": owner == seat, "count": z["count"], "things": _grouped([_thing(t) for t in z["things"]])}
+            "mine": owner is not None and owner == seat, "count": z["count"], "things": _grouped([_thing(t) for t in z["things"]])}
 
 
 def _grouped(labels: list) -> list:
