@@ -1,6 +1,6 @@
 """Run every `$ davit ...` command of docs/play.md, in order, in an empty folder.
 
-`play` gets its answers on stdin (one move and `quit` when it starts a game, which
+Other commands (`copy`) just have to succeed. `play` gets its answers on stdin (one move and `quit` when it starts a game, which
 saves it; the first choice each time when it resumes one, to the end). `serve`
 is started with --no-browser, its seat links are fetched, and it is stopped with
 Ctrl-C (SIGINT), all bounded in time.
@@ -79,7 +79,8 @@ def _serve(command, cwd):
         if "--replay" in argv:
             assert len(links) == 1 and "/replay/" in links[0]
         else:
-            assert len(links) == argv[argv.index("--agents") + 1].split(",").count("human")
+            agents = argv[argv.index("--agents") + 1] if "--agents" in argv else "human,random"
+            assert len(links) == agents.split(",").count("human")
         for link in links:
             with urllib.request.urlopen(f"{link}/state", timeout=10) as r:
                 state = json.loads(r.read())
@@ -105,7 +106,11 @@ def test_every_command_of_the_page_works(tmp_path):
     for command in _commands():
         argv = command.split()
         assert argv[0] == "davit"
-        if argv[1] == "serve":
+        if argv[1] not in ("serve", "play"):
+            done = subprocess.run([sys.executable, "-m", "interpreter", *argv[1:]], cwd=tmp_path, env=ENV,
+                                  capture_output=True, text=True, timeout=300, check=False)
+            assert done.returncode == 0, done.stderr
+        elif argv[1] == "serve":
             if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
                 continue   # the web extra is not installed here; .ci/run installs it
             _serve(command, tmp_path)

@@ -189,3 +189,21 @@ def test_a_saved_game_is_replayed_with_a_step_slider(page):
         text = page.content()
         assert not any(tid in text for tid in game.table.things)
         assert page.locator("#hand li").inner_text() == "nothing of your own"
+
+
+def test_an_open_page_follows_a_new_game_at_the_same_table(page):
+    table, board = _table("tutorial")
+    with BackgroundServer(table, board) as base:
+        page.goto(f"{base}/seat/{table.token_of(0)}")
+        _click_first(page)
+        _click_first(page)
+        before = page.locator("#log li").count()
+        first_line = page.locator("#log li").first.inner_text()
+        step = page.evaluate("document.body.dataset.step")
+        rs = load_ruleset("tutorial", None)
+        table.restart(Game(rs, rs.min_players, seed=11), board)
+        page.wait_for_function(f"document.body.dataset.step !== '{step}'")
+        page.wait_for_function("document.body.dataset.state === 'yours'")
+        # the log starts again with the new game, it is not appended to the old one
+        assert page.locator("#log li").first.inner_text() == first_line.replace("seed 3", "seed 11")
+        assert page.locator("#log li").count() < before + 5

@@ -84,3 +84,41 @@ def test_serve_mistakes_are_one_line(capsys, argv, words):
     assert _run(argv) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and words in err and "Traceback" not in err
+
+
+def _touch_later(path, text):
+    """Write ``text`` and move the modification time on, so even a coarse clock sees a change."""
+    import os
+    old = path.stat().st_mtime_ns
+    path.write_text(text)
+    os.utime(path, ns=(old + 2_000_000_000, old + 2_000_000_000))
+
+
+def test_watch_begins_a_new_game_with_the_edited_rules_and_keeps_the_last_good_one(tmp_path, capsys):
+    from interpreter.web.watch import RulesetWatcher
+    dest = tmp_path / "mine"
+    assert _run(["copy", "tutorial", str(dest)]) == 0
+    capsys.readouterr()
+    table = WebTable(Game(load_ruleset(str(dest), None), 2, seed=1), "human,random", seed=1)
+    token, links_before = table.token_of(0), dict(table.tokens)
+    table.act(0, 0, table.step)
+    changes, errors = [], []
+    watcher = RulesetWatcher(str(dest), None, changes.append, errors.append, interval=60)
+    assert watcher.check() is False and not changes   # nothing edited yet
+    ruleset_file = dest / "ruleset.yaml"
+    text = ruleset_file.read_text()
+    name_line = next(line for line in text.splitlines() if line.startswith("name:"))
+    _touch_later(ruleset_file, text.replace(name_line, 'name: "Abandon Ship, edited"'))
+    assert watcher.check() is True
+    (edited,) = changes
+    assert edited.name == "Abandon Ship, edited"
+    step = table.step
+    table.restart(Game(edited, 2, seed=1))
+    state = table.seat_state(0)
+    assert state["ruleset"] == "Abandon Ship, edited" and state["game"] == 2 and state["step"] > step
+    assert table.tokens == links_before and table.token_of(0) == token
+    # a broken edit: reported with its place, the game goes on
+    _touch_later(ruleset_file, text.replace(name_line, "name: [unclosed"))
+    assert watcher.check() is False
+    assert errors and "ruleset.yaml" in errors[0]
+    assert table.seat_state(0)["ruleset"] == "Abandon Ship, edited"

@@ -18,6 +18,8 @@ def add_serve_parser(sub, positive, integer) -> None:
     p.add_argument("--variant")
     p.add_argument("--port", type=integer, default=0, help="port on 127.0.0.1 (default: any free port)")
     p.add_argument("--no-browser", action="store_true", help="only print the seat links")
+    p.add_argument("--watch", action="store_true",
+                   help="begin a new game at the same table whenever the ruleset's files change")
     p.add_argument("--replay", metavar="FILE", help="show a saved game (from `davit play`) step by step instead")
 
 
@@ -51,7 +53,29 @@ def cmd_serve(args) -> int:
     table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
     print(f"{rs.name}: {players} players. Each link is private to its seat:")
     links = {table.game.player_name(seat): f"/seat/{table.token_of(seat)}" for seat in table.humans}
-    return _run(make_app(table, _board(rs)), links, args)
+    app = make_app(table, _board(rs))
+    if not args.watch:
+        return _run(app, links, args)
+    from ..web.watch import RulesetWatcher
+
+    def reloaded(new_rs):
+        try:
+            table.restart(Game(new_rs, players, seed=args.seed), _board(new_rs))
+        except (DavitError, ValueError) as exc:
+            print(f"davit: the edited ruleset cannot be played with {players} players: {exc}", file=sys.stderr)
+            return
+        print(f"The ruleset changed: a new game of {new_rs.name} has begun.")
+        sys.stdout.flush()
+
+    def failed(text):
+        print(f"{text}\ndavit: the edited ruleset does not load; the game goes on with the last good one",
+              file=sys.stderr)
+
+    watcher = RulesetWatcher(args.ruleset, args.variant, reloaded, failed).start()
+    try:
+        return _run(app, links, args)
+    finally:
+        watcher.stop()
 
 
 def _board(rs) -> str | None:

@@ -31,7 +31,7 @@ table{border-collapse:collapse;font-size:.9em} td,th{padding:.2em .5em;text-alig
 
 _SCRIPT = r"""
 const base = location.pathname.replace(/\/$/, "");
-let since = 0, step = -1, busy = false;
+let since = 0, step = -1, busy = false, gameNo = null;
 const $ = (id) => document.getElementById(id);
 const el = (tag, text, cls) => { const e = document.createElement(tag);
   if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
@@ -39,6 +39,13 @@ const el = (tag, text, cls) => { const e = document.createElement(tag);
 function vars(v) { return Object.entries(v).map(([k, x]) => `${k} ${x}`).join(", "); }
 
 function render(s) {
+  if (s.game !== undefined && gameNo !== null && s.game !== gameNo) {
+    // the ruleset was edited (davit serve --watch): a new game at the same table
+    gameNo = s.game; since = 0; step = -1; $("log").replaceChildren();
+    const img = document.querySelector("#board img"); if (img) img.src = "/board.svg?game=" + s.game;
+    poll(); return;
+  }
+  gameNo = s.game;
   for (const line of s.log) $("log").append(el("li", line));
   if (s.log.length) $("log").scrollTop = $("log").scrollHeight;
   since = s.log_size;

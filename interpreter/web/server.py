@@ -23,6 +23,7 @@ NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 
 def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
     """The web app for one table; ``board_svg`` is the drawing of the board (public)."""
+    table.board_svg = board_svg
 
     def _seat(request: Request):
         seat = table.seat_of(request.path_params["token"])
@@ -37,7 +38,7 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         _, refused = _seat(request)
         if refused:
             return refused
-        return HTMLResponse(seat_page(table.game.ruleset.name, board_svg is not None), headers=NO_STORE)
+        return HTMLResponse(seat_page(table.game.ruleset.name, table.board_svg is not None), headers=NO_STORE)
 
     def state(request: Request):
         seat, refused = _seat(request)
@@ -68,9 +69,9 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         return JSONResponse({"ok": True, "step": table.step}, headers=NO_STORE)
 
     def board(request: Request):
-        if board_svg is None:
+        if table.board_svg is None:
             return Response("no drawing of this board", status_code=404)
-        return Response(board_svg, media_type="image/svg+xml")
+        return Response(table.board_svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
     return Starlette(routes=[
         Route("/", index),

@@ -28,6 +28,8 @@ class WebTable:
         self.tokens = {secrets.token_urlsafe(18): seat for seat in self.humans}
         self.lock = threading.Lock()
         self.decisions = 0
+        self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
+        self.board_svg = None   # the drawing of the board, public; set by the server
         with self.lock:
             self._play_bots()
 
@@ -79,11 +81,24 @@ class WebTable:
             self.decisions += 1
             self._play_bots()
 
+    def restart(self, game, board_svg: str | None = None) -> None:
+        """Begin ``game`` (same seats, same links, same bots): the ruleset was edited."""
+        with self.lock:
+            if game.num_players != self.game.num_players:
+                raise ValueError(f"the table has {self.game.num_players} seats, the new game {game.num_players}")
+            self.game = game
+            self.board_svg = board_svg
+            self.games += 1
+            self.decisions += 1   # every page sees a new step and redraws
+            self._play_bots()
+
     def seat_state(self, seat: int, since: int = 0) -> dict:
         """What the page of ``seat`` shows: built from ``game.view(seat)`` only."""
         with self.lock:
-            return seat_payload(self.game, seat, self.step, since, bots=set(range(self.game.num_players))
-                                - set(self.humans))
+            payload = seat_payload(self.game, seat, self.step, since,
+                                   bots=set(range(self.game.num_players)) - set(self.humans))
+            payload["game"] = self.games
+            return payload
 
 
 def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> dict:
