@@ -143,7 +143,7 @@ def _zone(zid: str, z: dict, names: list, seat: int | None) -> dict:
 
 
 def _grouped(labels: list) -> list:
-    """Neighbours with the same label as one entry: ``28 × a hidden telegram``."""
+    """Neighbours with the same label as one entry: ``28 × a hidden card``."""
     out = []
     for label in labels:
         if out and out[-1][0] == label:
