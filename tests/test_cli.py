@@ -188,9 +188,9 @@ def test_human_play_with_patched_input(monkeypatch, capsys):
     rc = _run(["play", "der-mythos", "--players", "2", "--agents", "human,random", "--seed", "1"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert out.count("Please type a number from 1 to 9.") == 2
+    assert out.count("Please type a number from 1 to 9, or help.") == 2
     assert "Winner" in out
-    assert asked and asked[0] == "[1-9]> "
+    assert asked and asked[0] == "[1-9, or help]> "
 
 
 def test_human_end_of_input_with_patched_input(monkeypatch, capsys):
@@ -199,8 +199,8 @@ def test_human_end_of_input_with_patched_input(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert rc == 130
     assert "abandoned" in captured.err
-    assert "red, choose:" in captured.out
-    assert asked == ["[1-9]> "]
+    assert "red, play a passenger card:" in captured.out
+    assert asked == ["[1-9, or help]> "]
 
 
 def test_human_play_from_stdin(monkeypatch, capsys):
@@ -209,8 +209,8 @@ def test_human_play_from_stdin(monkeypatch, capsys):
     rc = _run(["play", "der-mythos", "--players", "2", "--agents", "human,random", "--seed", "1"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert out.count("Please type a number from 1 to 9.") == 2
-    assert "red, choose:" in out and "[1-9]> " in out
+    assert out.count("Please type a number from 1 to 9, or help.") == 2
+    assert "red, play a passenger card:" in out and "[1-9, or help]> " in out
     assert "Winner" in out
 
 

@@ -212,7 +212,7 @@ def test_a_human_can_play_at_the_terminal(monkeypatch, capsys):
     rc = main(["play", "titanic", "--players", "3", "--agents", "human,random,random", "--seed", "2"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "blue, choose:" in out and "start in " in out
+    assert "blue, placement:" in out and "start in " in out
     assert "blue's private objective (yours)" in out
     game = Game(_ruleset(), 3, seed=2)
     secret_names = {t.name for t in game.table.things.values() if t.kind in ("star_card", "objective")}

@@ -125,7 +125,7 @@ def test_human_agent_reads_a_number_and_retries(rs):
     printed = []
     agent = HumanAgent(input_fn=lambda prompt: next(answers), output=printed.append)
     assert agent.choose(game, 0, actions) is actions[2]
-    assert sum("Please type a number from 1 to 4." in line for line in printed) == 3
+    assert sum("Please type a number from 1 to 4, or help." in line for line in printed) == 3
     assert any(line.strip() == f"3. {actions[2]}" for line in printed)
 
 

@@ -1,7 +1,43 @@
-"""A person at the terminal: the seat's own view and numbered legal actions."""
+"""A person at the terminal: the seat's own view, the question asked, numbered legal actions.
+
+Besides a number the person may type ``help``, ``undo``, ``save FILE`` or ``quit``;
+``undo`` and ``quit`` are raised as :class:`Undo` and :class:`Quit` for the loop
+that runs the game (it keeps the snapshots an undo needs).
+"""
 from __future__ import annotations
 
+import json
+
 from ..observe.narrate import describe_view
+
+HELP = """Type the number of a choice and press Enter. Other commands:
+  help         this text
+  table        the whole table as you see it (otherwise only what changed is shown)
+  undo         take back your last decision (not when something hidden was drawn or revealed since)
+  save FILE    save the game to FILE (resume with: davit play RULESET --resume FILE)
+  quit         stop; you are offered to save first (Ctrl-C saves automatically)"""
+
+
+class Undo(Exception):
+    """The person asked to take back their last decision."""
+
+
+class Quit(Exception):
+    """The person asked to stop the game."""
+
+
+def action_label(label: str) -> str:
+    """An action's text for people: a choice written as a list ``[a, b]`` reads ``a — b``."""
+    text = str(label)
+    if text.startswith("[") and text.endswith("]"):
+        text = " — ".join(part.strip() for part in text[1:-1].split(","))
+    return text
+
+
+def save_game(game, path: str) -> None:
+    """Write ``game`` as JSON to ``path`` (Game.to_json), atomically."""
+    from ..load.files import write_atomically
+    write_atomically(path, json.dumps(game.to_json()).encode())
 
 
 class HumanAgent:
@@ -12,18 +48,75 @@ class HumanAgent:
         self.input = input_fn or (lambda prompt: __import__("builtins").input(prompt))
         self.output = output
         self.seen = {}
+        self.tables = {}
+
+    def show_news(self, game, seat) -> None:
+        """Print what ``seat`` has not seen yet: new log lines, then the table the first time and
+        afterwards only its lines that changed (a big board is not reprinted at every question)."""
+        view = game.view(seat)
+        start = min(self.seen.get(seat, 0), len(view["log"]))
+        news = describe_view(game, view, since=start)
+        table = describe_view(game, view, since=len(view["log"]))   # the same, without log lines
+        for line in news[:len(news) - len(table)]:
+            self.output(line)
+        before = self.tables.get(seat)
+        if before is None:
+            for line in table:
+                self.output(line)
+        else:
+            changed = [line for line in table if line and line not in before]
+            # a place that emptied is no longer listed: say so
+            now = {line.partition(":")[0] for line in table}
+            changed += sorted(f"{key}: now empty" for key in {line.partition(":")[0] for line in before
+                                                              if line.startswith("  ") and line not in table} - now)
+            if changed:
+                self.output("")
+                self.output("Changed on the table (type table for all of it):")
+                for line in changed:
+                    self.output(line)
+        self.tables[seat] = set(table)
+        self.seen[seat] = len(view["log"])
+
+    def show_table(self, game, seat) -> None:
+        view = game.view(seat)
+        for line in describe_view(game, view, since=len(view["log"])):
+            self.output(line)
 
     def choose(self, game, seat, actions):
-        view = game.view(seat)
-        start = self.seen.get(seat, 0)
-        for line in describe_view(game, view, since=start):
-            self.output(line)
-        self.seen[seat] = len(view["log"])
-        self.output(f"{game.player_name(seat)}, choose:")
+        self.show_news(game, seat)
+        who = game.player_name(seat)
+        if len(actions) == 1:
+            self.output(f"{who}: {action_label(str(actions[0]))} (the only choice)")
+            return actions[0]
+        pending = game.view(seat)["pending"] or {}
+        question = pending.get("prompt") or pending.get("name") or "your move"
+        self.output(f"{who}, {question}:")
         for i, action in enumerate(actions, 1):
-            self.output(f"  {i}. {action}")
+            self.output(f"  {i}. {action_label(str(action))}")
         while True:
-            answer = self.input(f"[1-{len(actions)}]> ").strip()
+            answer = self.input(f"[1-{len(actions)}, or help]> ").strip()
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
-            self.output(f"Please type a number from 1 to {len(actions)}.")
+            word, _, rest = answer.partition(" ")
+            word = word.lower()
+            if word in ("help", "?", "h"):
+                self.output(HELP)
+            elif word == "table":
+                self.show_table(game, seat)
+            elif word == "undo":
+                raise Undo()
+            elif word in ("quit", "q", "exit"):
+                raise Quit()
+            elif word == "save":
+                if not rest.strip():
+                    self.output("Type save and a file name, e.g.: save mygame.json")
+                    continue
+                try:
+                    save_game(game, rest.strip())
+                except OSError as exc:
+                    self.output(f"Could not save to {rest.strip()}: {exc.strerror or exc}")
+                    continue
+                self.output(f"Saved to {rest.strip()}; resume with: davit play {game.ruleset.id} "
+                            f"--resume {rest.strip()}")
+            else:
+                self.output(f"Please type a number from 1 to {len(actions)}, or help.")

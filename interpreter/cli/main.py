@@ -13,12 +13,9 @@ from pathlib import Path
 from ..errors import DavitError
 from .analyse import cmd_compare, cmd_simulate
 from .parser import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
-from .players import players_for
-
-
-def _variant(args):
-    """The --variant options as one ``a+b`` string (or None): the loaders take either form."""
-    return "+".join(args.variant) if getattr(args, "variant", None) else None
+from .players import variant_of
+from .serve import cmd_serve
+from .terminal import cmd_play
 
 
 def main(argv=None) -> int:
@@ -137,60 +134,6 @@ def cmd_validate(args) -> int:
     return EXIT_FAIL if failed else EXIT_OK
 
 
-def cmd_play(args) -> int:
-    from ..agents import HumanAgent, make_agents
-    from ..observe.narrate import event_text
-    from ..play.game import Game
-    from ..play.visibility import redact
-    from ..rules.loading import load_ruleset
-    rs = load_ruleset(args.ruleset, _variant(args))
-    players = players_for(rs, args.players)
-    try:
-        agents = make_agents(args.agents, players, args.seed)
-    except ValueError as exc:
-        raise DavitError(f"davit: {exc}") from None
-    if args.log:
-        folder = Path(args.log).parent
-        if str(folder) and not folder.is_dir():
-            raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
-    humans = any(isinstance(a, HumanAgent) for a in agents)
-    narrate = not (args.json or args.quiet or humans)
-    game = Game(rs, players, seed=args.seed)
-    shown = 0
-    try:
-        while not game.is_over:
-            if narrate:
-                for e in game.log[shown:]:
-                    text = event_text(game, redact(e, None))
-                    if text:
-                        print(text)
-                shown = len(game.log)
-            seat = game.deciding_players[0]
-            actions = game.legal_actions(seat)
-            result = game.apply(agents[seat].choose(game, seat, actions))
-            if not result:
-                raise DavitError(f"davit: an agent chose an illegal action: {result.reason}")
-    except (KeyboardInterrupt, EOFError):
-        print("\ndavit: game abandoned", file=sys.stderr)
-        return 130
-    if args.log:
-        from ..load.files import write_atomically
-        write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in game.log).encode())
-    if args.json:
-        print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
-                          "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
-                          "winners": game.winners, "names": list(game.table.player_names)}))
-        return EXIT_OK
-    if narrate:
-        for e in game.log[shown:]:
-            text = event_text(game, redact(e, None))
-            if text:
-                print(text)
-    else:
-        print(event_text(game, game.log[-1]))
-    return EXIT_OK
-
-
 def cmd_test(args) -> int:
     from ..authoring.scenario import find_scenarios, run_scenario, select_scenarios
     files = select_scenarios(find_scenarios(args.paths), args.variant, args.keyword)
@@ -215,7 +158,7 @@ def cmd_test(args) -> int:
 def cmd_draw(args) -> int:
     from ..authoring.draw import draw_main
     from ..rules.loading import load_ruleset
-    text = draw_main(load_ruleset(args.ruleset, _variant(args)), args.output)
+    text = draw_main(load_ruleset(args.ruleset, variant_of(args)), args.output)
     if text is not None:
         print(text, end="" if text.endswith("\n") else "\n")
     return EXIT_OK
@@ -224,7 +167,7 @@ def cmd_draw(args) -> int:
 def cmd_explain(args) -> int:
     from ..authoring.explain import explain
     from ..rules.loading import load_ruleset
-    print(explain(load_ruleset(args.ruleset, _variant(args))))
+    print(explain(load_ruleset(args.ruleset, variant_of(args))))
     return EXIT_OK
 
 
@@ -234,13 +177,13 @@ def cmd_diff(args) -> int:
     if args.b is None and not args.variant:
         raise DavitError("davit: diff needs a second ruleset B or --variant V")
     a = load_ruleset(args.a)
-    b = load_ruleset(args.b if args.b is not None else args.a, _variant(args))
+    b = load_ruleset(args.b if args.b is not None else args.a, variant_of(args))
     print(format_diff(diff(a, b, include_notes=args.notes), a, b))
     return EXIT_OK
 
 
 COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-            "compare": cmd_compare, "test": cmd_test}
+            "compare": cmd_compare, "test": cmd_test, "serve": cmd_serve}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -79,6 +79,22 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
     p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--resume", metavar="FILE", help="continue a game saved with `save FILE` or by Ctrl-C")
+
+    p = sub.add_parser("serve", help="play one game in the browser: a local web table, one private link per seat")
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--players", type=_positive,
+                   help="default: one per name in --agents, else 4 or the nearest the ruleset allows")
+    p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
+    p.add_argument("--agents", default="human,random",
+                   help="comma-separated: human (a browser seat), random, first, greedy (the last one repeats); "
+                        "default human,random")
+    _variant(p)
+    p.add_argument("--port", type=_int, default=0, help="port on 127.0.0.1 (default: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="only print the seat links")
+    p.add_argument("--watch", action="store_true",
+                   help="begin a new game at the same table whenever the ruleset's files change")
+    p.add_argument("--replay", metavar="FILE", help="show a saved game (from `davit play`) step by step instead")
 
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)

@@ -11,3 +11,17 @@ def players_for(rs, wanted):
     if not rs.min_players <= wanted <= rs.max_players:
         raise DavitError(f"davit: {rs.id} is for {rs.min_players}–{rs.max_players} players, not {wanted}")
     return wanted
+
+
+def players_for_agents(rs, wanted, agents: str | None):
+    """As :func:`players_for`, but without ``wanted`` a list of several agents sets the count
+    (raised to the ruleset's least number of players: the last agent repeats)."""
+    names = [n for n in (agents or "").split(",") if n.strip()]
+    if wanted is None and len(names) > 1:
+        return players_for(rs, max(len(names), rs.min_players))
+    return players_for(rs, wanted)
+
+
+def variant_of(args):
+    """The --variant options as one ``a+b`` string (or None): the loaders take either form."""
+    return "+".join(args.variant) if getattr(args, "variant", None) else None

@@ -1,0 +1,156 @@
+"""``davit play``: one game at the terminal, bots and people (``--agents human,...``).
+
+The loop keeps a snapshot before each decision of a person, so ``undo`` can take
+it back when nothing hidden came to light since; Ctrl-C and ``quit`` save the
+game to a file that ``--resume FILE`` continues.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..errors import DavitError
+from .players import players_for_agents, variant_of
+
+EXIT_OK, EXIT_INTERRUPTED = 0, 130
+# events after which an undo could let a person try again for a better draw, roll or look
+_REVEALING = {"random", "shuffle", "flip", "reveal", "peek"}
+
+
+def _visible_ids(view) -> set:
+    return {t["id"] for z in view["zones"].values() for t in z["things"] if "id" in t}
+
+
+def _undo_refusal(snapshot, game, seat) -> str | None:
+    """Why ``seat`` may not go back to ``snapshot`` (None: it may)."""
+    if any(e.get("e") in _REVEALING for e in game.log[len(snapshot.log):]):
+        return "something was drawn, rolled, shuffled or revealed since"
+    if not _visible_ids(game.view(seat)) <= _visible_ids(snapshot.view(seat)):
+        return "you have seen a hidden card since"
+    return None
+
+
+def read_saved_game(ruleset_arg, variant, path):
+    """The ruleset and the JSON of a saved game (its variant unless ``variant`` is given); one-line errors."""
+    from ..rules.loading import load_ruleset
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise DavitError(f"davit: cannot read the saved game {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise DavitError(f"davit: {path} is not a saved game (not JSON: {exc})") from None
+    if not isinstance(data, dict):
+        raise DavitError(f"davit: {path} is not a saved game")
+    return load_ruleset(ruleset_arg, variant if variant is not None else data.get("variant")), data
+
+
+def _load_game(args):
+    from ..play.game import Game
+    from ..rules.loading import load_ruleset
+    if not args.resume:
+        rs = load_ruleset(args.ruleset, variant_of(args))
+        players = players_for_agents(rs, args.players, args.agents)
+        return rs, Game(rs, players, seed=args.seed)
+    rs, data = read_saved_game(args.ruleset, variant_of(args), args.resume)
+    game = Game.from_json(rs, data)
+    if args.players is not None and args.players != game.num_players:
+        raise DavitError(f"davit: the saved game has {game.num_players} players, not {args.players}")
+    return rs, game
+
+
+def _offer_save(game, why: str) -> None:
+    from ..agents.human import save_game
+    path = f"davit-{game.ruleset.id}-saved.json"
+    n = 1
+    while Path(path).exists():
+        n += 1
+        path = f"davit-{game.ruleset.id}-saved-{n}.json"
+    try:
+        save_game(game, path)
+    except OSError as exc:
+        print(f"\ndavit: {why}; could not save the game: {exc.strerror or exc}", file=sys.stderr)
+        return
+    print(f"\ndavit: {why}; the game is saved in {path} — continue with: "
+          f"davit play {game.ruleset.id} --resume {path}", file=sys.stderr)
+
+
+def cmd_play(args) -> int:
+    from ..agents import HumanAgent, make_agents
+    from ..agents.human import Quit, Undo
+    from ..observe.narrate import event_text
+    from ..play.visibility import redact
+    rs, game = _load_game(args)
+    players = game.num_players
+    try:
+        agents = make_agents(args.agents, players, args.seed)
+    except ValueError as exc:
+        raise DavitError(f"davit: {exc}") from None
+    if args.log:
+        folder = Path(args.log).parent
+        if str(folder) and not folder.is_dir():
+            raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
+    humans = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
+    narrate = not (args.json or args.quiet or humans)
+    shown = len(game.log) if args.resume else 0
+    snapshots = {seat: [] for seat in humans}   # the game before each decision of a person
+    try:
+        while not game.is_over:
+            if narrate:
+                for e in game.log[shown:]:
+                    text = event_text(game, redact(e, None))
+                    if text:
+                        print(text)
+                shown = len(game.log)
+            seat = game.deciding_players[0]
+            actions = game.legal_actions(seat)
+            try:
+                action = agents[seat].choose(game, seat, actions)
+            except Undo:
+                if not snapshots[seat]:
+                    print("Nothing to undo yet.")
+                    continue
+                why = _undo_refusal(snapshots[seat][-1], game, seat)
+                if why:
+                    print(f"Cannot undo: {why}.")
+                    continue
+                game = snapshots[seat].pop().clone()
+                for other in humans:   # later snapshots belong to the future that was undone
+                    snapshots[other] = [g for g in snapshots[other] if len(g.log) <= len(game.log)]
+                print("Undone: back to your last decision.")
+                continue
+            if seat in snapshots and len(actions) > 1:
+                snapshots[seat].append(game.clone())
+            result = game.apply(action)
+            if not result:
+                raise DavitError(f"davit: an agent chose an illegal action: {result.reason}")
+    except (KeyboardInterrupt, EOFError, Quit) as exc:
+        # the end of input (a pipe ran dry, Ctrl-D) abandons; Ctrl-C and quit keep the game
+        if not isinstance(exc, EOFError) and (humans or args.resume):
+            _offer_save(game, "stopped" if isinstance(exc, Quit) else "interrupted")
+        else:
+            print("\ndavit: game abandoned", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.log:
+        from ..load.files import write_atomically
+        write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in game.log).encode())
+    if args.json:
+        print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
+                          "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
+                          "winners": game.winners, "names": list(game.table.player_names)}))
+        return EXIT_OK
+    if narrate:
+        for e in game.log[shown:]:
+            text = event_text(game, redact(e, None))
+            if text:
+                print(text)
+    elif humans:
+        # what the last decisions did, as the first person may read it, then the result
+        start = min(agents[humans[0]].seen.get(humans[0], 0), len(game.log))
+        for e in game.log[start:]:
+            text = event_text(game, redact(e, humans[0]))
+            if text:
+                print(text)
+    else:
+        print(event_text(game, game.log[-1]))
+    return EXIT_OK

@@ -1,0 +1,155 @@
+"""The HTTP side of a web table (starlette): one page and a JSON endpoint per seat token.
+
+Every seat route starts by turning the token in the URL into a seat; an unknown
+token gets 403 and nothing else. There is no route that takes a seat number.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import socket
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from .page import INDEX_HTML, seat_page
+from .table import Refused, WebTable
+
+NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+
+
+def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
+    """The web app for one table; ``board_svg`` is the drawing of the board (public)."""
+    table.board_svg = board_svg
+
+    def _seat(request: Request):
+        seat = table.seat_of(request.path_params["token"])
+        if seat is None:
+            return None, JSONResponse({"error": "unknown seat link"}, status_code=403, headers=NO_STORE)
+        return seat, None
+
+    def index(request: Request):
+        return HTMLResponse(INDEX_HTML, headers=NO_STORE)
+
+    def page(request: Request):
+        _, refused = _seat(request)
+        if refused:
+            return refused
+        return HTMLResponse(seat_page(table.game.ruleset.name, table.board_svg is not None), headers=NO_STORE)
+
+    def state(request: Request):
+        seat, refused = _seat(request)
+        if refused:
+            return refused
+        try:
+            since = int(request.query_params.get("since", "0"))
+        except ValueError:
+            since = 0
+        return JSONResponse(table.seat_state(seat, since), headers=NO_STORE)
+
+    async def act(request: Request):
+        seat, refused = _seat(request)
+        if refused:
+            return refused
+        try:
+            body = json.loads(await request.body() or b"{}")
+            index, step = body["index"], body["step"]
+            if type(index) is not int or type(step) is not int:
+                raise ValueError
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": "expected JSON {\"index\": N, \"step\": S}"}, status_code=400,
+                                headers=NO_STORE)
+        try:
+            await run_in_threadpool(table.act, seat, index, step)
+        except Refused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=409, headers=NO_STORE)
+        return JSONResponse({"ok": True, "step": table.step}, headers=NO_STORE)
+
+    def board(request: Request):
+        if table.board_svg is None:
+            return Response("no drawing of this board", status_code=404)
+        return Response(table.board_svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+    return Starlette(routes=[
+        Route("/", index),
+        Route("/board.svg", board),
+        Route("/seat/{token}", page),
+        Route("/seat/{token}/state", state),
+        Route("/seat/{token}/act", act, methods=["POST"]),
+    ])
+
+
+def make_replay_app(replay, board_svg: str | None = None) -> Starlette:
+    """The web app of a replay: one page with a step slider, its token checked on every request."""
+
+    def _refused(request: Request):
+        if secrets.compare_digest(request.path_params["token"].encode(), replay.token.encode()):
+            return None
+        return JSONResponse({"error": "unknown replay link"}, status_code=403, headers=NO_STORE)
+
+    def page(request: Request):
+        return _refused(request) or HTMLResponse(seat_page(replay.title, board_svg is not None, replay=True),
+                                                 headers=NO_STORE)
+
+    def state(request: Request):
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            step = 0
+        return _refused(request) or JSONResponse(replay.state_at(step), headers=NO_STORE)
+
+    def board(request: Request):
+        if board_svg is None:
+            return Response("no drawing of this board", status_code=404)
+        return Response(board_svg, media_type="image/svg+xml")
+
+    return Starlette(routes=[Route("/", lambda request: HTMLResponse(INDEX_HTML, headers=NO_STORE)),
+                             Route("/board.svg", board), Route("/replay/{token}", page),
+                             Route("/replay/{token}/state", state)])
+
+
+def open_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A listening socket on ``host`` (port 0: any free port), ready before the server starts."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(64)
+    return sock
+
+
+def make_server(app, sock: socket.socket):
+    """A uvicorn server for ``app`` on an open socket; call ``serve(sock)`` or run it in a thread."""
+    import uvicorn
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False)
+    return uvicorn.Server(config)
+
+
+class BackgroundServer:
+    """A table served from a thread on a free local port (tests, screenshots): ``with ... as url:``."""
+
+    def __init__(self, table, board_svg: str | None = None, start_timeout: float = 10.0):
+        self.app = make_app(table, board_svg) if isinstance(table, WebTable) else make_replay_app(table, board_svg)
+        self.start_timeout = start_timeout
+
+    def __enter__(self) -> str:
+        import threading
+        import time
+        self.sock = open_socket()
+        self.server = make_server(self.app, self.sock)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + self.start_timeout
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                self.__exit__(None, None, None)
+                raise RuntimeError("the web table did not start")
+            time.sleep(0.02)
+        return f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=self.start_timeout)
+        self.sock.close()

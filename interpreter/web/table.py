@@ -1,0 +1,153 @@
+"""One game at a web table: the seats' secret tokens, the bots, and what each seat is shown.
+
+The page of a seat is built only from ``game.view(seat)`` and the narration of
+that view, so a seat learns in the browser exactly what it would at the terminal.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+
+from ..agents import HumanAgent, make_agents
+from ..agents.human import action_label
+from ..observe.narrate import event_text
+
+
+class Refused(Exception):
+    """A request the table does not accept (a stale or unknown action); the text says why."""
+
+
+class WebTable:
+    """A game, its agents (``human`` seats are played in the browser) and one token per human seat."""
+
+    def __init__(self, game, agents: str | list = "human,random", seed: int = 0):
+        self.game = game
+        self.agents = make_agents(agents, game.num_players, seed) if isinstance(agents, str) else list(agents)
+        self.humans = [s for s, a in enumerate(self.agents) if isinstance(a, HumanAgent)]
+        # a token is the only key to a seat's view: long, random, one per seat
+        self.tokens = {secrets.token_urlsafe(18): seat for seat in self.humans}
+        self.lock = threading.Lock()
+        self.decisions = 0
+        self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
+        self.board_svg = None   # the drawing of the board, public; set by the server
+        with self.lock:
+            self._play_bots()
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token opens, or None; compared in constant time."""
+        for known, seat in self.tokens.items():
+            if secrets.compare_digest(known.encode(), str(token).encode()):
+                return seat
+        return None
+
+    def token_of(self, seat: int) -> str:
+        return next(t for t, s in self.tokens.items() if s == seat)
+
+    @property
+    def step(self) -> int:
+        """Grows with every applied decision: a page acts only on the step it has seen."""
+        return self.decisions
+
+    def _play_bots(self) -> None:
+        """Let bot seats decide until a human seat must decide or the game ends."""
+        game = self.game
+        while not game.is_over:
+            for seat in game.deciding_players:
+                if seat in self.humans:
+                    continue
+                actions = game.legal_actions(seat)
+                if actions:
+                    result = game.apply(self.agents[seat].choose(game, seat, actions))
+                    if not result:
+                        raise RuntimeError(f"a bot chose an illegal action: {result.reason}")
+                    self.decisions += 1
+                    break
+            else:
+                return
+
+    def act(self, seat: int, index: int, step: int) -> None:
+        """Apply the seat's ``index``-th legal action, if the page saw the current step."""
+        with self.lock:
+            if self.game.is_over:
+                raise Refused("the game is over")
+            if step != self.step:
+                raise Refused("the table has moved on since this page was drawn; it reloads")
+            actions = self.game.legal_actions(seat) if seat in self.game.deciding_players else []
+            if not 0 <= index < len(actions):
+                raise Refused("that is not one of your actions now")
+            result = self.game.apply(actions[index])
+            if not result:
+                raise Refused(f"refused: {result.reason}")
+            self.decisions += 1
+            self._play_bots()
+
+    def restart(self, game, board_svg: str | None = None) -> None:
+        """Begin ``game`` (same seats, same links, same bots): the ruleset was edited."""
+        with self.lock:
+            if game.num_players != self.game.num_players:
+                raise ValueError(f"the table has {self.game.num_players} seats, the new game {game.num_players}")
+            self.game = game
+            self.board_svg = board_svg
+            self.games += 1
+            self.decisions += 1   # every page sees a new step and redraws
+            self._play_bots()
+
+    def seat_state(self, seat: int, since: int = 0) -> dict:
+        """What the page of ``seat`` shows: built from ``game.view(seat)`` only."""
+        with self.lock:
+            payload = seat_payload(self.game, seat, self.step, since,
+                                   bots=set(range(self.game.num_players)) - set(self.humans))
+            payload["game"] = self.games
+            return payload
+
+
+def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> dict:
+    """What a page shows of ``game`` for ``seat`` (None: a spectator), from ``game.view(seat)`` only."""
+    view = game.view(seat)
+    names = [p["name"] for p in view["players"]]
+    log = view["log"]
+    since = max(0, min(since, len(log)))
+    lines = [text for e in log[since:] if (text := event_text(game, e))]
+    pending = view["pending"] or {}
+    scores = game.scores
+    return {
+        "ruleset": game.ruleset.name, "seat": seat, "you": names[seat] if seat is not None else None,
+        "step": step, "over": view["over"], "winners": [names[s] for s in view["winners"]],
+        "phase": view["phase"], "vars": _scalars(view["vars"]),
+        "players": [{"name": p["name"], "you": p["seat"] == seat, "out": p["out"],
+                     "score": scores.get(p["seat"]), "vars": _scalars(p["vars"]),
+                     "bot": p["seat"] in bots} for p in view["players"]],
+        "waiting_for": [names[s] for s in pending.get("deciding", [])],
+        "question": pending.get("prompt") or pending.get("name"),
+        "actions": [{"index": i, "label": action_label(a["label"])}
+                    for i, a in enumerate(view["legal_actions"])],
+        "zones": [_zone(zid, z, names, seat) for zid, z in view["zones"].items()],
+        "log": lines, "log_size": len(log),
+    }
+
+
+def _scalars(values: dict) -> dict:
+    return {k: v for k, v in values.items() if isinstance(v, (int, float, str, bool)) or v is None}
+
+
+def _thing(t: dict) -> str:
+    if t.get("hidden"):
+        return f"a hidden {t['kind']}"
+    return t.get("name") or t["kind"]
+
+
+def _zone(zid: str, z: dict, names: list, seat: int | None) -> dict:
+    owner = z["owner"]
+    return {"id": zid, "name": z["name"] or zid, "owner": names[owner] if owner is not None else None,
+            "mine": owner is not None and owner == seat, "count": z["count"], "things": _grouped([_thing(t) for t in z["things"]])}
+
+
+def _grouped(labels: list) -> list:
+    """Neighbours with the same label as one entry: ``28 × a hidden card``."""
+    out = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1][1] += 1
+        else:
+            out.append([label, 1])
+    return [label if n == 1 else f"{n} × {label}" for label, n in out]
