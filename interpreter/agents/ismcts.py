@@ -32,6 +32,7 @@ from ..play.determinize import determinize
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
 DEFAULT_ITERATIONS = 200
+DEFAULT_CAP = 1.8        # seconds: the plain `ismcts` stops early on a slow ruleset or machine
 DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
@@ -43,8 +44,8 @@ class Node:
         self.mover = mover          # the seat whose action led here
         self.visits = 0
         self.total = [0.0] * seats
-        self.children: dict = {}    # Action -> Node
-        self.avail: dict = {}       # Action -> how often it was legal when this node was passed
+        self.children: dict = {}    # action key -> Node
+        self.avail: dict = {}       # action key -> how often it was legal when this node was passed
 
 
 class SearchAgent:
@@ -55,11 +56,12 @@ class SearchAgent:
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  depth: int = DEFAULT_DEPTH):
         self.random = random.Random(seed)
-        self.iterations = iterations if iterations is not None or seconds is not None else DEFAULT_ITERATIONS
-        self.seconds = seconds
+        default = iterations is None and seconds is None
+        self.iterations = DEFAULT_ITERATIONS if default else iterations
+        self.seconds = DEFAULT_CAP if default else seconds
         self.depth = depth
-        budget = f"{seconds:g}s" if seconds is not None else str(self.iterations)
-        self.name = f"{self.kind}:{budget}"
+        budget = f"{seconds:g}s" if seconds is not None else str(iterations)
+        self.name = self.kind if default else f"{self.kind}:{budget}"
 
     # -- choosing ------------------------------------------------------------------
 
@@ -69,12 +71,13 @@ class SearchAgent:
         n = game.num_players
         visits: dict = {}
         for root in self._trees(game, seat, n):
-            for action, child in root.children.items():
-                visits[action] = visits.get(action, 0) + child.visits
-        best = max((visits.get(a, 0) for a in actions), default=0)
+            for key, child in root.children.items():
+                visits[key] = visits.get(key, 0) + child.visits
+        counts = [visits.get(action_key(a), 0) for a in actions]
+        best = max(counts)
         if best == 0:
             return actions[self.random.randrange(len(actions))]
-        return next(a for a in actions if visits.get(a, 0) == best)
+        return actions[counts.index(best)]
 
     def _trees(self, game, seat, n):
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
@@ -118,18 +121,20 @@ class SearchAgent:
                 prefer = None
                 if mover is None:
                     break
-                for a in legal:
-                    node.avail[a] = node.avail.get(a, 0) + 1
-                untried = [a for a in legal if a not in node.children]
+                keys = [action_key(a) for a in legal]
+                avail, children = node.avail, node.children
+                for k in keys:
+                    avail[k] = avail.get(k, 0) + 1
+                untried = [i for i, k in enumerate(keys) if k not in children]
                 if untried:
-                    action = untried[self.random.randrange(len(untried))]
-                    child = node.children[action] = Node(mover, n)
-                    sample.apply(action)
+                    i = untried[self.random.randrange(len(untried))]
+                    child = children[keys[i]] = Node(mover, n)
+                    sample.apply(legal[i])
                     path.append(child)
                     break
-                action = self._select(node, legal, mover)
-                sample.apply(action)
-                node = node.children[action]
+                i = self._select(node, keys, mover)
+                sample.apply(legal[i])
+                node = children[keys[i]]
                 path.append(node)
             self._rollout(sample)
         except GameError:
@@ -141,14 +146,17 @@ class SearchAgent:
             for i in range(n):
                 total[i] += rewards[i]
 
-    def _select(self, node, legal, mover):
-        best, best_value = None, -1.0
-        for a in legal:
-            child = node.children[a]
+    @staticmethod
+    def _select(node, keys, mover) -> int:
+        """The index of the action with the best upper bound for the seat that moves."""
+        best, best_value = 0, -1.0
+        children, avail = node.children, node.avail
+        for i, k in enumerate(keys):
+            child = children[k]
             value = child.total[mover] / child.visits + \
-                EXPLORATION * math.sqrt(math.log(node.avail[a]) / child.visits)
+                EXPLORATION * math.sqrt(math.log(avail[k]) / child.visits)
             if value > best_value:
-                best, best_value = a, value
+                best, best_value = i, value
         return best
 
     def _rollout(self, sample) -> None:
@@ -171,6 +179,15 @@ class ISMCTSAgent(SearchAgent):
 class MCTSAgent(SearchAgent):
     kind = "mcts"
     resample = False
+
+
+def action_key(action):
+    """A hashable key for an action (its arguments may hold lists)."""
+    try:
+        hash(action.args)
+        return (action.player, action.name, action.args)
+    except TypeError:
+        return (action.player, action.name, repr(action.args))
 
 
 def _to_move(sample, prefer):

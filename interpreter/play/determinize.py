@@ -6,12 +6,16 @@ which everything the seat cannot see has been replaced by a guess that agrees
 with everything it can see:
 
 * **hidden things** (``visibility.can_see`` false) are grouped by what the seat
-  sees of them — their zone, their kind and the attributes their definition
-  marks ``public`` (what :func:`views.thing_view` shows). Each group's ids are
-  sorted and shuffled with the caller's random stream and dealt back to the
-  group's hidden slots (a slot is a position in a zone). The sample is thus a
-  function of the seat's information and the stream only, never of which
-  hidden thing really sits where.
+  sees of them: their kind and the attributes their definition marks
+  ``public`` (what :func:`views.thing_view` shows), and their owner (a
+  per-player thing's back shows its colour). Each group's ids are sorted,
+  shuffled with the caller's random stream and dealt back to the group's
+  hidden slots, whatever zone a slot is in (a slot is a position in a zone:
+  a card in a deck may be dealt into another player's hand). The sample is
+  thus a function of the seat's information and the stream only, never of
+  which hidden thing really sits where. Zone admission rules are not
+  consulted: a zone that admits only some hidden things of one look could
+  receive another in a sample.
 * **Identities move, places stay.** Dynamic properties (``state.props``) stay
   with the slot: they are the table's bookkeeping of that place (the letter a
   face-down token lies on, who peeked at the top card). A reference to a
@@ -29,6 +33,11 @@ with everything it can see:
 * **the log** is emptied (it holds events the seat may not read) and the clone
   does not record.
 
+What is not used yet: the seat's memory. A thing the seat once saw (a card
+revealed, then turned down) is dealt like any other hidden thing; so is a
+thing another seat was shown. The sample is consistent with the seat's view
+now, not with everything it has been shown.
+
 The function only reads and writes a :class:`State`; it knows no game.
 """
 from __future__ import annotations
@@ -41,7 +50,11 @@ from .visibility import can_see
 
 
 def hidden_groups(game, seat: int) -> dict:
-    """The things ``seat`` cannot see, grouped by what it sees of them: {key: [(zone, index, id)]}."""
+    """The things ``seat`` cannot see, grouped by what it sees of them: {look: [(zone, index, id)]}.
+
+    Slots are listed zone by zone in the state's zone order, so the grouping
+    does not depend on which hidden thing is where.
+    """
     st, table = game.state, game.table
     groups: dict = {}
     for zid, items in st.zones.items():
@@ -52,7 +65,7 @@ def hidden_groups(game, seat: int) -> dict:
             if can_see(game, seat, tid, zid):
                 continue
             t = table.things[tid]
-            key = (zid, t.kind, tuple(sorted((k, repr(t.attrs[k])) for k in t.public if k in t.attrs)))
+            key = (t.kind, t.owner, tuple(sorted((k, repr(t.attrs[k])) for k in t.public if k in t.attrs)))
             groups.setdefault(key, []).append((zid, index, tid))
     return groups
 
