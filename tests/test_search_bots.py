@@ -236,3 +236,35 @@ def test_play_and_simulate_accept_search_bots(capsys):
     out = capsys.readouterr().out
     assert "mcts:4" in out
     assert run(["play", "der-mythos", "--agents", "ismcts:many"]) != 0
+
+
+# -- docs/agents.md ---------------------------------------------------------------------
+
+def _agents_page_commands():
+    import re
+    from cli_runner import REPO
+    text = (REPO / "docs" / "agents.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [line.split() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_the_commands_on_the_bots_page_run():
+    import subprocess
+    import sys
+    from cli_runner import REPO, davit
+    commands = _agents_page_commands()
+    assert any(c[0] == "davit" for c in commands) and any(c[:2] == ["python", "tools/bench_bots.py"]
+                                                          for c in commands)
+    for argv in commands:
+        if argv[0] == "davit":
+            proc = davit(*argv[1:], timeout=120)
+            assert proc.returncode == 0, proc.stderr
+            continue
+        # the benchmark: its shape, with one game a row and a tiny budget (its figures are not checked)
+        argv = [a for a in argv[1:]]
+        argv[argv.index("--games") + 1] = "1"
+        proc = subprocess.run([sys.executable, *argv, "--agent", "ismcts:3"], cwd=REPO, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        rows = [line for line in proc.stdout.splitlines()[2:] if line.startswith("| ")]
+        assert len(rows) == 2 and all(" ismcts:3 | 1 | " in row for row in rows)
