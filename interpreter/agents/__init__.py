@@ -4,6 +4,8 @@ An agent is called with the game, its seat and its legal actions and returns one
 """
 from .bots import FirstAgent, GreedyAgent, RandomAgent
 from .human import HumanAgent
-from .seats import AGENTS, make_agents, play_out
+from .ismcts import ISMCTSAgent, MCTSAgent
+from .seats import AGENTS, agent_factory, make_agents, play_out
 
-__all__ = ["AGENTS", "FirstAgent", "GreedyAgent", "HumanAgent", "RandomAgent", "make_agents", "play_out"]
+__all__ = ["AGENTS", "FirstAgent", "GreedyAgent", "HumanAgent", "ISMCTSAgent", "MCTSAgent", "RandomAgent",
+           "agent_factory", "make_agents", "play_out"]

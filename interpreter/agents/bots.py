@@ -1,9 +1,12 @@
-"""Bots that pick actions: random, first and greedy.
+"""Bots that pick actions: random, first and greedy (omniscient).
 
-An agent is called with the game, its seat and its legal actions. Bots read
-only what :meth:`Game.view` shows their seat, except the greedy agent, which
-looks one action ahead on a clone (as any one-ply search does). Each agent
-has its own random stream, so bots never disturb the game's chance.
+An agent is called with the game, its seat and its legal actions. The random
+and first bots use nothing but the legal actions. The greedy bot is
+**omniscient**: it looks one action ahead on a clone of the real state, so it
+sees hidden cards and the dice to come; it is a yardstick, not a fair
+opponent. The fair search bots (``mcts``, ``ismcts``) are in
+:mod:`interpreter.agents.ismcts`. Each agent has its own random stream, so
+bots never disturb the game's chance.
 """
 from __future__ import annotations
 
@@ -32,9 +35,11 @@ class FirstAgent:
 
 
 class GreedyAgent:
-    """The action with the best immediate gain in the mover's score (ties broken at random).
+    """Omniscient: the action with the best immediate gain in the mover's score on the real state.
 
-    Ends its own turn only when nothing else gains more; works for any ruleset
+    It tries every action on a clone of the real game, hidden cards and
+    future dice included, so it plays with knowledge its seat does not have.
+    Ties are broken at random. Ends its own turn only when nothing else gains more; works for any ruleset
     because it only uses ``clone``, ``apply`` and ``scores``. In co-operative
     rulesets the team score is everyone's score, so the same rule applies.
     """

@@ -1,22 +1,52 @@
-"""Agents for every seat by name, and playing a game out with them."""
+"""Agents for every seat by name, and playing a game out with them.
+
+A name is a bot (``random``), or a search bot with its budget after a colon:
+``ismcts:200`` (200 iterations a move) or ``ismcts:1.5s`` (1.5 seconds a move).
+"""
 from __future__ import annotations
 
 from ..machine import rng
 from .bots import FirstAgent, GreedyAgent, RandomAgent
 from .human import HumanAgent
+from .ismcts import ISMCTSAgent, MCTSAgent
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent}
+AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent,
+          "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
+BUDGETED = ("mcts", "ismcts")
+
+
+def agent_factory(name: str):
+    """A function seed -> agent for one name, or ValueError with the names there are."""
+    base, _, budget = name.partition(":")
+    if base not in AGENTS:
+        raise ValueError(f"unknown agent '{name}' (agents: {', '.join(AGENTS)}; "
+                         f"search bots take a budget: ismcts:200 or ismcts:1.5s)")
+    if not budget:
+        return AGENTS[base]
+    if base not in BUDGETED:
+        raise ValueError(f"agent '{base}' takes no budget (only {', '.join(BUDGETED)} do): '{name}'")
+    try:
+        if budget.endswith("s"):
+            seconds = float(budget[:-1])
+            if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+                raise ValueError
+            return lambda seed: AGENTS[base](seed, seconds=seconds)
+        iterations = int(budget)
+        if iterations < 1:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"agent '{name}': the budget must be a whole number of iterations (ismcts:200) "
+                         f"or seconds a move (ismcts:1.5s)") from None
+    return lambda seed: AGENTS[base](seed, iterations=iterations)
 
 
 def make_agents(spec: str | list | None, players: int, seed: int) -> list:
-    """Agents for every seat from ``"random,human"`` (the last name repeats)."""
+    """Agents for every seat from ``"random,human"`` or ``"ismcts:200,random"`` (the last name repeats)."""
     names = spec.split(",") if isinstance(spec, str) else list(spec or ["random"])
     names = [n.strip() for n in names if n.strip()] or ["random"]
-    for n in names:
-        if n not in AGENTS:
-            raise ValueError(f"unknown agent '{n}' (agents: {', '.join(AGENTS)})")
-    names = names + [names[-1]] * (players - len(names))
-    return [AGENTS[names[i]](rng.derive(seed, 1000 + i)) for i in range(players)]
+    factories = [agent_factory(n) for n in names]
+    factories = factories + [factories[-1]] * (players - len(factories))
+    return [factories[i](rng.derive(seed, 1000 + i)) for i in range(players)]
 
 
 def play_out(game, agents, max_decisions: int | None = None) -> int:

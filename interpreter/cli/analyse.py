@@ -24,7 +24,7 @@ def _prepare(args, variants):
     except ValueError as exc:
         raise DavitError(f"davit: {exc}") from None
     if "human" in bots:
-        raise DavitError(f"davit: {args.command} plays bots only; choose from random, first, greedy")
+        raise DavitError(f"davit: {args.command} plays bots only; choose from random, first, greedy, mcts or ismcts")
     if args.address and args.backend != "ray":
         raise DavitError("davit: --address is for --backend ray")
     if args.out:

@@ -36,7 +36,8 @@ VARIANT_HELP = ("a variant id (a file in the ruleset's variants/) or a variant f
                 "with '+', to combine variants the ruleset declares combinable (applied in order)")
 SEED_HELP = "the random seed: the same seed plays the same game (default: 0)"
 PLAYERS_HELP = "the number of players (default: 4, or the nearest the ruleset allows)"
-AGENTS_HELP = "comma-separated bots per seat: random, first, greedy or human (the last one repeats)"
+AGENTS_HELP = ("comma-separated bots per seat: random, first, greedy (omniscient), mcts, ismcts or human; "
+               "search bots take a budget, ismcts:200 or ismcts:1.5s (the last one repeats)")
 
 
 def _variant(p):
@@ -160,7 +161,8 @@ def _analysis_options(p) -> None:
                    help="the first game's seed; game i uses a seed derived from it (default: 0)")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes here (or CPUs of a new local Ray); the results do not depend on it (default: 1)")
-    p.add_argument("--agents", default="random", help="comma-separated bots: random, first, greedy "
+    p.add_argument("--agents", default="random", help="comma-separated bots: random, first, greedy (omniscient), "
+                                                      "mcts, ismcts, ismcts:200 or ismcts:1.5s "
                                                       "(the last one repeats; default: random)")
     p.add_argument("--until-ci", type=_width, metavar="WIDTH",
                    help="play until every win-rate interval is at most WIDTH wide (high minus low), "

@@ -85,6 +85,7 @@ class Builder:
         self._flow()
         self._triggers()
         self._end_and_scoring()
+        self._heuristics()
         self._provenance(d)
         self.errors.extend(self.env.errors)
         if not self.errors:
@@ -446,6 +447,25 @@ class Builder:
                 rs.win_if = self.compiler.expression(scoring["win_if"], "win_if")
         if scoring.get("benchmark"):
             rs.benchmark = plain(scoring["benchmark"])
+
+    def _heuristics(self):
+        """The designer's advice to search bots: a position's worth per player, rollout priors."""
+        rs, spec = self.rs, self.data.get("heuristics") or {}
+        if spec.get("evaluate"):
+            rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
+        if spec.get("scale") is not None:
+            rs.evaluate_scale = float(spec["scale"])
+        priors = spec.get("priors") or {}
+        for aid, text in priors.items():
+            adef = rs.actions.get(aid)
+            if adef is None:
+                self.error(f"heuristics prior for unknown action '{aid}'", priors.key_loc(aid),
+                           did_you_mean(aid, rs.actions), code="unknown-reference")
+                continue
+            local = {"p", "player"} | {name for name, _ in adef.params}
+            fn = self.compiler.expression(str(text), f"heuristics prior {aid}", local)
+            if fn is not None:
+                rs.priors[aid] = fn
 
     def _provenance(self, data):
         todo = [data]

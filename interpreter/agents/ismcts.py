@@ -1,0 +1,263 @@
+"""Search bots that see only what their seat sees: ISMCTS and determinized MCTS.
+
+Both search on states sampled by :func:`interpreter.play.determinize.determinize`
+(hidden things dealt anew among the places they could be, a fresh random
+stream, other seats' simultaneous choices forgotten), never on the real one:
+
+* ``ismcts`` — information-set MCTS (Cowling, Powley & Whitehouse 2012,
+  "single observer"): one tree over the seat's information; every iteration
+  draws a new sample and walks the tree through the actions legal in it
+  (UCB counts a child's availability, not its parent's visits).
+* ``mcts`` — determinized UCT ("perfect-information Monte Carlo"): a few
+  samples, a separate UCT tree on each, the root visits added up.
+
+Every node keeps a reward per seat; the seat that moves picks by its own
+(multi-player UCT). Rollouts play random moves (weighted by the ruleset's
+``heuristics.priors`` if it has some) for at most ``depth`` decisions, then the
+position is judged: at the end of a game by the winners and the scores, before
+it by the ruleset's ``heuristics.evaluate`` (or, without one, the score) of each
+seat against the best other seat, squashed to 0..1 with ``heuristics.scale``.
+
+A budget is a number of iterations (reproducible for a seed) or a time per
+move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..errors import GameError
+from ..play.determinize import determinize
+
+EXPLORATION = 0.7        # UCB's c for rewards in 0..1
+DEFAULT_ITERATIONS = 200
+DEFAULT_CAP = 1.8        # seconds: the plain `ismcts` stops early on a slow ruleset or machine
+DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
+DEFAULT_SCALE = 10.0
+
+
+class Node:
+    __slots__ = ("mover", "visits", "total", "children", "avail")
+
+    def __init__(self, mover: int | None, seats: int):
+        self.mover = mover          # the seat whose action led here
+        self.visits = 0
+        self.total = [0.0] * seats
+        self.children: dict = {}    # action key -> Node
+        self.avail: dict = {}       # action key -> how often it was legal when this node was passed
+
+
+class SearchAgent:
+    """The shared search; ``resample`` says whether every iteration draws a new sample (ISMCTS)."""
+    kind = "ismcts"
+    resample = True
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 depth: int = DEFAULT_DEPTH):
+        self.random = random.Random(seed)
+        default = iterations is None and seconds is None
+        self.iterations = DEFAULT_ITERATIONS if default else iterations
+        self.seconds = DEFAULT_CAP if default else seconds
+        self.depth = depth
+        budget = f"{seconds:g}s" if seconds is not None else str(iterations)
+        self.name = self.kind if default else f"{self.kind}:{budget}"
+
+    # -- choosing ------------------------------------------------------------------
+
+    def choose(self, game, seat, actions):
+        if len(actions) == 1:
+            return actions[0]
+        n = game.num_players
+        visits: dict = {}
+        for root in self._trees(game, seat, n):
+            for key, child in root.children.items():
+                visits[key] = visits.get(key, 0) + child.visits
+        counts = [visits.get(action_key(a), 0) for a in actions]
+        best = max(counts)
+        if best == 0:
+            return actions[self.random.randrange(len(actions))]
+        return actions[counts.index(best)]
+
+    def _trees(self, game, seat, n):
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        count = self.iterations
+        if self.resample:
+            root = Node(None, n)
+            done = 0
+            while self._more(done, count, deadline):
+                self._iterate(root, determinize(game, seat, self.random), seat, n)
+                done += 1
+            return [root]
+        samples = max(1, min(8, (count or 80) // 25))
+        roots = []
+        for k in range(samples):
+            base, root, done = determinize(game, seat, self.random), Node(None, n), 0
+            share = None if count is None else count // samples + (1 if k < count % samples else 0)
+            part = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (samples - k)
+            while self._more(done, share, part):
+                self._iterate(root, base.clone(), seat, n)
+                done += 1
+            roots.append(root)
+        return roots
+
+    @staticmethod
+    def _more(done, count, deadline) -> bool:
+        if count is not None and done >= count:
+            return False
+        if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+            return False
+        return True
+
+    # -- one iteration -----------------------------------------------------------------
+
+    def _iterate(self, root, sample, seat, n) -> None:
+        path = [root]
+        node = root
+        try:
+            prefer = seat
+            while not sample.is_over:
+                mover, legal = _to_move(sample, prefer)
+                prefer = None
+                if mover is None:
+                    break
+                keys = [action_key(a) for a in legal]
+                avail, children = node.avail, node.children
+                for k in keys:
+                    avail[k] = avail.get(k, 0) + 1
+                untried = [i for i, k in enumerate(keys) if k not in children]
+                if untried:
+                    i = untried[self.random.randrange(len(untried))]
+                    child = children[keys[i]] = Node(mover, n)
+                    sample.apply(legal[i])
+                    path.append(child)
+                    break
+                i = self._select(node, keys, mover)
+                sample.apply(legal[i])
+                node = children[keys[i]]
+                path.append(node)
+            self._rollout(sample)
+        except GameError:
+            pass   # a sample the rules cannot carry on (e.g. a step limit): judge it as it stands
+        rewards = judge(sample)
+        for nd in path:
+            nd.visits += 1
+            total = nd.total
+            for i in range(n):
+                total[i] += rewards[i]
+
+    @staticmethod
+    def _select(node, keys, mover) -> int:
+        """The index of the action with the best upper bound for the seat that moves."""
+        best, best_value = 0, -1.0
+        children, avail = node.children, node.avail
+        for i, k in enumerate(keys):
+            child = children[k]
+            value = child.total[mover] / child.visits + \
+                EXPLORATION * math.sqrt(math.log(avail[k]) / child.visits)
+            if value > best_value:
+                best, best_value = i, value
+        return best
+
+    def _rollout(self, sample) -> None:
+        priors = sample.ruleset.priors
+        for _ in range(self.depth):
+            if sample.is_over:
+                return
+            mover, legal = _to_move(sample, None)
+            if mover is None:
+                return
+            sample.apply(_pick(sample, legal, priors, self.random) if priors else
+                         legal[self.random.randrange(len(legal))])
+
+
+class ISMCTSAgent(SearchAgent):
+    kind = "ismcts"
+    resample = True
+
+
+class MCTSAgent(SearchAgent):
+    kind = "mcts"
+    resample = False
+
+
+def action_key(action):
+    """A hashable key for an action (its arguments may hold lists)."""
+    try:
+        hash(action.args)
+        return (action.player, action.name, action.args)
+    except TypeError:
+        return (action.player, action.name, repr(action.args))
+
+
+def _to_move(sample, prefer):
+    """The seat to decide next and its actions (``prefer`` first when it is among the deciders)."""
+    seats = sample.deciding_players
+    if prefer is not None and prefer in seats:
+        seats = [prefer] + [s for s in seats if s != prefer]
+    for s in seats:
+        legal = sample.legal_actions(s)
+        if legal:
+            return s, legal
+    return None, []
+
+
+def _pick(sample, legal, priors, rand):
+    players = sample.table.players
+    weights = []
+    for a in legal:
+        fn = priors.get(a.name)
+        if fn is None:
+            weights.append(1.0)
+            continue
+        local = dict(a.args)
+        local["p"] = local["player"] = players[a.player]
+        try:
+            weights.append(max(0.0, float(fn(sample, local))))
+        except (GameError, TypeError, ValueError):
+            weights.append(1.0)
+    total = sum(weights)
+    if total <= 0:
+        return legal[rand.randrange(len(legal))]
+    x = rand.random() * total
+    for a, w in zip(legal, weights):
+        x -= w
+        if x < 0:
+            return a
+    return legal[-1]
+
+
+def judge(game) -> list[float]:
+    """Each seat's reward in 0..1 for this position (see the module text)."""
+    rs = game.ruleset
+    n = game.num_players
+    scale = rs.evaluate_scale or DEFAULT_SCALE
+    over = game.is_over
+    values = _values(game, use_heuristic=not over)
+    if rs.team_var is not None:
+        squashed = 0.5 + 0.5 * math.tanh(sum(values) / n / scale)
+        if over:
+            won = 1.0 if game.winners else 0.0
+            squashed = 0.8 * squashed + 0.2 * won
+        return [squashed] * n
+    rewards = []
+    winners = set(game.winners) if over else ()
+    for s in range(n):
+        others = [values[o] for o in range(n) if o != s]
+        lead = values[s] - (max(others) if others else 0)
+        r = 0.5 + 0.5 * math.tanh(lead / scale)
+        if over:
+            r = 0.25 * r + 0.75 * (1.0 if s in winners else 0.0)
+        rewards.append(r)
+    return rewards
+
+
+def _values(game, use_heuristic: bool) -> list[float]:
+    rs = game.ruleset
+    if use_heuristic and rs.evaluate is not None:
+        try:
+            return [float(rs.evaluate(game, {"p": p, "player": p})) for p in game.table.players]
+        except (GameError, TypeError, ValueError):
+            pass   # an evaluation that does not apply here: fall back to the score
+    scores = game.scores
+    return [float(scores.get(p.seat, 0) or 0) for p in game.table.players]

@@ -1,0 +1,270 @@
+"""The search bots (mcts, ismcts), the determinizer they play on, and rulesets' heuristics.
+
+Small budgets and small games only: strength is measured by tools/bench_bots.py.
+"""
+import random
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, make_agents, play_out
+from interpreter.agents.ismcts import judge
+from interpreter.errors import DavitError
+from interpreter.play.determinize import determinize, hidden_groups
+
+from cli_runner import run
+from ruleset_builder import load as build
+
+# Two face-down cards that look alike, one in each of two hidden boxes: one is
+# worth 10, the other nothing. Each player opens one box. Only a bot that
+# peeks at the real state can know which box to open.
+BOXES = {
+    "player": {"vars": {"score": 0, "moves": 0}},
+    "zones": [{"id": "left", "visibility": "nobody", "face": "down"},
+              {"id": "right", "visibility": "nobody", "face": "down"},
+              {"id": "opened", "visibility": "everyone", "face": "up"}],
+    "things": [{"id": "gold", "kind": "card", "attrs": {"value": 10}, "start": "left"},
+               {"id": "lead", "kind": "card", "attrs": {"value": 0}, "start": "right"}],
+    "actions": [{"id": "open", "choose": {"box": "[left, right]"}, "if": "box.count > 0",
+                 "do": "c = top(box)\nmove(c, opened)\nscore(player, c.value)\nplayer.moves += 1"}],
+    "flow": [{"each_player": "current", "steps": [
+        {"turn": {"player": "current", "actions": ["open"], "pass": False, "until": "current.moves > 0"}}]}],
+}
+
+
+def swapped(game, a, b):
+    """A clone in which things ``a`` and ``b`` trade places (each place keeps its own properties)."""
+    other = game.clone()
+    st = other.state
+    za, zb = st.where[a], st.where[b]
+    ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
+    st.zones[za][ia], st.zones[zb][ib] = b, a
+    st.where[a], st.where[b] = zb, za
+    st.props[a], st.props[b] = st.props[b], st.props[a]
+    other.offered_cache = None
+    return other
+
+
+def without_log(view):
+    return {k: v for k, v in view.items() if k != "log"}
+
+
+@pytest.fixture
+def boxes(tmp_path):
+    return build(tmp_path, BOXES, max_players=2)
+
+
+# -- names and budgets --------------------------------------------------------------------
+
+def test_make_agents_reads_search_bot_budgets():
+    agents = make_agents("ismcts:200,mcts:40,ismcts:1.5s,ismcts", 4, seed=0)
+    assert [type(a) for a in agents] == [ISMCTSAgent, MCTSAgent, ISMCTSAgent, ISMCTSAgent]
+    assert (agents[0].iterations, agents[0].seconds) == (200, None)
+    assert (agents[1].iterations, agents[1].seconds) == (40, None)
+    assert (agents[2].iterations, agents[2].seconds) == (None, 1.5)
+    assert agents[3].iterations == 200 and agents[3].seconds is not None   # the default has a time cap
+    assert [a.name for a in agents] == ["ismcts:200", "mcts:40", "ismcts:1.5s", "ismcts"]
+
+
+@pytest.mark.parametrize("name, words", [("ismcts:lots", "budget"), ("ismcts:0", "budget"),
+                                         ("random:5", "takes no budget"), ("smart", "unknown agent")])
+def test_bad_agent_names_are_refused_with_a_reason(name, words):
+    with pytest.raises(ValueError, match=words):
+        make_agents(name, 2, seed=0)
+
+
+# -- the determinizer ----------------------------------------------------------------------
+
+def test_a_sample_looks_the_same_to_the_seat_and_deals_hidden_things_anew():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 3, seed=4)
+    rand = random.Random(1)
+    real_zones = game.state.zones
+    moved = 0
+    for _ in range(10):
+        sample = determinize(game, 0, rand)
+        assert without_log(sample.view(0)) == without_log(game.view(0))
+        assert sample.log == [] and sample.state.pins == {}
+        assert sample.state.zones["hand@0"] == real_zones["hand@0"]            # the seat's own cards stay
+        assert sorted(sample.state.zones["hand@1"]) == sorted(real_zones["hand@1"])   # owner's colour kept
+        moved += sample.state.zones["ship"] != real_zones["ship"]
+        assert all(sample.state.where[t] == z for z, ts in sample.state.zones.items() for t in ts)
+    assert moved > 0   # the face-down ship is dealt anew
+
+
+def test_a_sample_depends_only_on_what_the_seat_sees():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 2, seed=9)
+    hidden = [t for _, _, t in next(iter(hidden_groups(game, 0).values()))]
+    other = swapped(game, hidden[0], hidden[1])
+    assert other.state.zones != game.state.zones
+    assert other.view(0) == game.view(0)
+    first = determinize(game, 0, random.Random(5)).state.to_json()
+    second = determinize(other, 0, random.Random(5)).state.to_json()
+    assert first == second
+
+
+def test_other_seats_simultaneous_choices_are_forgotten():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 3, seed=2)
+    assert sorted(game.deciding_players) == [0, 1, 2]
+    game.apply(game.legal_actions(1)[0])          # seat 1 lays a card face down
+    assert 1 not in game.deciding_players
+    sample = determinize(game, 0, random.Random(0))
+    assert sorted(sample.deciding_players) == [0, 1, 2]   # in the sample seat 1 chooses again
+    mine = determinize(game, 1, random.Random(0))
+    assert 1 not in mine.deciding_players                  # a seat keeps its own choice
+
+
+# -- no cheating -----------------------------------------------------------------------------
+
+def test_the_hidden_boxes_really_differ_for_an_omniscient_bot(boxes):
+    game = Game(boxes, 2, seed=0)
+    other = swapped(game, "gold", "lead")
+    assert other.view(0) == game.view(0)
+    pick = lambda g: GreedyAgent(0).choose(g, 0, g.legal_actions(0)).arg("box").id  # noqa: E731
+    assert (pick(game), pick(other)) == ("left", "right")   # greedy sees the real state
+
+
+@pytest.mark.parametrize("agent", [ISMCTSAgent, MCTSAgent])
+def test_a_search_bot_chooses_from_the_view_only(boxes, agent):
+    game = Game(boxes, 2, seed=0)
+    other = swapped(game, "gold", "lead")
+    for seed in range(6):
+        a = agent(seed, iterations=30).choose(game, 0, game.legal_actions(0))
+        b = agent(seed, iterations=30).choose(other, 0, other.legal_actions(0))
+        assert a == b
+
+
+def test_a_search_bot_does_not_cheat_in_a_real_ruleset():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 2, seed=3)
+    group = next(g for g in hidden_groups(game, 0).values() if len(g) > 1)
+    other = swapped(game, group[0][2], group[-1][2])
+    assert other.view(0) == game.view(0) and other.state.zones != game.state.zones
+    for seed in range(3):
+        a = ISMCTSAgent(seed, iterations=25).choose(game, 0, game.legal_actions(0))
+        b = ISMCTSAgent(seed, iterations=25).choose(other, 0, other.legal_actions(0))
+        assert a == b
+
+
+# -- playing ------------------------------------------------------------------------------
+
+def test_a_fixed_iteration_budget_is_reproducible():
+    rs = load_ruleset("der-mythos")
+    logs = []
+    for _ in range(2):
+        game = Game(rs, 2, seed=11)
+        play_out(game, make_agents("ismcts:15,random", 2, seed=11))
+        logs.append(game.log_hash())
+    assert logs[0] == logs[1]
+    game = Game(rs, 2, seed=11)
+    play_out(game, make_agents("ismcts:15,random", 2, seed=12))
+    assert game.log_hash() != logs[0]   # the bot's own seed matters
+
+
+def test_ismcts_plays_tutorial_to_the_end():
+    rs = load_ruleset("tutorial")
+    game = Game(rs, 2, seed=1)
+    play_out(game, make_agents("ismcts:8,random", 2, seed=1))
+    assert game.is_over
+
+
+def test_the_search_prefers_the_sure_gain(tmp_path):
+    gains = {"player": {"vars": {"score": 0, "moves": 0}},
+             "actions": [{"id": "small", "do": "score(player, 1)\nplayer.moves += 1"},
+                         {"id": "big", "do": "score(player, 3)\nplayer.moves += 1"},
+                         {"id": "lose", "do": "score(player, -2)\nplayer.moves += 1"}],
+             "flow": [{"repeat": 2, "steps": [{"each_player": "current", "steps": [
+                 {"step": "reset", "do": "current.moves = 0"},
+                 {"turn": {"player": "current", "actions": ["small", "big", "lose"], "pass": False,
+                           "until": "current.moves > 0"}}]}]}]}
+    rs = build(tmp_path, gains, max_players=2)
+    game = Game(rs, 2, seed=0)
+    assert ISMCTSAgent(0, iterations=60).choose(game, 0, game.legal_actions(0)).name == "big"
+
+
+def test_judging_rewards_the_winner():
+    rs = load_ruleset("der-mythos")
+    game = Game(rs, 2, seed=5)
+    play_out(game, make_agents("random", 2, seed=5))
+    rewards = judge(game)
+    assert game.winners and all(0 <= r <= 1 for r in rewards)
+    for seat in range(2):
+        if seat in game.winners and len(game.winners) == 1:
+            assert rewards[seat] > rewards[1 - seat]
+
+
+# -- heuristics ----------------------------------------------------------------------------
+
+def test_heuristics_are_compiled_and_bias_rollouts(tmp_path):
+    spec = dict(BOXES, heuristics={"evaluate": "p.score * 2", "scale": 5, "priors": {"open": "1 if box == left else 0"}})
+    rs = build(tmp_path, spec, max_players=2)
+    game = Game(rs, 2, seed=0)
+    p0 = game.table.players[0]
+    game.state.pvars[0]["score"] = 4
+    assert rs.evaluate(game, {"p": p0, "player": p0}) == 8 and rs.evaluate_scale == 5
+    left = next(a for a in game.legal_actions(0) if a.arg("box").id == "left")
+    right = next(a for a in game.legal_actions(0) if a.arg("box").id == "right")
+    local = lambda a: {"p": p0, "player": p0, **dict(a.args)}  # noqa: E731
+    assert (rs.priors["open"](game, local(left)), rs.priors["open"](game, local(right))) == (1, 0)
+
+
+@pytest.mark.parametrize("heuristics, words", [({"evaluate": "p.scor"}, "scor"),
+                                               ({"priors": {"opne": "1"}}, "opne")])
+def test_bad_heuristics_get_a_located_error(tmp_path, heuristics, words):
+    with pytest.raises(DavitError) as err:
+        build(tmp_path, dict(BOXES, heuristics=heuristics), max_players=2)
+    assert words in str(err.value) and "ruleset.yaml:" in str(err.value)
+
+
+@pytest.mark.parametrize("rid", ["collapsible-d", "der-mythos", "sos-titanic", "titanic", "titanic-board-game",
+                                 "tutorial"])
+def test_every_bundled_ruleset_has_heuristics_documented(rid):
+    from pathlib import Path
+    rs = load_ruleset(rid)
+    assert rs.evaluate is not None
+    page = (Path(__file__).resolve().parent.parent / "docs" / "rulesets" / f"{rid}.md").read_text()
+    assert "heuristics" in page.lower()
+
+
+# -- the command line -------------------------------------------------------------------
+
+def test_play_and_simulate_accept_search_bots(capsys):
+    assert run(["play", "der-mythos", "--players", "2", "--agents", "ismcts:5,random", "--quiet"]) == 0
+    assert run(["simulate", "der-mythos", "--players", "2", "--games", "2", "--agents", "mcts:4,random"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts:4" in out
+    assert run(["play", "der-mythos", "--agents", "ismcts:many"]) != 0
+
+
+# -- docs/agents.md ---------------------------------------------------------------------
+
+def _agents_page_commands():
+    import re
+    from cli_runner import REPO
+    text = (REPO / "docs" / "agents.md").read_text()
+    blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+    return [line.split() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_the_commands_on_the_bots_page_run():
+    import subprocess
+    import sys
+    from cli_runner import REPO, davit
+    commands = _agents_page_commands()
+    assert any(c[0] == "davit" for c in commands) and any(c[:2] == ["python", "tools/bench_bots.py"]
+                                                          for c in commands)
+    for argv in commands:
+        if argv[0] == "davit":
+            proc = davit(*argv[1:], timeout=120)
+            assert proc.returncode == 0, proc.stderr
+            continue
+        # the benchmark: its shape, with one game a row and a tiny budget (its figures are not checked)
+        argv = [a for a in argv[1:]]
+        argv[argv.index("--games") + 1] = "1"
+        proc = subprocess.run([sys.executable, *argv, "--agent", "ismcts:3"], cwd=REPO, capture_output=True,
+                              text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        rows = [line for line in proc.stdout.splitlines()[2:] if line.startswith("| ")]
+        assert len(rows) == 2 and all(" ismcts:3 | 1 | " in row for row in rows)
