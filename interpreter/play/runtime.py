@@ -10,11 +10,15 @@ from __future__ import annotations
 from ..errors import GameError
 from ..machine import rng
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
-from .visibility import watchers
+from .visibility import seers_of, watchers
 
 
 class RuleRuntime:
     """Mixed into :class:`Game`; expects ``state``, ``table``, ``ruleset``, ``record`` and ``emit``."""
+
+    def seers_of(self, values) -> list | None:
+        """Seats that may see every thing named among ``values`` (None: everyone); events naming them say so."""
+        return seers_of(self, values)
 
     def set_var(self, name, value) -> None:
         self.state.vars[name] = value
