@@ -106,6 +106,7 @@ class Ruleset:
         self.win_if = None                # co-operative: everyone wins if this holds at the end
         self.benchmark: dict | None = None  # a reference score (value, label) for simulate
         self.max_steps = 1_000_000
+        self.max_decisions = 10_000       # the game ends by length after this many decisions
         self.fingerprint = ""
         self.provenance: list = []        # (location, reason) of reconstructed values
         self.warnings: list = []          # findings that do not stop the ruleset from loading
