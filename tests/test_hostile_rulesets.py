@@ -146,3 +146,66 @@ def test_sos_titanic_back_and_forth_ends_by_length():
         rs.max_decisions = saved
     assert game.is_over and game.decisions == 300
     assert game.log[-1]["reason"] == LENGTH_LIMIT_REASON
+
+
+# --- a variant reads only its own ruleset's folder or a bundled ruleset ----------------------
+
+def _variant(folder, extends):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sneaky.yaml"
+    path.write_text(f"variant: sneaky\nextends: {extends}\n", encoding="utf-8")
+    return path
+
+
+def test_extends_cannot_read_a_file_outside_the_ruleset(tmp_path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("id: the-password-is-swordfish\n", encoding="utf-8")
+    variant = _variant(tmp_path / "mine" / "variants", str(secret))
+    with pytest.raises(DavitError) as info:
+        load_ruleset(variant)
+    message = _located(info.value)
+    assert "inside the variant's ruleset folder" in message
+    assert "swordfish" not in message
+
+
+def test_extends_may_name_a_bundled_ruleset(tmp_path):
+    rs = load_ruleset(_variant(tmp_path / "mine", "tutorial"))
+    assert rs.id == "tutorial" and rs.variant == "sneaky"
+
+
+def test_a_variant_path_must_lie_inside_the_ruleset(tmp_path):
+    outside = _variant(tmp_path / "elsewhere", "../tutorial")
+    with pytest.raises(DavitError) as info:
+        load_ruleset("tutorial", variant=str(outside))
+    assert "must lie inside the ruleset's folder" in str(info.value)
+
+
+# --- the command line: one line, exit 1, before the game -------------------------------------
+
+@pytest.mark.parametrize("target,said", [("{tmp}", "is a folder"), ("/proc/davit-log.jsonl", "cannot write the log"),
+                                         ("{tmp}/missing/log.jsonl", "does not exist")])
+def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsys, target, said):
+    from cli_runner import run
+    assert run(["play", "tutorial", "--quiet", "--log", target.format(tmp=tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert said in err and "internal error" not in err and len(err.strip().splitlines()) == 1
+    assert "Game over" not in capsys.readouterr().out
+
+
+def test_copy_into_a_place_that_cannot_be_written_is_one_line(capsys):
+    from cli_runner import run
+    assert run(["copy", "tutorial", "/proc/davit-copy"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("davit: cannot use '/proc/davit-copy'") and "internal error" not in err
+
+
+def test_a_huge_number_in_a_ruleset_is_a_located_one_line_error(tmp_path, capsys):
+    from cli_runner import run
+    folder = tmp_path / "digits"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("id: digits\nplayers: {min: 1}\nconstants:\n  n: " + "9" * 5000 +
+                                         "\nflow: [{do: pass}]\n", encoding="utf-8")
+    assert run(["validate", str(folder)]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "ruleset.yaml:4:6:" in text and "too long" in text and "internal error" not in text

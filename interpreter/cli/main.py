@@ -111,6 +111,10 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_FAIL
+    except OSError as exc:   # a file davit was asked to read or write (copy, --log): one line, never "internal error"
+        where = f" '{exc.filename}'" if exc.filename else ""
+        print(f"davit: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
     except Exception as exc:  # never a traceback for users; DAVIT_DEBUG shows it
         if os.environ.get("DAVIT_DEBUG"):
             raise
@@ -208,9 +212,7 @@ def cmd_play(args) -> int:
     except ValueError as exc:
         raise DavitError(f"davit: {exc}") from None
     if args.log:
-        folder = Path(args.log).parent
-        if str(folder) and not folder.is_dir():
-            raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
+        _check_writable(args.log)
     humans = any(isinstance(a, HumanAgent) for a in agents)
     narrate = not (args.json or args.quiet or humans)
     game = Game(rs, players, seed=args.seed)
@@ -247,6 +249,24 @@ def cmd_play(args) -> int:
     else:
         print(event_text(game, game.log[-1]))
     return EXIT_OK
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an output file that cannot be written, before the game starts (not after it)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise DavitError(f"davit: cannot write the log: '{path}' is a folder")
+    if not folder.is_dir():
+        raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
+    existed = target.exists()
+    try:   # the only sure test, whoever runs davit: open it for writing, and leave no empty file behind
+        with open(target, "ab"):
+            pass
+    except OSError as exc:
+        raise DavitError(f"davit: cannot write the log '{path}': {exc.strerror or exc}") from None
+    if not existed:
+        target.unlink()
 
 
 def cmd_test(args) -> int:

@@ -8,6 +8,7 @@ from ..errors import LoadError, Location, RulesetError, raise_all
 from ..load.files import (
     VARIANT_KEYS,
     display_path,
+    is_inside,
     merge_into,
     read_ruleset_tree,
     read_variant,
@@ -45,6 +46,9 @@ def _load(path_text: str, variant: str | None):
         if variant in found:
             variant_file = found[variant]
         elif Path(variant).is_file():
+            if not is_inside(Path(variant), path.parent):   # confined like include
+                raise LoadError(f"variant file '{variant}' must lie inside the ruleset's folder "
+                                f"({display_path(path.parent)})")
             variant_file = Path(variant)
         else:
             known = ", ".join(found) or "none"
