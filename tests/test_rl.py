@@ -192,12 +192,14 @@ def test_score_rewards_are_the_final_scores():
     assert {a: r for a, (r, _, _) in final.items()} == {f"player_{s}": float(scores[s]) for s in scores}
 
 
-def test_the_rulesets_step_limit_truncates_the_game():
+def test_the_rulesets_step_limit_ends_the_game_by_length():
     rs = copy.copy(load_ruleset("der-mythos"))
     rs.max_steps = 200     # far fewer rule steps than a whole game takes
     env = davit_pz.env(rs, 2)
     final = _play_env_out(env, seed=0)
-    assert all(truncated and not terminated and reward == 0 for reward, terminated, truncated in final.values())
+    # every game is finite: the game ends, ranked as at any other end
+    assert env.game.is_over and env.game.state.steps >= rs.max_steps   # it ended when its step budget ran out
+    assert all(terminated and not truncated for _, terminated, truncated in final.values())
     env = davit_pz.env("der-mythos", 2, max_cycles=4)
     final = _play_env_out(env, seed=0)
     assert all(truncated for _, _, truncated in final.values())

@@ -83,7 +83,7 @@ def test_view_shows_own_cards_and_hides_others(tmp_path):
     assert mine[0]["value"] == 1 and mine[0]["colour"] == "red"
     theirs = game.view(1)["zones"]["hand@0"]
     assert theirs["count"] == 3
-    assert theirs["things"] == [{"hidden": True, "kind": "card", "colour": "red"}] * 3
+    assert theirs["things"] == [{"hidden": True, "back": "card", "colour": "red"}] * 3
 
 
 def test_box_is_not_shown(tmp_path):
@@ -189,3 +189,18 @@ def test_random_pick_from_a_hidden_hand_stays_hidden(tmp_path):
     picked = game.state.vars["picked"].id
     assert not can_see(game, 1, picked)
     assert f'"{picked}"' not in json.dumps(game.view(1)["log"])
+
+
+def test_a_log_line_naming_a_hidden_thing_is_read_only_by_who_sees_it(tmp_path):
+    game = make(tmp_path, setup="log('{} holds {}', player(0), thing('card-1@0'))\n"
+                                "log('to one: {}', 1, to=player(1))\nlog('all: {}', thing('coin'))")
+    logs = [e for e in game.log if e["e"] == "log"]
+    assert [e.get("only") for e in logs] == [[0], [1], None]
+    assert [e.get("text") for e in game.view(1)["log"] if e["e"] == "log"] == [None, "to one: 1", "all: coin"]
+    assert [e.get("hidden") for e in game.view(0)["log"] if e["e"] == "log"] == [None, True, None]
+
+
+def test_a_declared_back_is_all_a_hidden_thing_shows(tmp_path):
+    things = [dict(BASE["things"][0], back="plain"), BASE["things"][1]]
+    game = make(tmp_path, things=things)
+    assert game.view(1)["zones"]["hand@0"]["things"][0] == {"hidden": True, "back": "plain", "colour": "red"}

@@ -42,6 +42,10 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_FAIL
+    except OSError as exc:   # a file davit was asked to read or write (copy, --log): one line, never "internal error"
+        where = f" '{exc.filename}'" if exc.filename else ""
+        print(f"davit: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAIL
     except Exception as exc:  # never a traceback for users; DAVIT_DEBUG shows it
         if os.environ.get("DAVIT_DEBUG"):
             raise

@@ -87,9 +87,7 @@ def cmd_play(args) -> int:
     except ValueError as exc:
         raise DavitError(f"davit: {exc}") from None
     if args.log:
-        folder = Path(args.log).parent
-        if str(folder) and not folder.is_dir():
-            raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
+        _check_writable(args.log)
     humans = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
     narrate = not (args.json or args.quiet or humans)
     shown = len(game.log) if args.resume else 0
@@ -154,3 +152,21 @@ def cmd_play(args) -> int:
     else:
         print(event_text(game, game.log[-1]))
     return EXIT_OK
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an output file that cannot be written, before the game starts (not after it)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise DavitError(f"davit: cannot write the log: '{path}' is a folder")
+    if not folder.is_dir():
+        raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
+    existed = target.exists()
+    try:   # the only sure test, whoever runs davit: open it for writing, and leave no empty file behind
+        with open(target, "ab"):
+            pass
+    except OSError as exc:
+        raise DavitError(f"davit: cannot write the log '{path}': {exc.strerror or exc}") from None
+    if not existed:
+        target.unlink()

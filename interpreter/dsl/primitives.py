@@ -11,6 +11,7 @@ import inspect
 from dataclasses import dataclass
 
 from ..errors import GameError
+from ..load.limits import MAX_ITEMS
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, type_name
 
 
@@ -214,7 +215,10 @@ def list_(g, loc, collection):
 @primitive(name="range")
 def range_(g, loc, start, stop=None):
     """range(n) is 0..n-1; range(a, b) is a..b-1."""
-    return list(range(start)) if stop is None else list(range(start, stop))
+    span = range(start) if stop is None else range(start, stop)
+    if len(span) > MAX_ITEMS:   # a stranger's ruleset may not ask for a list that fills memory
+        raise GameError(f"range() of {len(span)} numbers is too long (at most {MAX_ITEMS})", loc)
+    return list(span)
 
 
 @primitive(name="abs")

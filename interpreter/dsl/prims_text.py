@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..errors import GameError
+from ..machine.values import PlayerRef, type_name
 from .primitives import _shown, primitive
 
 _HOLE = re.compile(r"\{\{|\}\}|\{(\d*)\}|[{}]")
@@ -41,9 +42,23 @@ def fill_holes(template: str, values: list, loc) -> str:
 
 
 @primitive(effect=True)
-def log(g, loc, message, *args):
-    """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value."""
+def log(g, loc, message, *args, to=None):
+    """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value.
+
+    A line that names a thing is read only by the seats that may see that thing
+    where it lies now; ``to=player`` (or a list of players) narrows it further.
+    """
     if not g.record:   # narration only: nothing to do when no one reads the log
         return
     text = str(message) if not args else fill_holes(str(message), [_shown(g, a) for a in args], loc)
-    g.emit({"e": "log", "text": text})
+    event = {"e": "log", "text": text}
+    only = g.seers_of(args)
+    if to is not None:
+        readers = to if isinstance(to, list) else [to]
+        if not all(isinstance(p, PlayerRef) for p in readers):
+            raise GameError(f"log(..., to=) needs a player or a list of players, got {type_name(to)}", loc)
+        seats = sorted({p.seat for p in readers})
+        only = seats if only is None else [s for s in only if s in seats]
+    if only is not None:
+        event["only"] = only
+    g.emit(event)

@@ -227,14 +227,31 @@ def read_variant(variant_file: Path, errors: list):
             raise RulesetError("a variant needs `extends: <ruleset id or path>`", data.loc)
         return data, base
     candidate = (variant_file.parent / str(extends))
-    if candidate.is_dir() and (candidate / RULESET_FILE).is_file():
-        return data, candidate / RULESET_FILE
-    if candidate.is_file():
-        return data, candidate
-    bundled = bundled_rulesets_dir() / str(extends) / RULESET_FILE
-    if bundled.is_file():
-        return data, bundled
+    # confined like include: a ruleset inside the variant's own ruleset folder, or a bundled id;
+    # a stranger's variant must not read (and quote in its errors) any file on disk
+    if is_inside(candidate, variant_home(variant_file)):
+        if candidate.is_dir() and (candidate / RULESET_FILE).is_file():
+            return data, candidate / RULESET_FILE
+        if candidate.is_file():
+            return data, candidate
+    if str(extends) in bundled_ids():
+        return data, bundled_rulesets_dir() / str(extends) / RULESET_FILE
+    if candidate.exists() and not is_inside(candidate, variant_home(variant_file)):
+        raise RulesetError(f"the base ruleset '{extends}' of this variant must be a bundled ruleset or lie "
+                           f"inside the variant's ruleset folder", data.loc_of("extends"))
     raise RulesetError(f"the base ruleset '{extends}' of this variant does not exist", data.loc_of("extends"))
+
+
+def variant_home(variant_file: Path) -> Path:
+    """The folder a variant may read from: its ruleset's folder (or its own, for a file on its own)."""
+    folder = variant_file.resolve().parent
+    return folder.parent if folder.name == "variants" else folder
+
+
+def is_inside(path: Path, folder: Path) -> bool:
+    """True if ``path`` (links resolved) is ``folder`` or lies below it."""
+    target, root = path.resolve(), folder.resolve()
+    return target == root or root in target.parents
 
 
 def write_atomically(path: str, data: bytes) -> None:

@@ -17,10 +17,12 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from ..errors import LoadError, Location
+from .limits import MAX_INT_DIGITS
 from .yaml_messages import plain_message
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 48
+MAX_NODES = 25_000    # values in one file (the largest bundled file has about 3,000): parsing stays within seconds
 
 # libyaml's parser gives the same events and marks as the pure-Python one and
 # is 16-22x faster; PyYAML built without libyaml falls back to the Python one.
@@ -132,6 +134,9 @@ def _scalar(file: str, event, lines: list[str]):
         else:
             shown = tag.replace("tag:yaml.org,2002:", "!!")
             raise LoadError(f"unsupported YAML tag {shown!r}; rulesets hold plain data only", loc)
+    if tag == "tag:yaml.org,2002:int" and len(event.value) > MAX_INT_DIGITS + 4:
+        raise LoadError(f"a number of {len(event.value)} characters is too long (at most {MAX_INT_DIGITS} digits)",
+                        loc)
     if tag != "tag:yaml.org,2002:str":
         return _constructor.construct_object(ScalarNode(tag, event.value, event.start_mark, event.end_mark))
     style = event.style or None  # libyaml says '' for a plain scalar, PyYAML None
@@ -160,8 +165,12 @@ def parse_yaml(text: str, file: str = "<string>", loader=None):
     stack: list = []  # open containers: [container, pending_key or None]
     root = None
     documents = 0
+    nodes = 0
     try:
         for event in yaml.parse(text, Loader=loader or LOADER):
+            nodes += 1
+            if nodes > 2 * MAX_NODES:   # a start and an end event per container, one per plain value
+                raise LoadError(f"more than {MAX_NODES} values in one file", _location(file, event.start_mark))
             if isinstance(event, yaml.AliasEvent):
                 raise LoadError("YAML aliases (*name) are not allowed; use `include` or a variant instead",
                                 _location(file, event.start_mark))

@@ -45,7 +45,7 @@ def event_text(g, e: dict) -> str | None:
             return None
         return f"{name(e['player'])} {e['name']}: {e.get('old')} → {e.get('new')}"
     if kind == "log":
-        return e["text"]
+        return None if e.get("hidden") else e["text"]
     if kind == "eliminate":
         return f"{name(e['player'])} is eliminated" + (f" ({e['reason']})" if e.get("reason") else "")
     if kind == "random":

@@ -6,8 +6,9 @@ which everything the seat cannot see has been replaced by a guess that agrees
 with everything it can see:
 
 * **hidden things** (``visibility.can_see`` false) are grouped by what the seat
-  sees of them: their kind and the attributes their definition marks
-  ``public`` (what :func:`views.thing_view` shows), and their owner (a
+  sees of them: their back (:func:`views.back_of`: the kind, unless the
+  ruleset declares a back several kinds share) and the attributes their
+  definition marks ``public`` (what :func:`views.thing_view` shows), and their owner (a
   per-player thing's back shows its colour). Each group's ids are sorted,
   shuffled with the caller's random stream and dealt back to the group's
   hidden slots, whatever zone a slot is in (a slot is a position in a zone:
@@ -46,6 +47,7 @@ import random
 
 from ..machine.values import ThingRef
 from .state import copy_data
+from .views import back_of
 from .visibility import can_see
 
 
@@ -65,7 +67,9 @@ def hidden_groups(game, seat: int) -> dict:
             if can_see(game, seat, tid, zid):
                 continue
             t = table.things[tid]
-            key = (t.kind, t.owner, tuple(sorted((k, repr(t.attrs[k])) for k in t.public if k in t.attrs)))
+            # what the seat sees of it: its back (the kind unless the ruleset declares a shared back), whose
+            # it is (a per-player thing's own colour), and its public attributes -- never its hidden kind
+            key = (back_of(game, t), t.owner, tuple(sorted((k, repr(t.attrs[k])) for k in t.public if k in t.attrs)))
             groups.setdefault(key, []).append((zid, index, tid))
     return groups
 

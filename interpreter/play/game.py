@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..errors import GameError, SaveError
+from ..errors import GameError, RunawayGameError, SaveError
+from ..load.limits import LENGTH_LIMIT_REASON
 from ..machine import execute, rng
 from ..machine.values import decode
 from ..rules.table import Table
@@ -45,6 +46,7 @@ class Game(RuleRuntime):
         self.retval = None
         self.seed = seed
         self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
+        self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
         if _state is not None:
             self.state = _state
             return
@@ -104,7 +106,12 @@ class Game(RuleRuntime):
         if reason is not None:
             return Refused(action, reason)
         decisions.commit(self, action)
+        self.decisions += 1
         self._advance()
+        if not self.state.over and self.decisions >= self.ruleset.max_decisions:
+            # every game is finite: a game that can go on forever (moves that undo each other)
+            # ends here, ranked as the ruleset ranks any other end
+            self.finish(LENGTH_LIMIT_REASON)
         return Applied(action)
 
     def clone(self) -> "Game":
@@ -118,13 +125,14 @@ class Game(RuleRuntime):
         other.retval = None
         other.seed = self.seed
         other.offered_cache = None
+        other.decisions = self.decisions
         other.state = self.state.clone()
         return other
 
     def to_json(self) -> dict:
         return {"davit": 1, "ruleset": self.ruleset.id, "variant": self.ruleset.variant,
                 "fingerprint": self.ruleset.fingerprint, "players": self.num_players, "seed": self.seed,
-                "state": self.state.to_json(), "log": self.log}
+                "decisions": self.decisions, "state": self.state.to_json(), "log": self.log}
 
     @classmethod
     def from_json(cls, ruleset, data: dict) -> "Game":
@@ -147,6 +155,10 @@ class Game(RuleRuntime):
             raise SaveError(f"saved game is damaged: {type(exc).__name__} {exc}") from None
         game = cls(ruleset, int(data["players"]), int(data.get("seed", 0)), _state=state)
         game.log = list(data.get("log", []))
+        decided = data.get("decisions", 0)
+        if type(decided) is not int or decided < 0:
+            raise SaveError("saved game is damaged: its number of decisions is not a whole number")
+        game.decisions = decided
         return game
 
     def action_from_json(self, data) -> Action:
@@ -186,11 +198,20 @@ class Game(RuleRuntime):
 
     def _advance(self) -> None:
         st = self.state
+        before = st.steps
         while not st.over and st.pending is None:
             if not st.stack:
                 self.finish()
                 return
-            execute.run(self, st.stack)
+            try:
+                execute.run(self, st.stack)
+            except RunawayGameError:
+                # limits.max_steps bounds the rules' work over the whole game: spent mostly before this
+                # decision, it is the game's length that ran out (it ends); spent here, a loop (an error)
+                if st.steps - before > self.ruleset.max_steps // 10:
+                    raise
+                self.finish(LENGTH_LIMIT_REASON)
+                return
             if not st.stack and st.pending is None and not st.over:
                 self.finish()
 

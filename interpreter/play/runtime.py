@@ -8,16 +8,42 @@ these methods, so the rules never touch the state's containers directly.
 from __future__ import annotations
 
 from ..errors import GameError
+from ..load.limits import MAX_INT_DIGITS, MAX_ITEMS, MAX_TEXT
 from ..machine import rng
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
-from .visibility import watchers
+from .visibility import seers_of, watchers
+
+_MAX_INT = 10 ** MAX_INT_DIGITS
+
+
+def checked_size(value, loc=None):
+    """``value`` if the state may keep it; a located error for a huge number, text or list.
+
+    Values the rules store (variables, attributes, properties) pass here, so a
+    ruleset cannot fill memory by doubling a text or squaring a number into
+    the game's state.
+    """
+    kind = type(value)
+    if kind is int:
+        if -_MAX_INT < value < _MAX_INT:
+            return value
+        raise GameError(f"a whole number of more than {MAX_INT_DIGITS} digits cannot be kept", loc)
+    if kind is str and len(value) > MAX_TEXT:
+        raise GameError(f"a text of {len(value)} characters cannot be kept (at most {MAX_TEXT})", loc)
+    if kind is list and len(value) > MAX_ITEMS:
+        raise GameError(f"a list of {len(value)} items cannot be kept (at most {MAX_ITEMS})", loc)
+    return value
 
 
 class RuleRuntime:
     """Mixed into :class:`Game`; expects ``state``, ``table``, ``ruleset``, ``record`` and ``emit``."""
 
+    def seers_of(self, values) -> list | None:
+        """Seats that may see every thing named among ``values`` (None: everyone); events naming them say so."""
+        return seers_of(self, values)
+
     def set_var(self, name, value) -> None:
-        self.state.vars[name] = value
+        self.state.vars[name] = checked_size(value)
 
     def get_attr(self, obj, name, loc):
         if isinstance(obj, ThingRef):
@@ -117,6 +143,7 @@ class RuleRuntime:
         raise GameError(f"zone '{z.id}' has no attribute '{name}'", loc)
 
     def set_attr(self, obj, name, value, loc) -> None:
+        checked_size(value, loc)
         if isinstance(obj, PlayerRef):
             spec = self.ruleset.player_vars.get(name)
             if spec is None:
@@ -146,6 +173,7 @@ class RuleRuntime:
         raise GameError(f"cannot set '{name}' on a {type_name(obj)}", loc)
 
     def set_zone_prop(self, zid, name, value) -> None:
+        checked_size(value)
         self.state.zprops.setdefault(zid, {})[name] = value
 
     def find_zone(self, zid, player, loc) -> ZoneRef:

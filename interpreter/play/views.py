@@ -1,14 +1,25 @@
 """What one player may see of a game: ``view(seat)``.
 
 The rules of who sees what are in :mod:`interpreter.play.visibility`. A hidden
-thing shows only its kind and the attributes its definition marks ``public``
-— never its id, which could give it away.
+thing shows only its back (what its definition declares as ``back:``, by
+default its kind: things of one kind share a back) and the attributes its
+definition marks ``public`` — never its id, name, kind or other attributes,
+which could give it away.
 """
 from __future__ import annotations
 
 from ..machine.values import encode
 from . import decisions
 from .visibility import can_see, redact
+
+
+def back_of(g, thing) -> str:
+    """What everyone sees of ``thing`` face down: its declared ``back``, else its kind."""
+    backs = g.ruleset.__dict__.get("_backs")
+    if backs is None:
+        backs = g.ruleset._backs = {str(d["id"]): str(d.get("back", d.get("kind", d["id"])))
+                                    for d in g.ruleset.things}
+    return backs.get(thing.def_id, thing.kind)
 
 
 def thing_view(g, seat, tid: str, zid: str) -> dict:
@@ -19,7 +30,7 @@ def thing_view(g, seat, tid: str, zid: str) -> dict:
         entry.update({k: encode(v) for k, v in t.attrs.items()})
         entry.update({k: encode(v) for k, v in g.state.props[tid].items() if k not in ("face_up", "known_to")})
         return entry
-    entry = {"hidden": True, "kind": t.kind}
+    entry = {"hidden": True, "back": back_of(g, t)}
     entry.update({k: encode(t.attrs[k]) for k in t.public if k in t.attrs})
     return entry
 

@@ -11,7 +11,10 @@ A player also sees a face-down thing they were allowed to ``peek`` at.
 """
 from __future__ import annotations
 
-SECRET_FIELDS = ("thing", "action", "label", "old", "new", "actions", "labels", "result")
+from ..machine.values import ThingRef
+
+# what an event may name that a seat outside its ``only`` list must not read
+SECRET_FIELDS = ("thing", "action", "label", "old", "new", "actions", "labels", "result", "text")
 
 
 def can_see(g, seat, thing_id: str, zone_id: str | None = None) -> bool:
@@ -40,6 +43,19 @@ def watchers(g, thing_id: str, *zone_ids) -> list | None:
     if len(seats) == len(g.table.players) and all(can_see(g, None, thing_id, z) for z in zone_ids):
         return None
     return seats
+
+
+def seers_of(g, values) -> list | None:
+    """Seats that may see every thing among ``values`` (lists looked into), or None if everyone may."""
+    seen = None
+    for value in values:
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(item, ThingRef):
+                continue
+            who = watchers(g, item.id, g.state.where[item.id])
+            if who is not None:
+                seen = set(who) if seen is None else seen & set(who)
+    return None if seen is None else sorted(seen)
 
 
 def redact(event: dict, seat) -> dict:

@@ -18,7 +18,7 @@ state of a (ruleset, player count). Pieces, in order:
 A value is a number: truth values 0/1, numbers as they are, a player /
 zone / thing as its index + 1, a list or table as its length, a text as a
 stable hash in [0, 1) (CRC-32), none as 0. A hidden thing contributes only
-what the view shows of it: its kind and its public attributes, in its zone's
+what the view shows of it: its back (by default its kind) and its public attributes, in its zone's
 counts.
 """
 from __future__ import annotations
@@ -157,9 +157,11 @@ class ObservationEncoder:
             for position, entry in enumerate(zone["things"]):
                 if entry.get("hidden"):
                     buf[row + 1] += 1
-                    buf[row + 2 + self.kind_index[entry["kind"]]] += 1
+                    back = self.kind_index.get(entry["back"])   # a back is a kind unless the ruleset names it
+                    if back is not None:
+                        buf[row + 2 + back] += 1
                     for key, value in entry.items():
-                        i = publics.get((entry["kind"], key, repr(_hashable(value))))
+                        i = publics.get((entry["back"], key, repr(_hashable(value))))
                         if i is not None:
                             buf[row + 2 + kinds + i] += 1
                     continue

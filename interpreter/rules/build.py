@@ -17,6 +17,7 @@ from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
 from ..errors import DavitError, RulesetError, did_you_mean, raise_all
+from ..load.limits import DEFAULT_MAX_DECISIONS, MAX_DECISIONS_CEILING, MAX_PLAYERS, MAX_STEPS_CEILING, MAX_THINGS
 from ..load.yaml_reader import LocMap, LocStr, plain
 from ..machine.vm import Code
 from ..machine.waits import PASS
@@ -63,13 +64,17 @@ class Builder:
         rs.min_players = int(players.get("min", 1))
         rs.max_players = int(players.get("max", rs.min_players))
         rs.player_names = [str(n) for n in players.get("names", [])]
-        rs.max_steps = int((d.get("limits") or {}).get("max_steps", 1_000_000))
+        limits = d.get("limits") or {}
+        # the schema refuses more; min() keeps the ceiling when the schema is not asked (a ruleset made in code)
+        rs.max_steps = min(int(limits.get("max_steps", MAX_STEPS_CEILING)), MAX_STEPS_CEILING)
+        rs.max_decisions = min(int(limits.get("max_decisions", DEFAULT_MAX_DECISIONS)), MAX_DECISIONS_CEILING)
         rs.data = d
         self._constants()
         self._variables()
         self._zones_and_board()
         self._things()
         self._props()
+        _check_copies(rs)
         self.env.thing_ids = {tid for t in rs.things for tid, _, _ in instance_ids(t, range(rs.max_players))}
         self.env.zone_ids = {f"{z}@{s}" if rs.zones[z].per_player else z for z in rs.zones
                              for s in (range(rs.max_players) if rs.zones[z].per_player else [0])}
@@ -490,3 +495,20 @@ def _all_of(conditions):
 
 def build_ruleset(data: LocMap, variant: str | None = None) -> Ruleset:
     return Builder(data, variant).build()
+
+
+def _check_copies(rs) -> None:
+    """Refuse a ruleset that would make more things than davit holds, before making any."""
+    if rs.max_players > MAX_PLAYERS:
+        raise RulesetError(f"at most {MAX_PLAYERS} players are supported, not {rs.max_players}")
+    total = 0
+    for tdef in rs.things:
+        copies = max(0, int(tdef.get("count", 1)))
+        for values in (tdef.get("each") or {}).values():
+            copies *= len(values) if isinstance(values, list) else 1
+        if tdef.get("per_player"):
+            copies *= rs.max_players
+        total += copies
+        if total > MAX_THINGS:
+            raise RulesetError(f"thing '{tdef['id']}' brings the copies made to {total}, more than the "
+                               f"{MAX_THINGS} davit holds (count × each × players)", tdef.get("_loc"))

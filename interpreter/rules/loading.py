@@ -14,6 +14,7 @@ from ..load.files import (
     RULESET_FILE,
     VARIANT_KEYS,
     display_path,
+    is_inside,
     merge_into,
     read_variant,
     resolve_ruleset,
@@ -71,6 +72,9 @@ def _load(path_text: str, wanted: tuple):
         if name in found:
             variant_files.append(found[name])
         elif Path(name).is_file():
+            if not is_inside(Path(name), path.parent):   # confined like include
+                raise LoadError(f"variant file '{name}' must lie inside the ruleset's folder "
+                                f"({display_path(path.parent)})")
             variant_files.append(Path(name))
         else:
             known = ", ".join(found) or "none"

@@ -109,6 +109,7 @@ class Ruleset:
         self.evaluate_scale: float | None = None  # heuristics: how large a telling difference is
         self.priors: dict = {}            # heuristics: action id -> weight fn (rollouts' bias)
         self.max_steps = 1_000_000
+        self.max_decisions = 10_000       # the game ends by length after this many decisions
         self.fingerprint = ""
         self.provenance: list = []        # (location, reason) of reconstructed values
         self.warnings: list = []          # findings that do not stop the ruleset from loading

@@ -6,6 +6,7 @@ exist once the player count is known; a :class:`Table` is made once per
 """
 from __future__ import annotations
 
+import re
 from itertools import product
 
 from ..errors import RulesetError
@@ -86,15 +87,17 @@ class Table:
         self.constants = {name: resolve_constant(value, num_players) for name, value in ruleset.constants.items()}
 
 
+_HOLE = re.compile(r"\{(\w+)\}")
+
+
 def _thing_name(tdef: dict, attrs: dict, owner, player_names) -> str:
     template = tdef.get("name")
     fields = dict(attrs)
     fields["owner"] = player_names[owner] if owner is not None else ""
     if template:
-        try:
-            return str(template).format(**fields)
-        except (KeyError, IndexError, ValueError):
-            return str(template)
+        # only {attr} and {owner} holes: never str.format, whose {x.attr} and {x:>999999999}
+        # would let a ruleset's text reach Python objects or ask for a huge string
+        return _HOLE.sub(lambda m: str(fields[m.group(1)]) if m.group(1) in fields else m.group(0), str(template))
     base = tdef.get("kind", tdef["id"])
     extra = " ".join(str(v) for k, v in attrs.items() if k in (tdef.get("each") or {}))
     name = f"{base} {extra}".strip()

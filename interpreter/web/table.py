@@ -132,7 +132,7 @@ def _scalars(values: dict) -> dict:
 
 def _thing(t: dict) -> str:
     if t.get("hidden"):
-        return f"a hidden {t['kind']}"
+        return f"a hidden {t.get('back', 'thing')}"
     return t.get("name") or t["kind"]
 
 

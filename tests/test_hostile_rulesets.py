@@ -1,0 +1,212 @@
+"""A ruleset from a stranger cannot hang davit, fill its memory or make a game go on forever.
+
+Each case asks for too much and must end in a located error at load, a
+located error in play, or the game's end by length — quickly, never with a
+traceback or a MemoryError.
+"""
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import make_agents, play_out
+from interpreter.errors import DavitError, GameError, LoadError
+from interpreter.load.limits import DEFAULT_MAX_DECISIONS, LENGTH_LIMIT_REASON
+from interpreter.load.yaml_reader import parse_yaml
+
+from ruleset_builder import load
+
+
+def _located(exc):
+    assert exc.location is not None and exc.location.line, f"no location: {exc}"
+    return str(exc)
+
+
+# --- at load --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("count", [100_000_000, 1_000_000])
+def test_a_huge_count_of_things_is_refused_at_load(tmp_path, count):
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {"zones": [{"id": "pile"}], "things": [{"id": "coin", "count": count, "start": "pile"}]})
+    assert "copies" in _located(info.value)
+
+
+def test_a_huge_player_count_is_refused_at_load(tmp_path):
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {"players": {"min": 1, "max": 50_000_000}, "zones": [{"id": "pile"}],
+                        "things": [{"id": "coin", "per_player": True}]})
+    assert "players.max" in _located(info.value)
+
+
+def test_max_steps_cannot_be_raised(tmp_path):
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {"limits": {"max_steps": 10 ** 12}})
+    assert "limits.max_steps" in _located(info.value)
+
+
+def test_a_huge_yaml_list_is_refused_while_parsing():
+    text = "x: [" + ", ".join(["1"] * 430_000) + "]\n"    # about 1.3 MB, under the 2 MB cap
+    with pytest.raises(LoadError) as info:
+        parse_yaml(text, "big.yaml")
+    assert "more than" in _located(info.value)
+
+
+def test_a_five_thousand_digit_number_is_a_located_error():
+    with pytest.raises(LoadError) as info:
+        parse_yaml("x: 1\ny: " + "7" * 5000 + "\n", "digits.yaml")
+    assert info.value.location.line == 2
+    assert "too long" in _located(info.value)
+
+
+def test_a_thing_name_cannot_ask_for_a_huge_string(tmp_path):
+    rs = load(tmp_path, {"zones": [{"id": "pile"}],
+                         "things": [{"id": "coin", "name": "coin {value:>999999999}", "each": {"value": [1]},
+                                     "start": "pile"}]})
+    assert Game(rs, 1).table.things["coin-1"].name == "coin {value:>999999999}"
+
+
+# --- in play --------------------------------------------------------------------------
+
+def _play_error(tmp_path, setup, variables=None):
+    rs = load(tmp_path, {"variables": variables or {"x": 0}, "setup": setup})
+    with pytest.raises(GameError) as info:
+        Game(rs, 1)
+    return _located(info.value)
+
+
+def test_a_huge_range_is_a_located_error(tmp_path):
+    assert "range() of 1000000000 numbers" in _play_error(tmp_path, "x = count(range(1000000000))")
+
+
+def test_repeated_squaring_stops_when_stored(tmp_path):
+    assert "digits cannot be kept" in _play_error(tmp_path, "x = 2\nfor i in range(45):\n  x = x * x")
+
+
+def test_doubling_a_text_stops_when_stored(tmp_path):
+    assert "characters cannot be kept" in _play_error(tmp_path, "x = 'ab'\nfor i in range(45):\n  x = x + x",
+                                                      {"x": ""})
+
+
+def test_doubling_a_list_stops_when_stored(tmp_path):
+    assert "items cannot be kept" in _play_error(tmp_path, "x = [1]\nfor i in range(45):\n  x = x + x", {"x": []})
+
+
+# --- every game is finite ---------------------------------------------------------------
+
+LOOP = {
+    "player": {"vars": {"score": 0}},
+    "zones": [{"id": "left"}, {"id": "right"}],
+    "things": [{"id": "coin", "start": "left"}],
+    "actions": [{"id": "shift", "do": "move(thing('coin'), right if thing('coin').zone == left else left)"}],
+    "flow": [{"while": "true", "steps": [{"turn": {"player": "player(0)", "actions": ["shift"], "pass": False}}]}],
+}
+
+
+def test_a_game_that_could_go_on_forever_ends_by_length(tmp_path):
+    rs = load(tmp_path, dict(LOOP, limits={"max_decisions": 40}))
+    game = Game(rs, 2)
+    made = play_out(game, make_agents("random", 2, 0))
+    assert game.is_over and made == 40
+    end = game.log[-1]
+    assert end["e"] == "end" and end["reason"] == LENGTH_LIMIT_REASON
+    assert end["winners"] == [0, 1]     # ranked as at any other end: both scored 0
+
+
+def test_the_length_bound_has_a_default(tmp_path):
+    rs = load(tmp_path, LOOP)
+    assert rs.max_decisions == DEFAULT_MAX_DECISIONS
+
+
+def test_the_length_survives_a_save(tmp_path):
+    rs = load(tmp_path, dict(LOOP, limits={"max_decisions": 5}))
+    game = Game(rs, 1)
+    for _ in range(3):
+        game.apply(game.legal_actions()[0])
+    again = Game.from_json(rs, game.to_json())
+    assert again.decisions == 3
+    again.apply(again.legal_actions()[0])
+    again.apply(again.legal_actions()[0])
+    assert again.is_over and again.log[-1]["reason"] == LENGTH_LIMIT_REASON
+
+
+class _Mover:
+    """Moves passengers between lines whenever it may (a move never has to make progress)."""
+    name = "mover"
+
+    def choose(self, game, seat, actions):
+        moves = [a for a in actions if a.name == "move"]
+        return (moves or actions)[0]
+
+
+def test_sos_titanic_back_and_forth_ends_by_length():
+    rs = load_ruleset("sos-titanic")
+    saved = rs.max_decisions
+    rs.max_decisions = 300     # the default bound is the same code path, only longer
+    try:
+        game = Game(rs, rs.min_players, seed=1)
+        play_out(game, [_Mover()] * rs.min_players)
+    finally:
+        rs.max_decisions = saved
+    assert game.is_over and game.decisions == 300
+    assert game.log[-1]["reason"] == LENGTH_LIMIT_REASON
+
+
+# --- a variant reads only its own ruleset's folder or a bundled ruleset ----------------------
+
+def _variant(folder, extends):
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sneaky.yaml"
+    path.write_text(f"variant: sneaky\nextends: {extends}\n", encoding="utf-8")
+    return path
+
+
+def test_extends_cannot_read_a_file_outside_the_ruleset(tmp_path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("id: the-password-is-swordfish\n", encoding="utf-8")
+    variant = _variant(tmp_path / "mine" / "variants", str(secret))
+    with pytest.raises(DavitError) as info:
+        load_ruleset(variant)
+    message = _located(info.value)
+    assert "inside the variant's ruleset folder" in message
+    assert "swordfish" not in message
+
+
+def test_extends_may_name_a_bundled_ruleset(tmp_path):
+    rs = load_ruleset(_variant(tmp_path / "mine", "tutorial"))
+    assert rs.id == "tutorial" and rs.variant == "sneaky"
+
+
+def test_a_variant_path_must_lie_inside_the_ruleset(tmp_path):
+    outside = _variant(tmp_path / "elsewhere", "../tutorial")
+    with pytest.raises(DavitError) as info:
+        load_ruleset("tutorial", variant=str(outside))
+    assert "must lie inside the ruleset's folder" in str(info.value)
+
+
+# --- the command line: one line, exit 1, before the game -------------------------------------
+
+@pytest.mark.parametrize("target,said", [("{tmp}", "is a folder"), ("/proc/davit-log.jsonl", "cannot write the log"),
+                                         ("{tmp}/missing/log.jsonl", "does not exist")])
+def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsys, target, said):
+    from cli_runner import run
+    assert run(["play", "tutorial", "--quiet", "--log", target.format(tmp=tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert said in err and "internal error" not in err and len(err.strip().splitlines()) == 1
+    assert "Game over" not in capsys.readouterr().out
+
+
+def test_copy_into_a_place_that_cannot_be_written_is_one_line(capsys):
+    from cli_runner import run
+    assert run(["copy", "tutorial", "/proc/davit-copy"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("davit: cannot use '/proc/davit-copy'") and "internal error" not in err
+
+
+def test_a_huge_number_in_a_ruleset_is_a_located_one_line_error(tmp_path, capsys):
+    from cli_runner import run
+    folder = tmp_path / "digits"
+    folder.mkdir()
+    (folder / "ruleset.yaml").write_text("id: digits\nplayers: {min: 1}\nconstants:\n  n: " + "9" * 5000 +
+                                         "\nflow: [{do: pass}]\n", encoding="utf-8")
+    assert run(["validate", str(folder)]) == 1
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "ruleset.yaml:4:6:" in text and "too long" in text and "internal error" not in text
