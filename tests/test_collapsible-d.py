@@ -185,3 +185,15 @@ def test_a_combined_variant_is_exactly_its_parts(combined):
             assert (whole.min_players, whole.max_players, whole.player_names) == \
                 (rs.min_players, rs.max_players, rs.player_names)
     assert whole.constants == expected
+
+
+def test_a_face_down_lifeboat_shows_the_capacity_printed_on_its_back():
+    """Issue 14, point 10: capacities are printed on the card backs 'to give indications to the players'."""
+    from interpreter import Game, load_ruleset
+    from interpreter.observe.narrate import describe_view
+    game = Game(load_ruleset("collapsible-d"), 3, seed=1)
+    lines = [line for line in describe_view(game, game.view(0)) if line.strip().startswith("slot ")]
+    assert lines and all("a face-down lifeboat (capacity " in line for line in lines)
+    shown = {int(line.rsplit("capacity ", 1)[1].rstrip(")")) for line in lines}
+    assert shown <= {3, 4, 5, 6} and len(shown) > 1
+    assert not any("Boat" in line or "Collapsible" in line for line in lines), "the face stays hidden"

@@ -95,11 +95,12 @@ def describe_view(g, view: dict, since: int = 0) -> list[str]:
         if not z["things"]:
             continue
         mine = z["owner"] is not None and z["owner"] == view["you"]
-        shown = [t.get("name", t["kind"]) if not t.get("hidden") else "?" for t in z["things"]]
-        if not mine and all(s == "?" for s in shown):
+        shown = [_shown_thing(t) for t in z["things"]]
+        if not mine and all(s is None for s in shown):
             if z["owner"] is None:
                 lines.append(f"  {z['name']}: {len(shown)} hidden")
             continue
+        shown = [s or "?" for s in shown]
         if z["owner"] is not None and not mine and len(shown) > 6:
             continue
         label = f"  {z['name']}" + (" (yours)" if mine else "")
@@ -107,3 +108,11 @@ def describe_view(g, view: dict, since: int = 0) -> list[str]:
             shown = shown[:12] + [f"… {len(z['things']) - 12} more"]
         lines.append(f"{label}: {', '.join(shown)}")
     return lines
+
+
+def _shown_thing(t: dict) -> str | None:
+    """A thing of a view as words; a face-down one by what its back shows (None: nothing at all)."""
+    if not t.get("hidden"):
+        return t.get("name", t["kind"])
+    public = ", ".join(f"{k} {v}" for k, v in t.items() if k not in ("hidden", "back"))
+    return f"a face-down {t.get('back', 'thing')} ({public})" if public else None
