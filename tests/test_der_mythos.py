@@ -58,3 +58,16 @@ def test_ties_share_the_win():
             game.apply(hand[0])
     assert game.scores[0] == game.scores[1]
     assert game.winners == [0, 1]
+
+
+def test_funnel_and_capsize_penalties_are_narrated_as_such():
+    """Issue 14, point 3: a broken funnel's penalty was narrated as '(lifeboat II)'."""
+    from interpreter.agents import make_agents, play_out
+    reasons = set()
+    for seed in range(40):
+        game = Game(load_ruleset("der-mythos"), 4, seed=seed)
+        play_out(game, make_agents("random", 4, seed))
+        reasons |= {e["reason"] for e in game.log if e["e"] == "score" and e.get("reason")}
+    assert "the broken funnel" in reasons
+    assert any(r.endswith(" capsized") for r in reasons)
+    assert any(r.startswith("lifeboat ") and not r.endswith("capsized") for r in reasons)
