@@ -26,13 +26,14 @@ class PlayerRef:
 class ThingRef:
     """A card, piece or token; ``attrs`` are its static attributes."""
 
-    __slots__ = ("id", "kind", "attrs", "public", "owner", "name", "def_id")
+    __slots__ = ("id", "kind", "attrs", "public", "owner", "name", "def_id", "back")
 
     def __init__(self, id: str, kind: str, attrs: dict, public: frozenset, owner: int | None, name: str,
-                 def_id: str = ""):
+                 def_id: str = "", back: str | None = None):
         self.id = id
         self.def_id = def_id or id
         self.kind = kind
+        self.back = back or kind   # what everyone sees of it face down
         self.attrs = attrs
         self.public = public
         self.owner = owner

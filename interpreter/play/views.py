@@ -15,11 +15,7 @@ from .visibility import can_see, redact
 
 def back_of(g, thing) -> str:
     """What everyone sees of ``thing`` face down: its declared ``back``, else its kind."""
-    backs = g.ruleset.__dict__.get("_backs")
-    if backs is None:
-        backs = g.ruleset._backs = {str(d["id"]): str(d.get("back", d.get("kind", d["id"])))
-                                    for d in g.ruleset.things}
-    return backs.get(thing.def_id, thing.kind)
+    return thing.back
 
 
 def thing_view(g, seat, tid: str, zid: str) -> dict:

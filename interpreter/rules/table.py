@@ -63,8 +63,9 @@ class Table:
         for tdef in ruleset.things:
             for tid, attrs, owner in instance_ids(tdef, range(num_players)):
                 name = _thing_name(tdef, attrs, owner, self.player_names)
-                ref = ThingRef(tid, tdef.get("kind", tdef["id"]), attrs, frozenset(tdef.get("public", ())),
-                               owner, name, tdef["id"])
+                kind = tdef.get("kind", tdef["id"])
+                ref = ThingRef(tid, kind, attrs, frozenset(tdef.get("public", ())), owner, name, tdef["id"],
+                               str(tdef.get("back", kind)))
                 if tid in self.things:
                     raise RulesetError(f"two things get the id '{tid}'", tdef.get("_loc"))
                 self.things[tid] = ref
