@@ -22,11 +22,13 @@ from interpreter.machine import linetable
 # the names generated code may use: its parameters, its helpers, and the objects it binds (_b3, _l12, _v4, ...)
 FIXED = {"g", "L", "st", "frame", "stack", "limit", "was_over", "pc", "n", "_member", "_chain", "_DavitError",
          "_Exception", "_located", "_loc", "_e", "_t", "_i", "_it", "_for_items", "_len", "_instrs", "_size", "_starts",
-         "_code_loc"}
+         "_code_loc", "_TR", "_ZR", "_PR"}
 BOUND = re.compile(r"^_[a-z]\d+$")
 # the attributes it may read: the game's state, the table, an instruction's slots
 ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",
-              "set_var", "set_attr"}
+              "set_var", "set_attr",
+              # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
+              "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones", "get"}
 
 
 def structure_problems(source: str) -> list[str]:

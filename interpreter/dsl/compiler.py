@@ -49,6 +49,7 @@ class Env:
     used_names: set = field(default_factory=set)
     thing_ids: set = field(default_factory=set)      # every thing id, at the largest player count
     zone_ids: set = field(default_factory=set)       # every zone and space id (per-player ones as id@seat)
+    layout: object = None                            # a fast_reads.Layout: where attribute names live
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)

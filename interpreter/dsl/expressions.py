@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from ..errors import DavitError, DslError, did_you_mean
 from ..machine import attributes, execute, linetable
-from ..machine.values import ThingRef, ZoneRef
+from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
+from .fast_reads import inline_read
 from .primitives import BUILTIN_VALUES, PRIMITIVES
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
@@ -89,7 +90,8 @@ class Generator:
         self.scope = scope
         self.pure = pure
         self.names = {"_member": member, "_chain": compare_chain, "_DavitError": DavitError,
-                      "_Exception": Exception, "_located": linetable.located_error}
+                      "_Exception": Exception, "_located": linetable.located_error,
+                      "_TR": ThingRef, "_ZR": ZoneRef, "_PR": PlayerRef}
         self.ids = {}
         self.lines = []          # node index -> (Location, local name or None)
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
@@ -188,8 +190,16 @@ class Generator:
 
     def x_Attr(self, n):
         self.env.used_names.add(n.name)
-        read = self.bind(attributes.reader(n.name), "_r")
-        return self.node(n, f"{read}(g, {self.expr(n.obj)}, {self.bind(self.sn.loc(n), '_l')})")
+        obj = self.expr(n.obj)
+        call = self.reader_call(n.name, obj, n)
+        if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
+            # a bare variable: read where the declarations say, without a call (see fast_reads)
+            call = inline_read(self, self.env.layout, n.name, obj, call) or call
+        return self.node(n, call)
+
+    def reader_call(self, name, obj: str, n) -> str:
+        """The call of the reader of ``.name`` on the object ``obj`` (Python source), located at node ``n``."""
+        return f"{self.bind(attributes.reader(name), '_r')}(g, {obj}, {self.bind(self.sn.loc(n), '_l')})"
 
     def x_Index(self, n):
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")

@@ -13,6 +13,7 @@ import re
 from ..dsl import ast
 from ..dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending
 from ..dsl.expressions import bind_call_sites
+from ..dsl.fast_reads import Layout
 from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
@@ -75,6 +76,7 @@ class Builder:
         self._things()
         self._props()
         _check_copies(rs)
+        self.env.layout = _layout(rs)
         self.env.thing_ids = {tid for t in rs.things for tid, _, _ in instance_ids(t, range(rs.max_players))}
         self.env.zone_ids = {f"{z}@{s}" if rs.zones[z].per_player else z for z in rs.zones
                              for s in (range(rs.max_players) if rs.zones[z].per_player else [0])}
@@ -512,3 +514,16 @@ def _check_copies(rs) -> None:
         if total > MAX_THINGS:
             raise RulesetError(f"thing '{tdef['id']}' brings the copies made to {total}, more than the "
                                f"{MAX_THINGS} davit holds (count × each × players)", tdef.get("_loc"))
+
+
+def _layout(rs) -> Layout:
+    """Where each attribute name can live, for the compiler's inlined reads."""
+    thing_attrs = set()
+    for t in rs.things:
+        thing_attrs |= set(t.get("attrs") or {}) | set(t.get("each") or {})
+    zone_attrs = set()
+    for z in rs.zones.values():
+        zone_attrs |= set(z.attrs)
+    return Layout(thing_props=dict(rs.thing_props), thing_attrs=thing_attrs, zone_props=dict(rs.zone_props),
+                  zone_attrs=zone_attrs, player_vars=set(rs.player_vars),
+                  seat_zones={z.id for z in rs.zones.values() if z.per_player})

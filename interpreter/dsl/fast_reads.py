@@ -1,0 +1,109 @@
+"""Inline ``x.name`` reads where the ruleset's declarations say where ``name`` lives.
+
+A read ``t.seat`` normally calls the reader for ``seat``
+(:mod:`interpreter.machine.attributes`), which asks what kind of object it
+was given and then looks in every place an attribute can live: dynamic
+properties, static attributes, built-ins. Reads are the commonest operation
+of the rules (a filter over every passenger reads several attributes of
+each), and the call costs more than the read.
+
+The compiler knows, for the whole ruleset, which names are declared thing,
+zone and player properties and which static attributes any thing or zone
+carries. Where that leaves exactly one place a name can live for an object
+of a given class, the generated code reads that place directly, guarded by
+a class test, and falls back to the reader for anything else::
+
+    (X.kind if X.__class__ is _TR else _r3(g, X, _l4))
+
+Only reads of a bare variable (a lambda parameter, a function argument, a
+rule's local) are inlined, so that ``X`` is evaluated twice without cost or
+side effect. The Python text of every access comes from the tables below,
+chosen by the name; a ruleset's text only ever reaches the source through
+``repr`` as a dictionary key.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..machine.attributes import THING_BUILTINS
+
+# names every object of a class answers itself: the access is fixed text, looked up, never built from the name
+THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
+THING_ZONE = "g.table.zones[g.state.where[{x}.id]]"
+PLAYER_SEAT = "{x}.seat"
+# what a zone answers itself (see RuleRuntime._zone_builtin): never inlined as a property
+ZONE_BUILTINS = {"count", "things", "empty", "top", "bottom", "id", "name", "owner", "capacity", "full", "free",
+                 "seats", "removed"}
+SCALARS = (bool, int, float, str, type(None))
+
+
+@dataclass
+class Layout:
+    """Where each attribute name can live, for every object of one ruleset."""
+    thing_props: dict = field(default_factory=dict)    # declared dynamic thing property -> default
+    thing_attrs: set = field(default_factory=set)      # static attribute names of any thing
+    zone_props: dict = field(default_factory=dict)     # declared dynamic zone property -> default
+    zone_attrs: set = field(default_factory=set)       # static attribute names of any zone or space
+    player_vars: set = field(default_factory=set)      # declared player variables (every player has each)
+    seat_zones: set = field(default_factory=set)       # per-player zone ids
+
+
+def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str) -> str | None:
+    """Python source reading ``<x>.<name>``, or None when the reader must decide.
+
+    ``gen`` binds objects to generated names; ``x`` is the source of a bare
+    variable; ``fallback`` the reader call for any other class of object.
+    """
+    if layout is None:
+        return None
+    key = repr(name)
+    thing = _thing(gen, layout, name, key, x, fallback)
+    zone = _zone(gen, layout, name, key, x, fallback)
+    player = _player(layout, name, key, x)
+    code = fallback
+    for cls, fast in (("_PR", player), ("_ZR", zone), ("_TR", thing)):
+        if fast is not None:
+            code = f"({fast} if {x}.__class__ is {cls} else {code})"
+    return None if code == fallback else code
+
+
+def _thing(gen, layout, name, key, x, fallback):
+    if name in layout.thing_attrs:
+        if name in layout.thing_props or name in THING_BUILTINS:
+            return None
+        # an attribute some things carry: theirs, the reader for the rest
+        return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
+    if name in layout.thing_props:
+        if name in THING_BUILTINS or not isinstance(layout.thing_props[name], SCALARS):
+            return None
+        return f"g.state.props[{x}.id].get({key}, {gen.literal(layout.thing_props[name])})"
+    if name in THING_FIELD:
+        return THING_FIELD[name].format(x=x)
+    if name == "zone":
+        return THING_ZONE.format(x=x)
+    return None
+
+
+def _zone(gen, layout, name, key, x, fallback):
+    if name in ZONE_BUILTINS:
+        return None
+    if name in layout.zone_attrs:
+        if name in layout.zone_props:
+            return None
+        return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
+    if name in layout.zone_props and isinstance(layout.zone_props[name], SCALARS):
+        return f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, {gen.literal(layout.zone_props[name])})"
+    return None
+
+
+def _player(layout, name, key, x):
+    if name in layout.player_vars:
+        return f"g.state.pvars[{x}.seat][{key}]"
+    if name in layout.seat_zones:
+        return f"g.table.seat_zones[({key}, {x}.seat)]"
+    if name == "seat":
+        return PLAYER_SEAT.format(x=x)
+    return None
+
+
+EMPTY: dict = {}   # read only: a zone with no dynamic property set
