@@ -109,40 +109,51 @@ def _domain(g, fn, local, loc):
 
 def _enumerate(g, adef, seat: int, found: list) -> None:
     """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``."""
-    player = g.table.players[seat]
-    local = {"player": player}
+    local = {"player": g.table.players[seat]}
     params = adef.params
-    costs = adef.costs
-    condition = adef.condition
-    pvars = g.state.pvars[seat]
-
-    def legal():
-        for counter, amount in costs:
-            if pvars.get(counter, 0) < amount(g, local):
-                return False
-        return condition is None or condition(g, local)
-
+    checked = bool(adef.costs) or adef.condition is not None
     if len(params) == 1:   # the common case, without the recursion
         name, fn = params[0]
+        aid = adef.id
         for value in _domain(g, fn, local, adef.location):
-            local[name] = value
-            if (not costs and condition is None) or legal():
-                found.append(Action(seat, adef.id, ((name, value),), None, g))
+            if checked:
+                local[name] = value
+                if not _legal(g, adef, local, seat):
+                    continue
+            found.append(Action(seat, aid, ((name, value),), None, g))
         return
-    last = len(params)
+    _combinations(g, adef, seat, local, 0, {}, found)
 
-    def rec(i):
-        if i == last:
-            if legal():
-                found.append(Action(seat, adef.id, tuple((name, local[name]) for name, _ in params), None, g))
-            return
-        name, fn = params[i]
-        for value in _domain(g, fn, local, adef.location):
-            local[name] = value
-            rec(i + 1)
-        local.pop(name, None)
 
-    rec(0)
+def _legal(g, adef, local, seat) -> bool:
+    """Whether the chosen values in ``local`` pass ``adef``'s costs and condition."""
+    if adef.costs:
+        pvars = g.state.pvars[seat]
+        for counter, amount in adef.costs:
+            if pvars.get(counter, 0) < amount(g, local):
+                return False
+    return adef.condition is None or adef.condition(g, local)
+
+
+def _combinations(g, adef, seat, local, i, shared, found) -> None:
+    """Choices ``i`` onwards. A domain that reads no earlier choice is the same
+    for all of them (domains are pure), so it is worked out once, in ``shared``."""
+    params = adef.params
+    if i == len(params):
+        if _legal(g, adef, local, seat):
+            found.append(Action(seat, adef.id, tuple((name, local[name]) for name, _ in params), None, g))
+        return
+    name, fn = params[i]
+    if i in adef.independent:
+        values = shared.get(i)
+        if values is None:
+            values = shared[i] = _domain(g, fn, local, adef.location)
+    else:
+        values = _domain(g, fn, local, adef.location)
+    for value in values:
+        local[name] = value
+        _combinations(g, adef, seat, local, i + 1, shared, found)
+    local.pop(name, None)
 
 
 def describe(g, action: Action) -> str:

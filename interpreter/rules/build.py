@@ -320,10 +320,13 @@ class Builder:
                 continue
             local = {"player": "player"}
             params = []
+            independent = set()
             chooses = spec.get("choose") or {}
             for pname, domain in chooses.items():
                 fn = self.compiler.expression(domain, f"action {aid} choice {pname}", local)
                 params.append((str(pname), fn if fn is not None else (lambda g, L: [])))
+                if fn is not None and not _names_read(domain) & {name for name, _ in params[:-1]}:
+                    independent.add(len(params) - 1)
                 local = {**local, str(pname): element(self.compiler.infer(domain, "choice", local))}
             cond, reasons = None, []
             if isinstance(spec.get("if"), list):
@@ -355,7 +358,7 @@ class Builder:
                 cond = _all_of([fn for fn, _ in reasons])
             self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
                                              costs, code_id, label_fn, loc, str(spec.get("description", "")),
-                                             reasons)
+                                             reasons, frozenset(independent))
 
     def _card_effects(self):
         """A thing's `effect` runs when a rule calls resolve(card, player)."""
@@ -527,3 +530,8 @@ def _layout(rs) -> Layout:
     return Layout(thing_props=dict(rs.thing_props), thing_attrs=thing_attrs, zone_props=dict(rs.zone_props),
                   zone_attrs=zone_attrs, player_vars=set(rs.player_vars),
                   seat_zones={z.id for z in rs.zones.values() if z.per_player})
+
+
+def _names_read(text) -> set:
+    """Every bare name in expression ``text`` (already parsed, so the parse is cached)."""
+    return {n.id for n in ast.walk(parse(str(text), "expr")) if isinstance(n, ast.Name)}

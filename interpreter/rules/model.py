@@ -38,6 +38,7 @@ class ActionDef:
     location: Location | None = None
     description: str = ""
     reasons: list = field(default_factory=list)     # [(condition fn, reason)] when `if` is a list
+    independent: frozenset = frozenset()             # indexes of params whose domain reads no earlier choice
 
 
 @dataclass(frozen=True)
