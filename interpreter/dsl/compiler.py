@@ -14,6 +14,7 @@ from ..load.yaml_reader import position_in_file
 from ..machine import vm
 from ..machine.waits import Choose
 from . import ast
+from .direct import direct_function
 from .expressions import ExpressionCompiler
 from .parser import parse
 from .primitives import BUILTIN_VALUES, PRIMITIVES
@@ -32,6 +33,7 @@ class FunctionInfo:
     fast: object = None          # a `value:` function as one closure fn(g, locals): no VM frame needed
     value_location: Location | None = None
     used: bool = False
+    snippet: object = None       # the Snippet of its body, for writing it out at a call (expressions.py)
 
 
 @dataclass
@@ -137,6 +139,14 @@ class Compiler(ExpressionCompiler):
         code = vm.Code(code_id, instrs, tuple(params), snippet.loc((1, 1)))
         self.env.codes[code_id] = code
         return code
+
+    def direct(self, body, snippet, params, max_steps):
+        """A ``do:`` function that cannot wait or change the game as ``fast(g, *args)`` (see :mod:`.direct`)."""
+        scope = (set(params) | self._assigned_names(body)) - self.env.globals
+        try:
+            return direct_function(self._generator(snippet, scope, False), body, tuple(params), max_steps)
+        except DavitError:
+            return None   # already reported when the function was compiled for the VM
 
     # -- helpers ------------------------------------------------------------
 

@@ -23,7 +23,11 @@ from ..machine import attributes, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .fast_reads import inline_read
-from .primitives import BUILTIN_VALUES, PRIMITIVES
+from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
+
+# primitives whose call with a lambda is written out as a comprehension: name -> how the collection is read
+INLINED = {"filter": collection_of}
+MAX_INLINE_DEPTH = 3   # a function written out inside one written out inside one...
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -97,6 +101,7 @@ class Generator:
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
+        self.inlining = []       # names of the functions being written out at their call, innermost last
 
     # -- names and lines ------------------------------------------------------
 
@@ -286,9 +291,24 @@ class Generator:
                                code="arity")
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
         self._check_ids(n, name)
+        if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
+            return self.node(n, self._inlined_filter(n, INLINED[name]))
         args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         return self.node(n, f"{args[0]}({', '.join(args[1:])})")
+
+    def _inlined_filter(self, n, collection) -> str:
+        """``filter(xs, x -> cond)`` as a comprehension: the predicate inline, no call per item."""
+        source = f"{self.bind(collection)}(g, {self.expr(n.args[0])}, {self.bind(self.sn.loc(n), '_l')})"
+        lam = n.args[1]
+        var = self.fresh()
+        outer = self.lexical
+        self.lexical = {**outer, lam.param: var}
+        try:
+            cond = self.node(lam, self.expr(lam.body))
+        finally:
+            self.lexical = outer
+        return f"[{var} for {var} in {source} if {cond}]"
 
     def _ruleset_function(self, n, name, info) -> str:
         c, sn = self.c, self.sn
@@ -302,11 +322,39 @@ class Generator:
             raise c._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
                            code="effect-in-condition")
         info.used = True
+        inlined = self._inlined_function(n, info)
+        if inlined is not None:
+            return inlined
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")
         self.call_sites.append((bound, info))
         return "".join([bound, "(g", *(", " + self.expr(a) for a in n.args), ")"])
+
+    def _inlined_function(self, n, info) -> str | None:
+        """A small function's expression written out at its call, or None when it must be called.
+
+        Only a function that is one expression, compiled without error,
+        changes nothing and is called with bare variables or constants: each
+        argument may then be read any number of times, at no cost. Its nodes
+        keep their own lines in the function's snippet."""
+        body = info.body
+        if info.fast is None or info.snippet is None or info.changes_game or len(body) != 1 \
+                or not isinstance(body[0], ast.Return) or body[0].value is None \
+                or info.name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
+            return None
+        if not all(isinstance(a, ast.Const) or (isinstance(a, ast.Name) and (a.id in self.lexical or a.id in self.scope))
+                   for a in n.args):
+            return None
+        args = {param: self.expr(a) for param, a in zip(info.params, n.args)}
+        saved = self.sn, self.scope, self.lexical
+        self.sn, self.scope, self.lexical = info.snippet, set(), args
+        self.inlining.append(info.name)
+        try:
+            return self.expr(body[0].value)
+        finally:
+            self.sn, self.scope, self.lexical = saved
+            self.inlining.pop()
 
     def _check_ids(self, n, name):
         """``thing("x")``, ``zone("x")``: a literal id must exist."""

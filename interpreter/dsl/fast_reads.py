@@ -4,7 +4,7 @@ A read ``t.seat`` normally calls the reader for ``seat``
 (:mod:`interpreter.machine.attributes`), which asks what kind of object it
 was given and then looks in every place an attribute can live: dynamic
 properties, static attributes, built-ins. Reads are the commonest operation
-of the rules (a filter over every passenger reads several attributes of
+of the rules (a filter over every piece reads several attributes of
 each), and the call costs more than the read.
 
 The compiler knows, for the whole ruleset, which names are declared thing,

@@ -63,7 +63,7 @@ def _items(value, loc, what="a list"):
     raise GameError(f"expected {what}, got {type_name(value)}", loc)
 
 
-def _coll(g, value, loc):
+def collection_of(g, value, loc):
     """A collection argument: lists as they are, zones as their things."""
     if isinstance(value, ZoneRef):
         return g.zone_things(value)
@@ -105,7 +105,7 @@ def _winners(g):
 @primitive()
 def count(g, loc, collection, predicate=None):
     """count(xs) — how many items; count(xs, x -> cond) — how many satisfy cond."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if predicate is None:
         return len(items)
     return sum(1 for x in items if predicate(x))
@@ -114,7 +114,7 @@ def count(g, loc, collection, predicate=None):
 @primitive(name="sum")
 def sum_(g, loc, collection, value=None):
     """sum(xs) or sum(xs, x -> value): the total."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if value is None:
         return sum(items)
     return sum(value(x) for x in items)
@@ -123,7 +123,7 @@ def sum_(g, loc, collection, value=None):
 @primitive(name="min")
 def min_(g, loc, collection, key=None):
     """min(xs) or min(xs, x -> key): the smallest value (none for an empty list)."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if not items:
         return None
     return min(items) if key is None else min(key(x) for x in items)
@@ -132,7 +132,7 @@ def min_(g, loc, collection, key=None):
 @primitive(name="max")
 def max_(g, loc, collection, key=None):
     """max(xs) or max(xs, x -> key): the largest value (none for an empty list)."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if not items:
         return None
     return max(items) if key is None else max(key(x) for x in items)
@@ -141,34 +141,34 @@ def max_(g, loc, collection, key=None):
 @primitive(name="any")
 def any_(g, loc, collection, predicate=None):
     """any(xs) or any(xs, x -> cond): true if at least one item is (or satisfies) true."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     return any(items) if predicate is None else any(predicate(x) for x in items)
 
 
 @primitive(name="all")
 def all_(g, loc, collection, predicate=None):
     """all(xs) or all(xs, x -> cond): true if every item is (or satisfies) true."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     return all(items) if predicate is None else all(predicate(x) for x in items)
 
 
 @primitive(name="filter")
 def filter_(g, loc, collection, predicate):
     """filter(xs, x -> cond): the items that satisfy cond, in order."""
-    return [x for x in _coll(g, collection, loc) if predicate(x)]
+    return [x for x in collection_of(g, collection, loc) if predicate(x)]
 
 
 @primitive(name="sorted")
 def sorted_(g, loc, collection, key=None, *, descending=False):
     """sorted(xs) or sorted(xs, x -> key, descending=true): a sorted copy (stable)."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     return sorted(items, key=key, reverse=bool(descending))
 
 
 @primitive()
 def first(g, loc, collection, predicate=None):
     """first(xs) or first(xs, x -> cond): the first (matching) item, or none."""
-    for x in _coll(g, collection, loc):
+    for x in collection_of(g, collection, loc):
         if predicate is None or predicate(x):
             return x
     return None
@@ -178,7 +178,7 @@ def first(g, loc, collection, predicate=None):
 def last(g, loc, collection, predicate=None):
     """last(xs) or last(xs, x -> cond): the last (matching) item, or none."""
     found = None
-    for x in _coll(g, collection, loc):
+    for x in collection_of(g, collection, loc):
         if predicate is None or predicate(x):
             found = x
     return found
@@ -187,7 +187,7 @@ def last(g, loc, collection, predicate=None):
 @primitive()
 def lowest(g, loc, collection, key):
     """lowest(xs, x -> key): every item whose key is the smallest (ties included)."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if not items:
         return []
     keys = [key(x) for x in items]
@@ -198,7 +198,7 @@ def lowest(g, loc, collection, key):
 @primitive()
 def highest(g, loc, collection, key):
     """highest(xs, x -> key): every item whose key is the largest (ties included)."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if not items:
         return []
     keys = [key(x) for x in items]
@@ -209,7 +209,7 @@ def highest(g, loc, collection, key):
 @primitive(name="list")
 def list_(g, loc, collection):
     """list(zone_or_list): the items as a list (a snapshot of a zone)."""
-    return list(_coll(g, collection, loc))
+    return list(collection_of(g, collection, loc))
 
 
 @primitive(name="range")
@@ -423,7 +423,7 @@ def shuffle(g, loc, zone_, *, name=None):
 @primitive(effect=True)
 def roll(g, loc, faces, *, name=None):
     """roll([faces...], name="die"): one face at random (pinnable by name)."""
-    items = _coll(g, faces, loc)
+    items = collection_of(g, faces, loc)
     if not items:
         raise GameError("roll() needs at least one face", loc)
     return g.random_pick(items, name or "roll", loc)
@@ -432,7 +432,7 @@ def roll(g, loc, faces, *, name=None):
 @primitive(effect=True)
 def pick_random(g, loc, collection, *, name=None):
     """pick_random(xs, name="draw"): one item at random (pinnable by name)."""
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if not items:
         return None
     return g.random_pick(items, name or "pick", loc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations as _combinations
 
 from ..errors import GameError
-from .primitives import _coll, primitive
+from .primitives import collection_of, primitive
 
 
 @primitive()
@@ -17,7 +17,7 @@ def combinations(g, loc, collection, k):
 
     Example: ``combinations([1, 2, 3], 2)`` -> ``[[1, 2], [1, 3], [2, 3]]``.
     """
-    items = _coll(g, collection, loc)
+    items = collection_of(g, collection, loc)
     if not isinstance(k, int) or isinstance(k, bool) or k < 0:
         raise GameError(f"combinations() needs a whole number k >= 0, got {k!r}", loc)
     if k > len(items):
@@ -33,7 +33,7 @@ def matches(g, loc, faces, need, count, wild=None):
 
     Example: ``matches(["black", "white"], "black", 2, "white")`` -> ``true``.
     """
-    items = _coll(g, faces, loc)
+    items = collection_of(g, faces, loc)
     if not isinstance(count, int) or isinstance(count, bool):
         raise GameError(f"matches() needs a whole number count, got {count!r}", loc)
     hits = sum(1 for f in items if f == need or (wild is not None and f == wild))

@@ -273,6 +273,7 @@ class Builder:
                 continue
             snippet = Snippet(text, f"function {name}")
             code = self.compiler.code_from_ast(info.body, snippet, info.code_id, info.params)
+            info.snippet = snippet
             if code is not None:
                 code.suspends = info.suspends
             if code is not None and "do" not in spec:
@@ -280,6 +281,10 @@ class Builder:
                 expr = info.body[0].value
                 info.fast = self.compiler._value_function(expr, snippet, info.params)
                 info.value_location = snippet.loc(expr)
+                bind_call_sites(info)
+            elif code is not None and not info.suspends and not info.changes_game:
+                # run for its value only: one plain Python function instead of a VM frame per call
+                info.fast = self.compiler.direct(info.body, snippet, info.params, self.rs.max_steps)
                 bind_call_sites(info)
 
     def _template(self, text, what, local):

@@ -1,0 +1,98 @@
+"""A ``do:`` function that neither asks a player nor changes the game, as one plain Python function.
+
+Such a function is only ever run for its value, from an expression (a
+domain, a condition, a label, another function). On the VM every call built
+a stack and a frame and went round the VM loop once per basic block, which
+cost more than most of these functions do. Since nothing can suspend it and
+it cannot end the game, it needs no resumable position: its statements
+become Python statements (``if``/``for``/``while``/``return``) with its
+locals in a dict ``L``, exactly as the VM keeps them, and it becomes the
+function's ``fast`` form, called directly like a ``value:`` function.
+
+Loops count their rounds against the ruleset's step limit, so a loop that
+never ends stops with the same kind of error as on the VM. Expressions and
+assignments are the generator's own (:mod:`interpreter.dsl.expressions`), so
+the source is still built only from the compiler's names and ``repr``'d
+literals, and every node keeps its line in the line table.
+"""
+from __future__ import annotations
+
+from ..errors import RunawayGameError
+from . import ast
+
+INDENT = "    "
+
+
+def loop_items(g, items) -> list:
+    """What a ``for`` walks: the collection as it is when the loop starts (a zone: its things)."""
+    if hasattr(items, "defn"):
+        return g.zone_things(items)
+    return list(items)
+
+
+def runaway(g, max_steps, loc):
+    phase = " > ".join(g.state.phase) or "(no phase)"
+    raise RunawayGameError(f"a function did not finish within {max_steps} steps; it was in phase '{phase}'", loc,
+                           hint="a loop never ends; raise limits.max_steps if the game is really this long")
+
+
+def direct_function(gen, body, params: tuple, max_steps: int):
+    """``fast(g, *args)`` running statements ``body`` of a function with ``params``."""
+    names = [gen.fresh("_a") for _ in params]
+    locals_ = ", ".join(f"{name!r}: {arg}" for name, arg in zip(params, names))
+    lines = ["L = {" + locals_ + "}", "n = 0"]
+    _block(gen, body, lines, 0, gen.literal(max_steps))
+    lines.append("return None")
+    return gen.function(lines, gen.sn.loc((1, 1)), ", ".join(["g", *names]))
+
+
+def _block(gen, body, out, depth, limit):
+    start = len(out)
+    for s in body:
+        _statement(gen, s, out, depth, limit)
+    if len(out) == start:
+        out.append(INDENT * depth + "pass")
+
+
+def _statement(gen, s, out, depth, limit):
+    pad = INDENT * depth
+    if isinstance(s, ast.Pass):
+        out.append(pad + "pass")
+    elif isinstance(s, ast.ExprStmt):
+        out.append(pad + gen.expr(s.expr))
+    elif isinstance(s, ast.Assign):
+        out.extend(pad + line for line in gen.assignment(s))
+    elif isinstance(s, ast.If):
+        keyword = "if"
+        for cond, body in s.branches:
+            out.append(f"{pad}{keyword} {gen.expr(cond)}:")
+            _block(gen, body, out, depth + 1, limit)
+            keyword = "elif"
+        if s.orelse:
+            out.append(pad + "else:")
+            _block(gen, s.orelse, out, depth + 1, limit)
+    elif isinstance(s, ast.For):
+        item = gen.fresh()
+        out.append(f"{pad}for {item} in {gen.bind(loop_items)}(g, {gen.expr(s.source)}):")
+        _count_round(gen, s, out, depth + 1, limit)
+        out.append(f"{pad}{INDENT}L[{s.var!r}] = {item}")
+        _block(gen, s.body, out, depth + 1, limit)
+    elif isinstance(s, ast.While):
+        out.append(f"{pad}while {gen.expr(s.cond)}:")
+        _count_round(gen, s, out, depth + 1, limit)
+        _block(gen, s.body, out, depth + 1, limit)
+    elif isinstance(s, ast.Break):
+        out.append(pad + "break")
+    elif isinstance(s, ast.Continue):
+        out.append(pad + "continue")
+    elif isinstance(s, ast.Return):
+        out.append(pad + "return " + (gen.expr(s.value) if s.value is not None else "None"))
+    else:
+        raise gen.c._error(f"unsupported statement {type(s).__name__}", gen.sn, s)
+
+
+def _count_round(gen, s, out, depth, limit):
+    pad = INDENT * depth
+    out.append(f"{pad}n += 1")
+    out.append(f"{pad}if n > {limit}:")
+    out.append(f"{pad}{INDENT}{gen.bind(runaway)}(g, {limit}, {gen.bind(gen.sn.loc(s), '_l')})")
