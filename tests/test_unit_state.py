@@ -69,7 +69,7 @@ def test_clone_is_independent_in_every_part(game):
     twin.out[0] = True
     twin.zones["deck"].pop()
     twin.where["card.1"] = "box"
-    twin.props["card.1"]["marked"] = False
+    twin.own_props("card.1")["marked"] = False   # props are changed through own_props (copy on write)
     twin.zprops["c"]["flooded"] = False
     twin.links[0][2] = "bridge"
     twin.stack[1][2]["base"] = 6
@@ -82,6 +82,31 @@ def test_clone_is_independent_in_every_part(game):
     assert json.dumps(game.state.to_json(), sort_keys=True) == original
     assert game.state.where["card.1"] == "deck"
     assert twin != game.state
+
+
+def test_props_are_shared_until_either_side_writes(game):
+    st = game.state
+    twin = st.clone()
+    assert twin.props["card.2"] is st.props["card.2"]   # shared: nothing copied yet
+    st.own_props("card.2")["marked"] = True               # the original writes after the clone
+    assert twin.props["card.2"].get("marked") is None and st.props["card.2"]["marked"] is True
+    third = twin.clone()
+    third.own_props("card.2")["marked"] = "x"
+    assert twin.props["card.2"].get("marked") is None and st.props["card.2"]["marked"] is True
+
+
+def test_props_holding_a_list_are_copied_at_once(game):
+    # a rule may change a list inside a property in place, without own_props
+    st = game.state
+    st.own_props("card.1")["known_to"] = [0]
+    st.mark_deep("card.1")
+    twin = st.clone()
+    twin.props["card.1"]["known_to"].append(1)
+    assert st.props["card.1"]["known_to"] == [0]
+    restored = State.from_json(json.loads(json.dumps(st.to_json())), game.table)   # deep things not yet known
+    copy = restored.clone()
+    copy.props["card.1"]["known_to"].append(1)
+    assert restored.props["card.1"]["known_to"] == [0]
 
 
 def test_game_clone_evolves_identically(game):

@@ -106,15 +106,13 @@ def determinize(game, seat: int, rand: random.Random):
 def _relabel(sample, mapping: dict) -> None:
     """Put thing ``mapping[old]`` where ``old`` was; the slot's properties stay where they are."""
     st, things = sample.state, sample.table.things
-    old_props = {old: st.props[old] for old in mapping}
     for zid, items in st.zones.items():
         for i, tid in enumerate(items):
             new = mapping.get(tid)
             if new is not None:
                 items[i] = new
                 st.where[new] = zid
-    for old, new in mapping.items():
-        st.props[new] = old_props[old]
+    st.move_props(mapping)
     refs = {things[old]: things[new] for old, new in mapping.items()}
     swap = lambda v: _swap_refs(v, refs)  # noqa: E731
     st.vars = {k: swap(v) for k, v in st.vars.items()}

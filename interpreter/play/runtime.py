@@ -163,7 +163,9 @@ class RuleRuntime:
         if isinstance(obj, ThingRef):
             if name not in self.ruleset.thing_props:
                 raise GameError(f"'{name}' is not a declared thing property", loc)
-            self.state.props[obj.id][name] = value
+            self.state.own_props(obj.id)[name] = value
+            if isinstance(value, (list, dict)):
+                self.state.mark_deep(obj.id)
             return
         if isinstance(obj, ZoneRef):
             if name not in self.ruleset.zone_props:
@@ -225,9 +227,12 @@ class RuleRuntime:
         else:
             dest.append(thing.id)
         st.where[thing.id] = zone.id
+        up = (zone.defn.face == "up") if face is None else (face == "up")
         props = st.props[thing.id]
-        props["face_up"] = (zone.defn.face == "up") if face is None else (face == "up")
-        props.pop("known_to", None)
+        if props.get("face_up") is not up or "known_to" in props:   # copied on write only when it changes
+            props = st.own_props(thing.id)
+            props["face_up"] = up
+            props.pop("known_to", None)
         if self.record:
             event = {"e": "move", "thing": thing.id, "from": src, "to": zone.id}
             now_seen = watchers(self, thing.id, zone.id)
@@ -241,13 +246,14 @@ class RuleRuntime:
         props = self.state.props[thing.id]
         new = (not props.get("face_up", False)) if up is None else bool(up)
         if props.get("face_up", False) != new:
-            props["face_up"] = new
+            self.state.own_props(thing.id)["face_up"] = new
             self.emit({"e": "flip", "thing": thing.id, "face_up": new})
 
     def let_see(self, who, thing, loc) -> None:
         if not isinstance(who, PlayerRef) or not isinstance(thing, ThingRef):
             raise GameError("peek(player, thing) needs a player and a thing", loc)
-        known = self.state.props[thing.id].setdefault("known_to", [])
+        known = self.state.own_props(thing.id).setdefault("known_to", [])
+        self.state.mark_deep(thing.id)
         if who.seat not in known:
             known.append(who.seat)
         self.emit({"e": "peek", "player": who.seat, "thing": thing.id, "only": [who.seat]})

@@ -45,9 +45,27 @@ def _copy_prop_table(table: dict) -> dict:
     return out
 
 
+def _copy_dict(d: dict) -> dict:
+    """``copy_data`` of a dict whose values are mostly plain: one copy, then only lists and dicts inside."""
+    copy = d.copy()
+    for key, value in d.items():
+        if isinstance(value, (list, dict)):
+            copy[key] = copy_data(value)
+    return copy
+
+
 class State:
+    """The position of one game.
+
+    Things' dynamic properties are copied on write: a clone shares each
+    thing's property dict with the state it came from until either changes
+    it, through :meth:`own_props`. A dict holding a list or a dict (e.g.
+    ``known_to``) is copied at once instead, because a rule may change such a
+    list in place; ``props_deep`` names those things (None: not known, look).
+    """
+
     __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
-                 "pending", "rng", "pins", "steps", "over", "phase")
+                 "pending", "rng", "pins", "steps", "over", "phase", "props_own", "props_deep")
 
     def __init__(self):
         self.vars: dict = {}
@@ -65,18 +83,61 @@ class State:
         self.steps: int = 0
         self.over: bool = False
         self.phase: list[str] = []
+        self.props_own: set = set()        # things whose props dict no clone shares (changed in place)
+        self.props_deep: set | None = None  # things whose props hold a list or dict; None: not known
+
+    def own_props(self, tid: str) -> dict:
+        """Thing ``tid``'s properties, to change: copied first if a clone may share them."""
+        props = self.props[tid]
+        if tid not in self.props_own:
+            props = self.props[tid] = _copy_props(props)
+            self.props_own.add(tid)
+        return props
+
+    def mark_deep(self, tid: str) -> None:
+        """Thing ``tid``'s properties now hold a list or a dict."""
+        if self.props_deep is not None:
+            self.props_deep.add(tid)
+
+    def move_props(self, mapping: dict) -> None:
+        """Give thing ``mapping[old]`` the property dict of ``old``; whether it is owned or deep moves with it."""
+        moved = {old: self.props[old] for old in mapping}
+        replaced = set(mapping.values())
+        own = {new for old, new in mapping.items() if old in self.props_own}
+        self.props_own.difference_update(replaced)
+        self.props_own |= own
+        if self.props_deep is not None:
+            deep = {new for old, new in mapping.items() if old in self.props_deep}
+            self.props_deep.difference_update(replaced)
+            self.props_deep |= deep
+        for old, new in mapping.items():
+            self.props[new] = moved[old]
+
+    def _deep_things(self) -> set:
+        deep = self.props_deep
+        if deep is None:
+            deep = self.props_deep = {tid for tid, p in self.props.items()
+                                      if any(isinstance(v, (list, dict)) for v in p.values())}
+        return deep
 
     def clone(self) -> "State":
         other = State.__new__(State)
-        other.vars = copy_data(self.vars)
-        other.pvars = [copy_data(p) for p in self.pvars]
+        other.vars = _copy_dict(self.vars)
+        other.pvars = [_copy_dict(p) for p in self.pvars]
         other.out = list(self.out)
         other.zones = {k: v[:] for k, v in self.zones.items()}
         other.where = dict(self.where)
-        other.props = _copy_prop_table(self.props)
+        # shared until written (own_props); the ones holding lists are copied now
+        deep = self._deep_things()
+        other.props = props = self.props.copy()
+        for tid in deep:
+            props[tid] = _copy_props(props[tid])
+        self.props_own = set(deep)
+        other.props_own = set(deep)
+        other.props_deep = set(deep)
         other.zprops = _copy_prop_table(self.zprops)
         other.links = [l[:] for l in self.links]
-        other.stack = [[f[0], f[1], copy_data(f[2]), f[3]] for f in self.stack]
+        other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
         other.pending = copy_data(self.pending)
         other.rng = self.rng
         other.pins = {k: v[:] for k, v in self.pins.items()}
