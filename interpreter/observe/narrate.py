@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..play.visibility import redact
-from .status import status
+from .status import grouped, status
 
 
 def _thing(g, tid):
@@ -102,12 +102,12 @@ def describe_view(g, view: dict, since: int = 0) -> list[str]:
 
 def _zone_line(z: dict, declared: bool) -> str | None:
     """A zone of the status as one line (None: not worth a line)."""
-    label = f"  {z['name']}" + (" (yours)" if z["mine"] else "")
+    label = f"  {z['name']}" + (" (yours)" if z["mine"] and not z["owner_only"] else "")
     known = [t for t in z["things"] if t is not None]
     if declared:   # the ruleset chose this zone: say what is there, even nothing
         if z["count_only"] or (z["count"] and not known):
             return f"{label}: {z['count']}" + (" face down" if z["hidden"] and not z["count_only"] else "")
-        shown = known + ([f"{z['hidden']} face down"] if z["hidden"] else [])
+        shown = grouped([t or f"a face-down {back or 'thing'}" for t, back in zip(z["things"], z["backs"])])
         return f"{label}: {', '.join(_first(shown, len(shown)))}" if shown else f"{label}: empty"
     if not z["count"]:
         return None

@@ -18,7 +18,7 @@ def status(g, view: dict) -> dict:
          "vars": [(words, text)],               # global counters
          "players": [{"seat", "name", "you", "out", "values": [(words, text)]}],
          "zones": [{"id", "name", "owner", "mine", "count", "things": [text or None], "backs": [back or None],
-                    "hidden": n, "count_only": bool}]}
+                    "hidden": n, "count_only": bool, "owner_only": bool}]}
 
     ``things`` is what may be read of each thing, in order (a face-down thing by
     its back and public attributes; None: nothing at all, ``hidden`` counts
@@ -45,7 +45,9 @@ def status(g, view: dict) -> dict:
         for zid, z in _chosen(g, view, entry):
             if entry.owner_only and z["owner"] != seat:
                 continue
-            zones.append(_zone(g, zid, z, seat, _label(g, entry, z), entry))
+            shown = _zone(g, zid, z, seat, _label(g, entry, z), entry)
+            if shown["count"] or not (entry.hide_empty or entry.zone is None):
+                zones.append(shown)
     return {"declared": True, "vars": values, "players": players, "zones": zones}
 
 
@@ -72,6 +74,11 @@ def _player(p, seat, values) -> dict:
 
 def _zone(g, zid, z, seat, name, entry=None) -> dict:
     show = entry.show if entry else ()
+    if entry and entry.own_things:   # only what the seat can see is its own
+        z = dict(z, things=[t for t in z["things"] if "id" in t and _owner(g, t, entry.own_things) == seat])
+        z["count"] = len(z["things"])
+    if any(a == "description" for a, _ in show):
+        z = dict(z, things=[_described(g, t) for t in z["things"]])
     texts = [thing_text(t, show) for t in z["things"]]
     props = z.get("props") or {}
     if entry and entry.props:
@@ -81,18 +88,42 @@ def _zone(g, zid, z, seat, name, entry=None) -> dict:
             name = f"{name} ({', '.join(extra)})"
     return {"id": zid, "name": name, "owner": z["owner"], "mine": z["owner"] is not None and z["owner"] == seat,
             "count": z["count"], "things": texts, "backs": [t.get("back") for t in z["things"]],
-            "hidden": sum(t is None for t in texts), "count_only": bool(entry and entry.count_only)}
+            "hidden": sum(t is None for t in texts), "count_only": bool(entry and entry.count_only),
+            "owner_only": bool(entry and entry.owner_only)}
+
+
+def _described(g, t: dict) -> dict:
+    """A visible thing of the view with its definition's ``description`` (the card's text)."""
+    if "id" not in t or "description" in t:
+        return t
+    text = g.ruleset.display.texts.get(g.table.things[t["id"]].def_id)
+    return dict(t, description=text) if text else t
+
+
+def _owner(g, t: dict, how):
+    """The seat a visible thing of the view belongs to: its owner, or the seat in property ``how``."""
+    if how is True:
+        return g.table.things[t["id"]].owner
+    value = t.get(how)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def thing_text(t: dict, show=()) -> str | None:
     """A thing of a view as words: its name and the attributes ``show`` asks for; a face-down
-    one by what its back shows (None: nothing at all)."""
+    one by what its back shows (None: nothing at all). Only attributes the view holds are read,
+    so a face-down thing shows no more than its public attributes."""
+    extra = []
+    for a, words in show:
+        v = t.get(a)
+        if v is None or v == "" or v is False:
+            continue
+        extra.append((words or a.replace("_", " ")) if v is True else str(v) if words is None else f"{words} {v}")
     if t.get("hidden"):
-        public = ", ".join(f"{k} {v}" for k, v in t.items() if k not in ("hidden", "back"))
-        return f"a face-down {t.get('back', 'thing')} ({public})" if public else None
+        if not show:
+            public = ", ".join(f"{k} {v}" for k, v in t.items() if k not in ("hidden", "back"))
+            return f"a face-down {t.get('back', 'thing')} ({public})" if public else None
+        return f"a face-down {t.get('back', 'thing')} ({'; '.join(extra)})" if extra else None
     text = t.get("name", t.get("kind", "thing"))
-    extra = [str(t[a]) if words is None else f"{words} {t[a]}" for a, words in show
-             if t.get(a) not in (None, "")]
     return f"{text} — {'; '.join(extra)}" if extra else text
 
 
@@ -113,3 +144,14 @@ def _text(g, v, visible: set) -> str:
     if isinstance(v, list):
         return ", ".join(_text(g, x, visible) for x in v) or "none"
     return "—" if v is None else str(v)
+
+
+def grouped(labels: list) -> list:
+    """Neighbours with the same label as one entry: ``28 × a face-down card``."""
+    out = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1][1] += 1
+        else:
+            out.append([label, 1])
+    return [label if n == 1 else f"{n} × {label}" for label, n in out]

@@ -8,7 +8,7 @@ misspelt counter is a located error, not a silently empty line.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import did_you_mean
 
@@ -30,6 +30,8 @@ class ZoneShow:
     count_only: bool = False        # how many things, not which
     show: tuple = ()                # (attribute, words or None) printed after a visible thing's name
     props: tuple = ()               # (zone property, words) printed after the zone's name
+    hide_empty: bool = False        # left out while empty
+    own_things: bool | str = False  # only the reading seat's own things (a name: the property holding the seat)
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,7 @@ class Display:
     counters: tuple = ()            # CounterShow of global variables
     player: tuple = ()              # CounterShow of each player's counters
     zones: tuple = ()               # ZoneShow
+    texts: dict = field(default_factory=dict)   # thing definition id -> its description (a card's text)
 
 
 def build_display(spec, rs, error) -> Display | None:
@@ -68,14 +71,19 @@ def build_display(spec, rs, error) -> Display | None:
             if name not in attrs:
                 error(f"display: no thing has an attribute or property '{name}'", _where(entry, "show", loc),
                       did_you_mean(name, attrs), code="unknown-reference")
+        own = entry.get("own_things") or False
+        if isinstance(own, str) and own not in rs.thing_props:
+            error(f"display: no thing property '{own}' to hold the controlling seat", _where(entry, "own_things", loc),
+                  did_you_mean(own, rs.thing_props), code="unknown-reference")
         props = _words(entry.get("props"))
         for name, _ in props:
             if name not in rs.zone_props:
                 error(f"display: no zone property '{name}'", _where(entry, "props", loc),
                       did_you_mean(name, rs.zone_props), code="unknown-reference")
         zones.append(ZoneShow(str(zid) if zid is not None else None, entry.get("label"), owner_only,
-                              bool(entry.get("count")), tuple(show), tuple(props)))
-    return Display(counters, player, tuple(zones))
+                              bool(entry.get("count")), tuple(show), tuple(props), bool(entry.get("hide_empty")), own))
+    texts = {str(d.get("id")): " ".join(str(d["description"]).split()) for d in rs.things if d.get("description")}
+    return Display(counters, player, tuple(zones), texts)
 
 
 def _counters(table, known: set, what: str, error, allow_owner: bool = True):
@@ -95,9 +103,9 @@ def _counters(table, known: set, what: str, error, allow_owner: bool = True):
 
 
 def _words(value) -> list:
-    """``[a, b]`` or ``{a: words}`` as [(attribute, words or None)]."""
+    """``[a, b]`` or ``{a: words}`` as [(attribute, words or None)] (empty words: None)."""
     if isinstance(value, dict):
-        return [(str(k), str(v)) for k, v in value.items()]
+        return [(str(k), str(v) or None) for k, v in value.items()]
     return [(str(k), None) for k in value or ()]
 
 
@@ -110,4 +118,6 @@ def _thing_attributes(rs) -> set:
     names = set(rs.thing_props)
     for tdef in rs.things:
         names |= set(tdef.get("attrs") or {}) | set(tdef.get("each") or {})
+        if tdef.get("description"):
+            names.add("description")   # a card's text, from its definition
     return names

@@ -11,7 +11,7 @@ import threading
 from ..agents import HumanAgent, make_agents
 from ..agents.human import action_label
 from ..observe.narrate import event_text
-from ..observe.status import status
+from ..observe.status import grouped, status
 
 
 class Refused(Exception):
@@ -143,18 +143,7 @@ def _zone(z: dict, names: list) -> dict:
     if z["count_only"]:
         things = [str(z["count"])] if z["count"] else []
     else:
-        things = _grouped([text or f"a hidden {back or 'thing'}" for text, back in zip(z["things"], z["backs"])])
+        things = grouped([text or f"a hidden {back or 'thing'}" for text, back in zip(z["things"], z["backs"])])
     owner = z["owner"]
     return {"id": z["id"], "name": z["name"], "owner": names[owner] if owner is not None else None,
             "mine": z["mine"], "count": z["count"], "things": things}
-
-
-def _grouped(labels: list) -> list:
-    """Neighbours with the same label as one entry: ``28 × a hidden card``."""
-    out = []
-    for label in labels:
-        if out and out[-1][0] == label:
-            out[-1][1] += 1
-        else:
-            out.append([label, 1])
-    return [label if n == 1 else f"{n} × {label}" for label, n in out]
