@@ -21,8 +21,13 @@ def event_text(g, e: dict) -> str | None:
     if kind == "start":
         return f"{g.ruleset.name}: {e['players']} players, seed {e['seed']}" + \
             (f", variant {e['variant']}" if e.get("variant") else "")
+    display = g.ruleset.display
     if kind == "phase":
-        extra = ", ".join(f"{k} {v}" for k, v in (e.get("vars") or {}).items())
+        values = (e.get("vars") or {}).items()
+        if display is not None:   # only the counters the ruleset shows, in its words
+            words = {c.name: c.label for c in display.counters}
+            values = [(words[k], v) for k, v in values if k in words]
+        extra = ", ".join(f"{k} {v}" for k, v in values)
         return f"— {e['name']}" + (f" ({extra})" if extra else "")
     if kind == "decide":
         if e.get("hidden"):
@@ -44,7 +49,13 @@ def event_text(g, e: dict) -> str | None:
     if kind == "set":
         if e.get("hidden"):
             return None
-        return f"{name(e['player'])} {e['name']}: {e.get('old')} → {e.get('new')}"
+        label = e["name"]
+        if display is not None:   # a counter the ruleset does not show is bookkeeping: not narrated
+            shown = next((c for c in display.player if c.name == label), None)
+            if shown is None or shown.owner_only:   # a log line is read by everyone
+                return None
+            label = shown.label
+        return f"{name(e['player'])} {label}: {e.get('old')} → {e.get('new')}"
     if kind == "log":
         return None if e.get("hidden") else e["text"]
     if kind == "eliminate":

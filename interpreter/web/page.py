@@ -71,7 +71,7 @@ function render(s) {
       continue;
     }
     if (!z.count) { empty++; continue; }
-    const d = el("div", "", "zone"); d.append(el("b", z.name + (z.owner ? ` (${z.owner})` : "") + ": "));
+    const d = el("div", "", "zone"); d.append(el("b", z.name + (z.owner && !z.name.includes(z.owner) ? ` (${z.owner})` : "") + ": "));
     d.append(`${z.things.join(", ")}`); zones.append(d);
   }
   if (empty) zones.append(el("div", `${empty} empty places not listed`, "muted"));

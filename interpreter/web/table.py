@@ -141,7 +141,7 @@ def _scalars(values: dict) -> dict:
 
 def _zone(z: dict, names: list) -> dict:
     if z["count_only"]:
-        things = [str(z["count"])] if z["count"] else []
+        things = [str(z["count"])]
     else:
         things = grouped([text or f"a hidden {back or 'thing'}" for text, back in zip(z["things"], z["backs"])])
     owner = z["owner"]
