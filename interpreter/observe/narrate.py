@@ -26,13 +26,16 @@ def event_text(g, e: dict) -> str | None:
         values = (e.get("vars") or {}).items()
         if display is not None:   # only the counters the ruleset shows, in its words
             words = {c.name: c.label for c in display.counters}
-            values = [(words[k], v) for k, v in values if k in words]
+            values = [(words[k], v) for k, v in values if k in words and v not in ("", None)]
         extra = ", ".join(f"{k} {v}" for k, v in values)
         return f"— {e['name']}" + (f" ({extra})" if extra else "")
     if kind == "decide":
         if e.get("hidden"):
             return f"{name(e['player'])} commits a secret choice"
-        return f"{name(e['player'])}: {e.get('label') or e['action']['action']}"
+        label = str(e.get("label") or e["action"]["action"])
+        if label.startswith("[") and label.endswith("]"):   # a choice among lists reads 'a — b', as in the menu
+            label = " — ".join(part.strip() for part in label[1:-1].split(","))
+        return f"{name(e['player'])}: {label}"
     if kind == "reveal":
         return "Revealed: " + "; ".join(f"{name(a['player'])} {label}"
                                           for a, label in zip(e.get("actions", []), e.get("labels", [])))
@@ -55,6 +58,7 @@ def event_text(g, e: dict) -> str | None:
             if shown is None or shown.owner_only:   # a log line is read by everyone
                 return None
             label = shown.label
+            return f"{name(e['player'])} {label}: {_said(e.get('old'))} → {_said(e.get('new'))}"
         return f"{name(e['player'])} {label}: {e.get('old')} → {e.get('new')}"
     if kind == "log":
         return None if e.get("hidden") else e["text"]
@@ -75,6 +79,10 @@ def event_text(g, e: dict) -> str | None:
     if kind == "peek":
         return None if e.get("hidden") else f"{name(e['player'])} looks at {_thing(g, e['thing'])}"
     return None
+
+
+def _said(value):
+    return ("yes" if value else "no") if isinstance(value, bool) else value
 
 
 def narrate(g, seat=None, since: int = 0) -> list[str]:
@@ -119,6 +127,8 @@ def _zone_line(z: dict, declared: bool) -> str | None:
         if z["count_only"] or (z["count"] and not known):
             return f"{label}: {z['count']}" + (" face down" if z["hidden"] and not z["count_only"] else "")
         shown = grouped([t or f"a face-down {back or 'thing'}" for t, back in zip(z["things"], z["backs"])])
+        if any(" — " in t for t in shown):   # cards with their text: one to a line
+            return f"{label}:" + "".join(f"\n      {t}" for t in shown)
         return f"{label}: {', '.join(_first(shown, len(shown)))}" if shown else f"{label}: empty"
     if not z["count"]:
         return None
