@@ -192,7 +192,7 @@ def test_a_face_down_lifeboat_shows_the_capacity_printed_on_its_back():
     from interpreter import Game, load_ruleset
     from interpreter.observe.narrate import describe_view
     game = Game(load_ruleset("collapsible-d"), 3, seed=1)
-    lines = [line for line in describe_view(game, game.view(0)) if line.strip().startswith("slot ")]
+    lines = [line for line in describe_view(game, game.view(0)) if line.strip().startswith("lifeboat at access ")]
     assert lines and all("a face-down lifeboat (capacity " in line for line in lines)
     shown = {int(line.rsplit("capacity ", 1)[1].rstrip(")")) for line in lines}
     assert shown <= {3, 4, 5, 6} and len(shown) > 1

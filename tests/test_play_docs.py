@@ -41,8 +41,11 @@ def test_the_page_shows_play_resume_and_serve():
     assert any("--resume" in c for c in commands)
     assert any("--replay" in c for c in commands)
     assert any(c.startswith("davit play") and "--resume" not in c for c in commands)
-    assert (ROOT / "docs" / "web-table.png").stat().st_size > 10_000
-    assert "](web-table.png)" in PAGE.read_text()
+    # a picture of each bundled game's table, each shown on the page
+    from interpreter.load.files import bundled_ids
+    for rid in bundled_ids():
+        assert (ROOT / "docs" / "tables" / f"{rid}.png").stat().st_size > 10_000, rid
+        assert f"](tables/{rid}.png)" in PAGE.read_text(), rid
 
 
 def _play(command, cwd):

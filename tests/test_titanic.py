@@ -213,7 +213,9 @@ def test_a_human_can_play_at_the_terminal(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert rc == 0
     assert "blue, placement:" in out and "start in " in out
-    assert "blue's private objective (yours)" in out
+    # the display section shows the seat its own objective card with its text
+    card = out.split("your private objective:", 1)[1].splitlines()[1]
+    assert card.strip().startswith("private objective card ") and "blue: " in card
     game = Game(_ruleset(), 3, seed=2)
     secret_names = {t.name for t in game.table.things.values() if t.kind in ("star_card", "objective")}
     for other in ("red", "white"):

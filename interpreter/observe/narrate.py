@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..play.visibility import redact
+from .status import grouped, status
 
 
 def _thing(g, tid):
@@ -20,13 +21,21 @@ def event_text(g, e: dict) -> str | None:
     if kind == "start":
         return f"{g.ruleset.name}: {e['players']} players, seed {e['seed']}" + \
             (f", variant {e['variant']}" if e.get("variant") else "")
+    display = g.ruleset.display
     if kind == "phase":
-        extra = ", ".join(f"{k} {v}" for k, v in (e.get("vars") or {}).items())
+        values = (e.get("vars") or {}).items()
+        if display is not None:   # only the counters the ruleset shows, in its words
+            words = {c.name: c.label for c in display.counters}
+            values = [(words[k], v) for k, v in values if k in words and v not in ("", None)]
+        extra = ", ".join(f"{k} {v}" for k, v in values)
         return f"— {e['name']}" + (f" ({extra})" if extra else "")
     if kind == "decide":
         if e.get("hidden"):
             return f"{name(e['player'])} commits a secret choice"
-        return f"{name(e['player'])}: {e.get('label') or e['action']['action']}"
+        label = str(e.get("label") or e["action"]["action"])
+        if label.startswith("[") and label.endswith("]"):   # a choice among lists reads 'a — b', as in the menu
+            label = " — ".join(part.strip() for part in label[1:-1].split(","))
+        return f"{name(e['player'])}: {label}"
     if kind == "reveal":
         return "Revealed: " + "; ".join(f"{name(a['player'])} {label}"
                                           for a, label in zip(e.get("actions", []), e.get("labels", [])))
@@ -43,7 +52,14 @@ def event_text(g, e: dict) -> str | None:
     if kind == "set":
         if e.get("hidden"):
             return None
-        return f"{name(e['player'])} {e['name']}: {e.get('old')} → {e.get('new')}"
+        label = e["name"]
+        if display is not None:   # a counter the ruleset does not show is bookkeeping: not narrated
+            shown = next((c for c in display.player if c.name == label), None)
+            if shown is None or shown.owner_only:   # a log line is read by everyone
+                return None
+            label = shown.label
+            return f"{name(e['player'])} {label}: {_said(e.get('old'))} → {_said(e.get('new'))}"
+        return f"{name(e['player'])} {label}: {e.get('old')} → {e.get('new')}"
     if kind == "log":
         return None if e.get("hidden") else e["text"]
     if kind == "eliminate":
@@ -65,6 +81,10 @@ def event_text(g, e: dict) -> str | None:
     return None
 
 
+def _said(value):
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
 def narrate(g, seat=None, since: int = 0) -> list[str]:
     """The log from ``since`` as text lines, as ``seat`` may read it."""
     lines = []
@@ -76,43 +96,48 @@ def narrate(g, seat=None, since: int = 0) -> list[str]:
 
 
 def describe_view(g, view: dict, since: int = 0) -> list[str]:
-    """A short summary for a human seat: new events, public state, own hand."""
+    """A short summary for a human seat: new events, then its status (:func:`status.status`)."""
     lines = []
     for e in view["log"][since:]:
         text = event_text(g, e)
         if text:
             lines.append(text)
     lines.append("")
-    public = ", ".join(f"{k} {v}" for k, v in view["vars"].items() if isinstance(v, (int, str)))
+    shown = status(g, view)
+    public = ", ".join(f"{k} {v}" for k, v in shown["vars"])
     if public:
         lines.append(f"[{public}]")
-    for p in view["players"]:
-        values = ", ".join(f"{k} {v}" for k, v in p["vars"].items())
-        you = " (you)" if p["seat"] == view["you"] else ""
+    for p in shown["players"]:
+        values = ", ".join(f"{k} {v}" for k, v in p["values"])
+        you = " (you)" if p["you"] else ""
         out = " — out" if p["out"] else ""
-        lines.append(f"  {p['name']}{you}: {values}{out}")
-    for zid, z in view["zones"].items():
-        if not z["things"]:
-            continue
-        mine = z["owner"] is not None and z["owner"] == view["you"]
-        shown = [_shown_thing(t) for t in z["things"]]
-        if not mine and all(s is None for s in shown):
-            if z["owner"] is None:
-                lines.append(f"  {z['name']}: {len(shown)} hidden")
-            continue
-        shown = [s or "?" for s in shown]
-        if z["owner"] is not None and not mine and len(shown) > 6:
-            continue
-        label = f"  {z['name']}" + (" (yours)" if mine else "")
-        if len(shown) > 12:
-            shown = shown[:12] + [f"… {len(z['things']) - 12} more"]
-        lines.append(f"{label}: {', '.join(shown)}")
+        lines.append(f"  {p['name']}{you}" + (f": {values}" if values or not shown["declared"] else "") + out)
+    for z in shown["zones"]:
+        line = _zone_line(z, shown["declared"])
+        if line:
+            lines.append(line)
     return lines
 
 
-def _shown_thing(t: dict) -> str | None:
-    """A thing of a view as words; a face-down one by what its back shows (None: nothing at all)."""
-    if not t.get("hidden"):
-        return t.get("name", t["kind"])
-    public = ", ".join(f"{k} {v}" for k, v in t.items() if k not in ("hidden", "back"))
-    return f"a face-down {t.get('back', 'thing')} ({public})" if public else None
+def _zone_line(z: dict, declared: bool) -> str | None:
+    """A zone of the status as one line (None: not worth a line)."""
+    label = f"  {z['name']}" + (" (yours)" if z["mine"] and not z["owner_only"] else "")
+    known = [t for t in z["things"] if t is not None]
+    if declared:   # the ruleset chose this zone: say what is there, even nothing
+        if z["count_only"] or (z["count"] and not known):
+            return f"{label}: {z['count']}" + (" face down" if z["hidden"] and not z["count_only"] else "")
+        shown = grouped([t or f"a face-down {back or 'thing'}" for t, back in zip(z["things"], z["backs"])])
+        if any(" — " in t for t in shown):   # cards with their text: one to a line
+            return f"{label}:" + "".join(f"\n      {t}" for t in shown)
+        return f"{label}: {', '.join(_first(shown, len(shown)))}" if shown else f"{label}: empty"
+    if not z["count"]:
+        return None
+    if not z["mine"] and not known:
+        return f"  {z['name']}: {z['count']} hidden" if z["owner"] is None else None
+    if z["owner"] is not None and not z["mine"] and z["count"] > 6:
+        return None
+    return f"{label}: {', '.join(_first([t or '?' for t in z['things']], z['count']))}"
+
+
+def _first(shown: list, total: int) -> list:
+    return shown[:12] + [f"… {total - 12} more"] if len(shown) > 12 else shown

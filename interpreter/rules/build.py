@@ -24,6 +24,7 @@ from ..machine.vm import Code
 from ..machine.waits import PASS
 from .board import Board
 from .checks import check_ruleset
+from .display import build_display
 from .flow import FlowCompiler
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
 from .table import instance_ids
@@ -93,6 +94,7 @@ class Builder:
         self._triggers()
         self._end_and_scoring()
         self._heuristics()
+        rs.display = build_display(d.get("display"), rs, self.error)
         self._provenance(d)
         self.errors.extend(self.env.errors)
         if not self.errors:

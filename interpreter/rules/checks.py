@@ -2,8 +2,8 @@
 
 Run once at the end of :mod:`interpreter.rules.build`: declared counts must match the
 components (errors), the board must be reachable from where pieces start,
-containers must attach to real, reachable spaces, and definitions that are
-never used are reported (warnings, which ``davit validate`` shows and
+containers must attach to real, reachable spaces, no two zones or spaces
+may share a display name, and definitions that are never used are reported (warnings, which ``davit validate`` shows and
 ``--strict`` turns into failures).
 """
 from __future__ import annotations
@@ -30,6 +30,7 @@ def check_ruleset(rs, env, data) -> list:
     found = declaration_errors(data)
     found += _counts(rs, data)
     found += _board(rs, data)
+    found += _display_names(data)
     found += _unused(rs, env, data)
     return found
 
@@ -98,6 +99,31 @@ def _board(rs, data) -> list:
                 elif starts and str(target) not in reached:
                     out.append(_warn(f"'{spec.get('id')}' attaches to '{target}', which no piece can reach",
                                      attrs.loc_of(key), "unreachable"))
+    return out
+
+
+def _display_names(data) -> list:
+    """Two zones or spaces with one name read alike in every menu and log line ("move to X" twice,
+    "from X to X"): a person could not tell them apart, so the second one is an error."""
+    out = []
+    seen: dict = {}   # (per player?, name folded) -> where the first one is named
+    board = data.get("board") or {}
+    for section in (data.get("zones") or [], board.get("spaces") or []):
+        for i, spec in enumerate(section):
+            if not isinstance(spec, dict):
+                continue
+            zid = str(spec.get("id"))
+            name = str(spec.get("name", zid.replace("_", " ")))
+            where = spec.loc_of("name") if "name" in spec else spec.loc_of("id")
+            key = (bool(spec.get("per_player")), " ".join(name.casefold().split()))
+            if key in seen:
+                first_id, first_loc = seen[key]
+                at = f" (line {first_loc.line})" if first_loc and first_loc.file == (where and where.file) \
+                    else f" ({first_loc})" if first_loc else ""
+                out.append(_error(f"'{zid}' is displayed as '{name}', like '{first_id}'{at}", where, "duplicate-name",
+                                  "give each zone and space a name of its own: people choose and read by name"))
+            else:
+                seen[key] = (zid, where)
     return out
 
 

@@ -24,7 +24,7 @@ button.action:hover{background:#d8e4f6} button.action:disabled{opacity:.5;cursor
 #log{max-height:30em;overflow-y:auto;font-size:.88em;line-height:1.35;margin:0;padding-left:0;list-style:none}
 #log li{border-bottom:1px solid #f0f0f0;padding:.1em 0}
 table{border-collapse:collapse;font-size:.9em} td,th{padding:.2em .5em;text-align:left;border-bottom:1px solid #eee}
-.you{font-weight:700} .zone{margin:.25em 0;font-size:.9em} .zone b{font-weight:600} .muted{color:#777}
+.you{font-weight:700} .zone{margin:.25em 0;font-size:.9em} .zone b{font-weight:600} .card{margin:.15em 0 .15em 1em} .muted{color:#777}
 #board img{max-width:100%;height:auto;border:1px solid #ddd} #over{background:#fff3c4;border:2px solid #d6a800}
 .hand li{margin:.15em 0} #error{color:#a00}
 """
@@ -67,12 +67,17 @@ function render(s) {
   for (const z of s.zones) {
     if (z.mine) {
       const li = el("li"); li.append(el("b", z.name + ": "));
-      li.append(z.things.length ? z.things.join(", ") : el("span", "empty", "muted")); hand.append(li);
+      if (z.things.some((t) => t.includes(" — "))) {   // cards with their text: one to a line
+        for (const t of z.things) li.append(el("div", t, "card"));
+      } else li.append(z.things.length ? z.things.join(", ") : el("span", "empty", "muted"));
+      hand.append(li);
       continue;
     }
     if (!z.count) { empty++; continue; }
-    const d = el("div", "", "zone"); d.append(el("b", z.name + (z.owner ? ` (${z.owner})` : "") + ": "));
-    d.append(`${z.things.join(", ")}`); zones.append(d);
+    const d = el("div", "", "zone"); d.append(el("b", z.name + (z.owner && !z.name.includes(z.owner) ? ` (${z.owner})` : "") + ": "));
+    if (z.things.some((t) => t.includes(" — "))) { for (const t of z.things) d.append(el("div", t, "card")); }
+    else d.append(`${z.things.join(", ")}`);
+    zones.append(d);
   }
   if (empty) zones.append(el("div", `${empty} empty places not listed`, "muted"));
   if (!hand.children.length) hand.append(el("li", "nothing of your own", "muted"));

@@ -11,6 +11,7 @@ import threading
 from ..agents import HumanAgent, make_agents
 from ..agents.human import action_label
 from ..observe.narrate import event_text
+from ..observe.status import grouped, status
 
 
 class Refused(Exception):
@@ -102,7 +103,8 @@ class WebTable:
 
 
 def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> dict:
-    """What a page shows of ``game`` for ``seat`` (None: a spectator), from ``game.view(seat)`` only."""
+    """What a page shows of ``game`` for ``seat`` (None: a spectator), from ``game.view(seat)`` only;
+    the table part is the seat's status (:func:`interpreter.observe.status.status`), as at the terminal."""
     view = game.view(seat)
     names = [p["name"] for p in view["players"]]
     log = view["log"]
@@ -110,18 +112,25 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
     lines = [text for e in log[since:] if (text := event_text(game, e))]
     pending = view["pending"] or {}
     scores = game.scores
+    shown = status(game, view)
+    if shown["declared"]:
+        public = dict(shown["vars"])
+        values = {p["seat"]: dict(p["values"]) for p in shown["players"]}
+    else:
+        public = _scalars(view["vars"])
+        values = {p["seat"]: _scalars(p["vars"]) for p in view["players"]}
     return {
         "ruleset": game.ruleset.name, "seat": seat, "you": names[seat] if seat is not None else None,
         "step": step, "over": view["over"], "winners": [names[s] for s in view["winners"]],
-        "phase": view["phase"], "vars": _scalars(view["vars"]),
+        "phase": view["phase"], "vars": public,
         "players": [{"name": p["name"], "you": p["seat"] == seat, "out": p["out"],
-                     "score": scores.get(p["seat"]), "vars": _scalars(p["vars"]),
+                     "score": scores.get(p["seat"]), "vars": values[p["seat"]],
                      "bot": p["seat"] in bots} for p in view["players"]],
         "waiting_for": [names[s] for s in pending.get("deciding", [])],
         "question": pending.get("prompt") or pending.get("name"),
         "actions": [{"index": i, "label": action_label(a["label"])}
                     for i, a in enumerate(view["legal_actions"])],
-        "zones": [_zone(zid, z, names, seat) for zid, z in view["zones"].items()],
+        "zones": [_zone(z, names) for z in shown["zones"]],
         "log": lines, "log_size": len(log),
     }
 
@@ -130,24 +139,11 @@ def _scalars(values: dict) -> dict:
     return {k: v for k, v in values.items() if isinstance(v, (int, float, str, bool)) or v is None}
 
 
-def _thing(t: dict) -> str:
-    if t.get("hidden"):
-        return f"a hidden {t.get('back', 'thing')}"
-    return t.get("name") or t["kind"]
-
-
-def _zone(zid: str, z: dict, names: list, seat: int | None) -> dict:
+def _zone(z: dict, names: list) -> dict:
+    if z["count_only"]:
+        things = [str(z["count"])]
+    else:
+        things = grouped([text or f"a hidden {back or 'thing'}" for text, back in zip(z["things"], z["backs"])])
     owner = z["owner"]
-    return {"id": zid, "name": z["name"] or zid, "owner": names[owner] if owner is not None else None,
-            "mine": owner is not None and owner == seat, "count": z["count"], "things": _grouped([_thing(t) for t in z["things"]])}
-
-
-def _grouped(labels: list) -> list:
-    """Neighbours with the same label as one entry: ``28 × a hidden card``."""
-    out = []
-    for label in labels:
-        if out and out[-1][0] == label:
-            out[-1][1] += 1
-        else:
-            out.append([label, 1])
-    return [label if n == 1 else f"{n} × {label}" for label, n in out]
+    return {"id": z["id"], "name": z["name"], "owner": names[owner] if owner is not None else None,
+            "mine": z["mine"], "count": z["count"], "things": things}

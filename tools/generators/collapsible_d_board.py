@@ -103,6 +103,10 @@ for (r, x), s in sorted(spaces.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
                  aid=s.get("aid", ""), gate=s.get("access", 0), bonus=s.get("bonus", 0), start=s.get("start", 0))
     a = ", ".join(f"{k}: {v!r}" if isinstance(v, str) else f"{k}: {v}" for k, v in attrs.items()).replace("'", '"')
     name = f"deck {r}, section {s['section']}"
+    if WIDTH[s["section"] - 1] == 2:
+        # two spaces side by side on a deck of one section: the rulebook names neither, so
+        # we say which one by the end of the ship it lies towards (the bow is at higher x)
+        name += " fore" if SECTION.get(x + 1) != s["section"] else " aft"
     if s.get("start"):
         name += f", start {s['start']}"
     if s.get("aid"):

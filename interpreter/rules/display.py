@@ -1,0 +1,123 @@
+"""A ruleset's ``display:`` section, compiled once: what each seat's status shows.
+
+The status is what a person reads at the terminal and on the web page between
+decisions. Without a ``display:`` section every variable and zone is shown
+(:attr:`Ruleset.display` is None); with one, only what it lists, in its
+order and its words. Every name it uses is checked here, at build time, so a
+misspelt counter is a located error, not a silently empty line.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import did_you_mean
+
+
+@dataclass(frozen=True)
+class CounterShow:
+    """A global or per-player counter in the status."""
+    name: str
+    label: str
+    owner_only: bool = False        # a player's counter only its own seat reads
+
+
+@dataclass(frozen=True)
+class ZoneShow:
+    """A zone in the status (``zone`` None: every occupied board space)."""
+    zone: str | None
+    label: str | None = None        # None: the zone's own name; ``{owner}``: the owning player's name
+    owner_only: bool = False        # a per-player zone: only its owner's copy, and only to that seat
+    count_only: bool = False        # how many things, not which
+    show: tuple = ()                # (attribute, words or None) printed after a visible thing's name
+    props: tuple = ()               # (zone property, words) printed after the zone's name
+    hide_empty: bool = False        # left out while empty
+    own_things: bool | str = False  # only the reading seat's own things (a name: the property holding the seat)
+
+
+@dataclass(frozen=True)
+class Display:
+    counters: tuple = ()            # CounterShow of global variables
+    player: tuple = ()              # CounterShow of each player's counters
+    zones: tuple = ()               # ZoneShow
+    texts: dict = field(default_factory=dict)   # thing definition id -> its description (a card's text)
+
+
+def build_display(spec, rs, error) -> Display | None:
+    """``spec`` (the merged ``display:`` mapping or None) checked against ``rs``; problems go to
+    ``error(message, location, hint, code=...)``."""
+    if not spec:
+        return None
+    counters = tuple(_counters(spec.get("counters") or {}, set(rs.globals), "variable", error, allow_owner=False))
+    player = tuple(_counters(spec.get("player") or {}, set(rs.player_vars), "player counter", error))
+    attrs = _thing_attributes(rs)
+    zones = []
+    entries = spec.get("zones") or []
+    for i, entry in enumerate(entries):
+        loc = entries.loc_of(i) if hasattr(entries, "loc_of") else None
+        if isinstance(entry, str):
+            entry = {"zone": entry}
+        elif hasattr(entry, "loc_of"):
+            loc = entry.loc_of("zone") if "zone" in entry else loc
+        zid = entry.get("zone")
+        if zid is not None and str(zid) not in rs.zones:
+            error(f"display: no zone or space '{zid}'", loc, did_you_mean(str(zid), rs.zones), code="unknown-reference")
+            continue
+        owner_only = entry.get("for") == "owner"
+        if owner_only and (zid is None or not rs.zones[str(zid)].per_player):
+            error(f"display: 'for: owner' needs a per-player zone, and '{zid}' is shared", loc,
+                  "a shared zone is shown to everyone who may see it", code="display")
+        show = _words(entry.get("show"))
+        for name, _ in show:
+            if name not in attrs:
+                error(f"display: no thing has an attribute or property '{name}'", _where(entry, "show", loc),
+                      did_you_mean(name, attrs), code="unknown-reference")
+        own = entry.get("own_things") or False
+        if isinstance(own, str) and own not in rs.thing_props:
+            error(f"display: no thing property '{own}' to hold the controlling seat", _where(entry, "own_things", loc),
+                  did_you_mean(own, rs.thing_props), code="unknown-reference")
+        props = _words(entry.get("props"))
+        for name, _ in props:
+            if name not in rs.zone_props:
+                error(f"display: no zone property '{name}'", _where(entry, "props", loc),
+                      did_you_mean(name, rs.zone_props), code="unknown-reference")
+        zones.append(ZoneShow(str(zid) if zid is not None else None, entry.get("label"), owner_only,
+                              bool(entry.get("count")), tuple(show), tuple(props), bool(entry.get("hide_empty")), own))
+    texts = {str(d.get("id")): " ".join(str(d["description"]).split()) for d in rs.things if d.get("description")}
+    return Display(counters, player, tuple(zones), texts)
+
+
+def _counters(table, known: set, what: str, error, allow_owner: bool = True):
+    for name, value in table.items():
+        loc = table.key_loc(name) if hasattr(table, "key_loc") else None
+        if name not in known:
+            error(f"display: no {what} '{name}'", loc, did_you_mean(str(name), known), code="unknown-reference")
+            continue
+        if isinstance(value, dict):
+            owner_only = value.get("for") == "owner"
+            if owner_only and not allow_owner:
+                error(f"display: a global variable belongs to no player, so 'for: owner' cannot apply to '{name}'",
+                      loc, code="display")
+            yield CounterShow(str(name), str(value.get("label", name)), owner_only)
+        else:
+            yield CounterShow(str(name), str(value))
+
+
+def _words(value) -> list:
+    """``[a, b]`` or ``{a: words}`` as [(attribute, words or None)] (empty words: None)."""
+    if isinstance(value, dict):
+        return [(str(k), str(v) or None) for k, v in value.items()]
+    return [(str(k), None) for k in value or ()]
+
+
+def _where(entry, key, default):
+    return entry.loc_of(key) if hasattr(entry, "loc_of") and key in entry else default
+
+
+def _thing_attributes(rs) -> set:
+    """Every attribute or property name some thing of ``rs`` has."""
+    names = set(rs.thing_props)
+    for tdef in rs.things:
+        names |= set(tdef.get("attrs") or {}) | set(tdef.get("each") or {})
+        if tdef.get("description"):
+            names.add("description")   # a card's text, from its definition
+    return names
