@@ -24,3 +24,14 @@ def test_bench_measures_the_hand_written_yardstick():
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
     assert len(rows) == 2 and all(row[-1].endswith("×") for row in rows)
+
+
+def test_bench_cli_runs_old_and_new_side_by_side():
+    # tools/bench_cli.py, shown in docs/performance.md: the checkout serves as its own baseline
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_cli.py"), "--runs", "1", "--only", "davit list",
+                           "--baseline", str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["command", "old", "min", "old", "median", "new", "min", "new", "median", "new/old"]
+    assert len(lines) == 2 and lines[1].startswith("davit list ") and lines[1].endswith("×")
+    assert all(float(cell.rstrip("s")) > 0 for cell in lines[1].split()[2:6])

@@ -280,3 +280,33 @@ def test_too_deep_nesting_is_refused_not_a_crash(text):
 
 def test_redundant_parentheses_do_not_count_as_nesting():
     assert parse("(" * 300 + "1" + ")" * 300, "expr") == ast.Const((1, 301), 1)
+
+
+def test_a_node_starts_at_the_bracket_or_sign_before_its_first_operand():
+    # an operation's position is where its text starts, brackets and a unary plus included
+    assert expr("(a + b) * c").pos == (1, 1)
+    assert expr("(a + b) * c").left.pos == (1, 2)
+    assert expr("x + (1)").pos == (1, 1)
+    assert expr("+a - b").pos == (1, 1)
+    assert expr("f(x)[0].y").obj.pos == (1, 1)          # the attribute itself is placed at its name
+    assert expr("f(x)[0].y").pos == (1, 9)
+    stmts = block("if a:\n    return\nelse:\n    pass\n")
+    assert stmts[0].pos == (1, 1) and stmts[0].branches[0][1][0].pos == (2, 5)
+    assert stmts[0].orelse[0].pos == (4, 5)
+
+
+def test_a_string_with_a_meaningless_escape_is_a_located_syntax_error():
+    doc = parse_yaml('if: x == "a\\x"\n', "r.yaml")
+    with pytest.raises(DslError) as info:
+        parse(doc["if"], "expr")
+    assert info.value.message == "syntax error: this string has a backslash escape that means nothing"
+    assert info.value.location == Location("r.yaml", 1, 10)
+    assert info.value.code == "syntax"
+
+
+def test_every_grammar_rule_has_a_callback():
+    # (a `?rule` alternative of one symbol is that symbol itself: it needs none)
+    rules = {rule.alias or rule.origin.name for rule in parser._lark().rules
+             if not (rule.options.expand1 and len(rule.expansion) == 1)}
+    missing = sorted(name for name in rules if not name.startswith("_") and not hasattr(parser._ToAst, name))
+    assert not missing

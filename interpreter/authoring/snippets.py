@@ -24,8 +24,11 @@ class SnippetCompiler:
         env.errors = []
         self.env = env
         self.compiler = Compiler(env)
-        # the same static types as the ruleset's own snippets: an expectation must be true/false
-        self.compiler.checker = TypeChecker(Vocabulary(env, ruleset), env.errors)
+        # the same static types as the ruleset's own snippets: an expectation must be true/false. The
+        # builder's vocabulary is reused (each of a ruleset's scenarios used to work out every
+        # function's type afresh); it holds nothing a snippet compiled here can change
+        vocabulary = getattr(ruleset, "vocabulary", None) or Vocabulary(env, ruleset)
+        self.compiler.checker = TypeChecker(vocabulary, env.errors)
 
     def expression(self, text, what: str = "snippet", pure: bool = True):
         """``fn(game, locals)`` for an expression; raises every error found."""

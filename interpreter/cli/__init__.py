@@ -1,4 +1,4 @@
 """The ``davit`` command (the top stage: it may use every other one)."""
-from .main import main
+from .main import main, run
 
-__all__ = ["main"]
+__all__ = ["main", "run"]

@@ -1,7 +1,8 @@
 """Parse DSL snippets with lark (LALR) into :mod:`interpreter.dsl.ast` nodes.
 
-Syntax errors become :class:`DslError` located at the offending character in
-the YAML file the snippet came from.
+The nodes are made by the rules' callbacks while lark parses (no lark tree is
+built). Syntax errors become :class:`DslError` located at the offending
+character in the YAML file the snippet came from.
 """
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import ast as py_ast
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import DedentError, Indenter
 
@@ -33,8 +34,12 @@ class _DslIndenter(Indenter):
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    # The syntax tree is built while lark parses (its `transformer` option, LALR only), not from a
+    # lark tree afterwards; every token is kept so that a node's position can be worked out from
+    # its first token, brackets included, as lark's propagated positions gave it. This halves the
+    # time of parsing the ~1,000 snippets of the bundled rulesets.
     options = dict(parser="lalr", start=["start_block", "start_expr"], postlex=_DslIndenter(),
-                   propagate_positions=True, maybe_placeholders=True)
+                   keep_all_tokens=True, maybe_placeholders=True, transformer=_ToAst())
     try:
         # lark keeps the LALR tables it derives from the grammar in a file named by the grammar's
         # hash (in the temporary folder): 0.03 s instead of 0.17 s at the start of each command
@@ -62,57 +67,143 @@ def _describe_expected(expected) -> str:
     return ", ".join(words)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer):
-    """lark tree -> our AST (positions from lark's propagated meta)."""
+class _Part:
+    """A piece of syntax while lark parses: its value (a node, statements, an operator...), where
+    its text starts (its first token, an opening bracket around it included) and how deep lark's
+    own tree would be there (the nesting limit is counted in those levels)."""
+
+    __slots__ = ("depth", "start", "value")
+
+    def __init__(self, value, start, depth):
+        self.value = value
+        self.start = start
+        self.depth = depth
+
+
+class _BadString(Exception):
+    """A string token whose backslash escape Python cannot read (raised while lark parses)."""
+
+    def __init__(self, token):
+        super().__init__(str(token))
+        self.token = token
+
+
+_NAMED_TOKENS = frozenset({"NAME", "NUMBER", "STRING"})   # the tokens a rule sees; `!` rules see all
+
+
+def _prepare(children, all_tokens=False):
+    """(the children a rule works with, the position where its text starts, its depth)."""
+    items, start, depth = [], None, 0
+    for child in children:
+        if child is None:   # an optional part that is absent
+            items.append(None)
+            depth = depth or 1
+        elif type(child) is _Part:
+            if start is None:
+                start = child.start
+            items.append(child.value)
+            depth = max(depth, child.depth)
+        else:               # a token: its position counts even when the rule does not keep it
+            if start is None:
+                start = (child.line or 1, child.column or 1)
+            if all_tokens or child.type in _NAMED_TOKENS:
+                items.append(child)
+                depth = depth or 1
+    return items, start or (1, 1), depth + 1
+
+
+def _rule(method=None, *, all_tokens=False):
+    """A grammar rule's callback from ``method(self, pos, children)``, which returns its value."""
+    def wrap(method):
+        def callback(self, children):
+            items, start, depth = _prepare(children, all_tokens)
+            return _Part(method(self, start, items), start, depth)
+        callback.__name__ = method.__name__
+        return callback
+    return wrap(method) if method is not None else wrap
+
+
+class _ToAst:
+    """The callbacks of the grammar's rules: our AST, built bottom-up while lark parses."""
+
+    def __default__(self, data, children, meta):
+        if data.startswith("_"):   # lark's own helper rules (repetitions): spliced into the rule using them
+            return Tree(data, children)
+        raise AssertionError(f"the grammar rule {data!r} has no callback")
+
+    def atom(self, children):
+        """``"(" expr ")"``: the expression itself, whose text starts at the bracket."""
+        inner = children[1]
+        return _Part(inner.value, (children[0].line, children[0].column), inner.depth)
+
+    def factor(self, children):
+        """``"+" factor`` (unary plus): the operand, whose text starts at the sign."""
+        inner = children[-1]
+        return _Part(inner.value, (children[0].line, children[0].column), inner.depth)
 
     # statements
-    def start_block(self, meta, children):
+    @_rule
+    def start_block(self, pos, children):
         return tuple(s for c in children for s in (c if isinstance(c, tuple) else (c,)) if s is not None)
 
-    def start_expr(self, meta, children):
+    @_rule
+    def start_expr(self, pos, children):
         return children[0]
 
-    def simple_stmt(self, meta, children):
+    @_rule
+    def simple_stmt(self, pos, children):
         return tuple(c for c in children if c is not None)
 
-    def suite(self, meta, children):
+    @_rule
+    def suite(self, pos, children):
         return tuple(s for c in children for s in (c if isinstance(c, tuple) else (c,)))
 
-    def assign(self, meta, c):
-        return ast.Assign(_pos(meta), c[0], c[1])
+    @_rule
+    def assign(self, pos, c):
+        return ast.Assign(pos, c[0], c[1])
 
-    def aug_assign(self, meta, c):
-        return ast.Assign(_pos(meta), c[0], c[2], str(c[1])[:-1])
+    @_rule
+    def aug_assign(self, pos, c):
+        return ast.Assign(pos, c[0], c[2], str(c[1])[:-1])
 
-    def aug_op(self, meta, c):
+    @_rule(all_tokens=True)
+    def aug_op(self, pos, c):
         return str(c[0])
 
-    def expr_stmt(self, meta, c):
-        return ast.ExprStmt(_pos(meta), c[0])
+    @_rule
+    def expr_stmt(self, pos, c):
+        return ast.ExprStmt(pos, c[0])
 
-    def pass_stmt(self, meta, c):
-        return ast.Pass(_pos(meta))
+    @_rule
+    def pass_stmt(self, pos, c):
+        return ast.Pass(pos)
 
-    def break_stmt(self, meta, c):
-        return ast.Break(_pos(meta))
+    @_rule
+    def break_stmt(self, pos, c):
+        return ast.Break(pos)
 
-    def continue_stmt(self, meta, c):
-        return ast.Continue(_pos(meta))
+    @_rule
+    def continue_stmt(self, pos, c):
+        return ast.Continue(pos)
 
-    def return_stmt(self, meta, c):
-        return ast.Return(_pos(meta), c[0] if c else None)
+    @_rule
+    def return_stmt(self, pos, c):
+        return ast.Return(pos, c[0] if c else None)
 
-    def target_name(self, meta, c):
+    @_rule
+    def target_name(self, pos, c):
         return ast.Name(_pos(c[0]), str(c[0]))
 
-    def target_attr(self, meta, c):
+    @_rule
+    def target_attr(self, pos, c):
         return ast.Attr(_pos(c[1]), c[0], str(c[1]))
 
-    def target_index(self, meta, c):
-        return ast.Index(_pos(meta), c[0], c[1])
+    @_rule
+    def target_index(self, pos, c):
+        return ast.Index(pos, c[0], c[1])
 
-    def if_stmt(self, meta, c):
+    @_rule
+    def if_stmt(self, pos, c):
         branches = [(c[0], c[1])]
         orelse = ()
         for extra in c[2:]:
@@ -122,115 +213,131 @@ class _ToAst(Transformer):
                 branches.append((extra[1], extra[2]))
             else:
                 orelse = extra[1]
-        return ast.If(_pos(meta), tuple(branches), orelse)
+        return ast.If(pos, tuple(branches), orelse)
 
-    def elif_clause(self, meta, c):
+    @_rule
+    def elif_clause(self, pos, c):
         return ("elif", c[0], c[1])
 
-    def else_clause(self, meta, c):
+    @_rule
+    def else_clause(self, pos, c):
         return ("else", c[0])
 
-    def for_stmt(self, meta, c):
-        return ast.For(_pos(meta), str(c[0]), c[1], c[2])
+    @_rule
+    def for_stmt(self, pos, c):
+        return ast.For(pos, str(c[0]), c[1], c[2])
 
-    def while_stmt(self, meta, c):
-        return ast.While(_pos(meta), c[0], c[1])
+    @_rule
+    def while_stmt(self, pos, c):
+        return ast.While(pos, c[0], c[1])
 
     # expressions
-    def lambda_expr(self, meta, c):
-        return ast.Lambda(_pos(meta), str(c[0]), c[1])
+    @_rule
+    def lambda_expr(self, pos, c):
+        return ast.Lambda(pos, str(c[0]), c[1])
 
-    def if_expr(self, meta, c):
-        return ast.IfExp(_pos(meta), c[1], c[0], c[2])
+    @_rule
+    def if_expr(self, pos, c):
+        return ast.IfExp(pos, c[1], c[0], c[2])
 
-    def or_op(self, meta, c):
-        return ast.BoolOp(_pos(meta), "or", c[0], c[1])
+    @_rule
+    def or_op(self, pos, c):
+        return ast.BoolOp(pos, "or", c[0], c[1])
 
-    def and_op(self, meta, c):
-        return ast.BoolOp(_pos(meta), "and", c[0], c[1])
+    @_rule
+    def and_op(self, pos, c):
+        return ast.BoolOp(pos, "and", c[0], c[1])
 
-    def not_op(self, meta, c):
-        return ast.Not(_pos(meta), c[0])
+    @_rule
+    def not_op(self, pos, c):
+        return ast.Not(pos, c[0])
 
-    def compare(self, meta, c):
+    @_rule
+    def compare(self, pos, c):
         rest = tuple((c[i], c[i + 1]) for i in range(1, len(c), 2))
-        return ast.Compare(_pos(meta), c[0], rest)
+        return ast.Compare(pos, c[0], rest)
 
-    def comp_op(self, meta, c):
+    @_rule(all_tokens=True)
+    def comp_op(self, pos, c):
         return " ".join(str(t) for t in c)
 
-    def add_op(self, meta, c):
+    @_rule(all_tokens=True)
+    def add_op(self, pos, c):
         return str(c[0])
 
     mul_op = add_op
 
-    def binop(self, meta, c):
-        return ast.BinOp(_pos(meta), c[1], c[0], c[2])
+    @_rule
+    def binop(self, pos, c):
+        return ast.BinOp(pos, c[1], c[0], c[2])
 
-    def neg(self, meta, c):
-        return ast.Neg(_pos(meta), c[0])
+    @_rule
+    def neg(self, pos, c):
+        return ast.Neg(pos, c[0])
 
-    def factor(self, meta, c):  # unary plus
-        return c[-1]
-
-    def call(self, meta, c):
+    @_rule
+    def call(self, pos, c):
         args, kwargs = [], []
         for arg in (c[1] or ()):
             if isinstance(arg, tuple) and len(arg) == 3 and arg[0] == "kw":
                 kwargs.append((arg[1], arg[2]))
             else:
                 args.append(arg)
-        return ast.Call(_pos(meta), c[0], tuple(args), tuple(kwargs))
+        return ast.Call(pos, c[0], tuple(args), tuple(kwargs))
 
-    def arguments(self, meta, c):
+    @_rule
+    def arguments(self, pos, c):
         return [a for a in c if a is not None]
 
-    def kwarg(self, meta, c):
+    @_rule
+    def kwarg(self, pos, c):
         return ("kw", str(c[0]), c[1])
 
-    def genexp(self, meta, c):
-        return ast.Comprehension(_pos(meta), c[0], str(c[1]), c[2], c[3])
+    @_rule
+    def genexp(self, pos, c):
+        return ast.Comprehension(pos, c[0], str(c[1]), c[2], c[3])
 
     listcomp = genexp
 
-    def getattr(self, meta, c):
+    @_rule
+    def getattr(self, pos, c):
         return ast.Attr(_pos(c[1]), c[0], str(c[1]))
 
-    def getitem(self, meta, c):
-        return ast.Index(_pos(meta), c[0], c[1])
+    @_rule
+    def getitem(self, pos, c):
+        return ast.Index(pos, c[0], c[1])
 
-    def name(self, meta, c):
+    @_rule
+    def name(self, pos, c):
         return ast.Name(_pos(c[0]), str(c[0]))
 
-    def number(self, meta, c):
+    @_rule
+    def number(self, pos, c):
         text = str(c[0])
         return ast.Const(_pos(c[0]), float(text) if "." in text else int(text))
 
-    def string(self, meta, c):
-        return ast.Const(_pos(c[0]), py_ast.literal_eval(str(c[0])))
+    @_rule
+    def string(self, pos, c):
+        try:
+            return ast.Const(_pos(c[0]), py_ast.literal_eval(str(c[0])))
+        except (SyntaxError, ValueError):   # "\x", "\N{no such name}"...
+            raise _BadString(c[0]) from None
 
-    def true(self, meta, c):
-        return ast.Const(_pos(meta), True)
+    @_rule
+    def true(self, pos, c):
+        return ast.Const(pos, True)
 
-    def false(self, meta, c):
-        return ast.Const(_pos(meta), False)
+    @_rule
+    def false(self, pos, c):
+        return ast.Const(pos, False)
 
-    def none(self, meta, c):
-        return ast.Const(_pos(meta), None)
+    @_rule
+    def none(self, pos, c):
+        return ast.Const(pos, None)
 
-    def list_lit(self, meta, c):
-        return ast.ListLit(_pos(meta), tuple(x for x in c if x is not None))
-
-
-def _tree_depth(tree) -> int:
-    deepest = 0
-    todo = [(tree, 1)]
-    while todo:
-        node, depth = todo.pop()
-        deepest = max(deepest, depth)
-        if isinstance(node, Tree):
-            todo.extend((child, depth + 1) for child in node.children)
-    return deepest
+    @_rule
+    def list_lit(self, pos, c):
+        return ast.ListLit(pos, tuple(x for x in c if x is not None))
 
 
 def parse(text: str, mode: str = "block"):
@@ -246,6 +353,10 @@ def parse(text: str, mode: str = "block"):
         source += "\n"
     try:
         result = _parse_source(source, mode)
+    except _BadString as exc:
+        raise DslError("syntax error: this string has a backslash escape that means nothing",
+                       position_in_file(text, *_pos(exc.token)),
+                       "write a backslash as \\\\, or use only \\n, \\t, \\\" and \\'", code="syntax") from None
     except UnexpectedInput as exc:
         raise _syntax_error(text, source, exc) from None
     except DedentError:
@@ -270,10 +381,10 @@ def _parse_source(source: str, mode: str):
     variant (which repeats its base's snippets) or a scenario reuses the
     parse; errors are raised, never cached.
     """
-    tree = _lark().parse(source, start="start_block" if mode == "block" else "start_expr")
-    if _tree_depth(tree) > MAX_NESTING * 3:
+    built = _lark().parse(source, start="start_block" if mode == "block" else "start_expr")
+    if built.depth > MAX_NESTING * 3:
         return _TOO_DEEP
-    return _ToAst().transform(tree)
+    return built.value
 
 
 def _bad_dedent(source: str) -> tuple[int, int]:

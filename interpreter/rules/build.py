@@ -6,8 +6,6 @@ collected and raised together, each at its ``file:line:col``.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 
 from ..dsl import ast
@@ -103,9 +101,8 @@ class Builder:
         raise_all(self.errors)
         rs.codes = dict(self.env.codes)
         rs.env = self.env  # kept to compile scenario snippets and to check types later
+        rs.vocabulary = self.compiler.checker.vocab  # with the function types worked out: scenarios reuse them
         rs.functions = dict(self.env.functions)
-        rs.fingerprint = hashlib.sha256(json.dumps([plain(d), self.variant], sort_keys=True,
-                                                   default=str).encode()).hexdigest()[:16]
         return rs
 
     # -- data sections --------------------------------------------------------------

@@ -112,12 +112,30 @@ class Ruleset:
         self.display = None               # rules.display.Display: what a seat's status shows (None: everything)
         self.max_steps = 1_000_000
         self.max_decisions = 10_000       # the game ends by length after this many decisions
-        self.fingerprint = ""
+        self._fingerprint = None
         self.provenance: list = []        # (location, reason) of reconstructed values
         self.warnings: list = []          # findings that do not stop the ruleset from loading
         self.files: list = []
         self.data: dict = {}              # the merged YAML, for explain/diff tools
+        self.vocabulary = None            # the type checker's view of the declared names (set by the builder)
         self.root = None                  # folder of the ruleset
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the merged rules and the variant: a saved game names the rules it was played
+        by. Worked out when first read: building and checking a ruleset do not need it."""
+        if self._fingerprint is None:
+            import hashlib
+            import json
+
+            from ..load.yaml_reader import plain
+            text = json.dumps([plain(self.data), self.variant], sort_keys=True, default=str)
+            self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:16]
+        return self._fingerprint
+
+    @fingerprint.setter
+    def fingerprint(self, value: str) -> None:
+        self._fingerprint = value
 
     @lru_cache(maxsize=16)
     def table(self, num_players: int):
