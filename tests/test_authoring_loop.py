@@ -33,17 +33,6 @@ def test_light_commands_import_no_heavy_library(argv):
     assert done.stdout.strip().splitlines()[-1] == "HEAVY []"
 
 
-def test_validating_a_board_game_does_not_import_networkx():
-    """The board's networkx graph is made only for drawing: building and checking use plain adjacency."""
-    code = ("import sys\nfrom interpreter.authoring.validate import validate_paths\n"
-            "found = validate_paths(['rulesets/titanic-board-game'], cache=False)\n"
-            "print('FOUND', len(found), 'networkx' in sys.modules)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(REPO), "PATH": ""}, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "FOUND 0 False"
-
-
 def test_public_names_still_import():
     from interpreter import Findings, Game, load_ruleset
     assert callable(load_ruleset) and isinstance(Game, type) and issubclass(Findings, DavitError)

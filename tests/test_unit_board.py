@@ -168,16 +168,3 @@ def test_board_built_directly():
                   [{"from": "x", "to": "y", "kind": "path", "one_way": False}])
     assert board.adjacency == {"x": (("y", "path"),), "y": (("x", "path"),)}
     assert board.graph.nodes["x"]["colour"] == "red"
-
-
-def test_drawing_graph_has_the_arcs_of_the_adjacency():
-    board = Board([{"id": "x", "start": True}, {"id": "y"}, {"id": "z"}],
-                  [{"from": "x", "to": "y", "kind": "path"}, {"from": "y", "to": "z", "kind": "rope", "one_way": True},
-                   {"from": "x", "to": "y", "kind": "ladder"}])   # given again: the later kind wins, in place
-    assert board.adjacency == {"x": (("y", "ladder"),), "y": (("x", "ladder"), ("z", "rope")), "z": ()}
-    assert "x" in board and "w" not in board and ["x"] not in board
-    assert board.attrs["x"] == {"start": True}
-    graph = board.graph
-    assert list(graph.nodes) == board.spaces
-    assert {n: tuple((m, d["kind"]) for m, d in graph.adj[n].items()) for n in graph.nodes} == board.adjacency
-    assert graph.edges["y", "z"]["one_way"] is True

@@ -26,7 +26,7 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
         raise GameError(f"walk_ends(): steps must be a whole number from 0, got {steps!r}", loc)
     board = g.board
     origin = board._id(start)
-    if origin not in board.order:
+    if origin not in board.graph:
         raise GameError(f"walk_ends(): '{origin}' is not a board space", loc)
     if g.state.zprops.get(origin, {}).get("removed"):
         return []

@@ -1,16 +1,16 @@
-"""The board graph: spaces and edges, their adjacency, plus fast queries.
+"""The board graph: spaces and edges as a networkx DiGraph, plus fast queries.
 
 The static graph is built once per ruleset (two-way edges become two arcs).
 During play the board changes through the state only — spaces removed
 (``zprops[space]["removed"]``) and edges added (``state.links``) — so the
 queries below combine the precomputed adjacency with those changes instead
-of copying the graph. The same graph as a networkx ``DiGraph`` (for drawing)
-is made only when asked for: building and checking a ruleset never imports
-networkx.
+of copying the graph.
 """
 from __future__ import annotations
 
 from collections import deque
+
+import networkx as nx
 
 from ..errors import GameError
 from ..machine.values import ZoneRef
@@ -18,46 +18,21 @@ from ..machine.values import ZoneRef
 
 class Board:
     def __init__(self, spaces: list[dict], edges: list[dict]):
-        self._given = (spaces, edges)
-        self.attrs: dict = {}   # space -> its attributes (a space given twice: the later values win)
+        self.graph = nx.DiGraph()
         for space in spaces:
-            self.attrs.setdefault(space["id"], {}).update({k: v for k, v in space.items() if k != "id"})
-        arcs: dict = {n: {} for n in self.attrs}   # space -> {neighbour: kind}, in the order arcs were added
+            self.graph.add_node(space["id"], **{k: v for k, v in space.items() if k != "id"})
         for edge in edges:
-            kind, ends = edge.get("kind", "path"), (edge["from"], edge["to"])
-            for a, b in (ends,) if edge.get("one_way") else (ends, ends[::-1]):
-                for node in (a, b):
-                    arcs.setdefault(node, {})
-                    self.attrs.setdefault(node, {})
-                arcs[a][b] = kind   # an arc given again keeps its place and takes the later kind
-        self._spaces = list(self.attrs)
+            kinds = [edge.get("kind", "path")]
+            self._add_arc(edge["from"], edge["to"], kinds[0], one_way=bool(edge.get("one_way")))
+        self._spaces = list(self.graph.nodes)
         self.order = {n: i for i, n in enumerate(self._spaces)}  # declaration order, for sorting
         # adjacency: space -> tuple of (neighbour, kind), in declaration order
-        self.adjacency = {n: tuple(arcs[n].items()) for n in self._spaces}
-        self._graph = None
+        self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
 
-    @property
-    def graph(self):
-        """The board as a networkx ``DiGraph`` (arcs carry ``kind`` and ``one_way``), made on first use."""
-        if self._graph is None:
-            import networkx as nx
-            graph = nx.DiGraph()
-            spaces, edges = self._given
-            for space in spaces:
-                graph.add_node(space["id"], **{k: v for k, v in space.items() if k != "id"})
-            for edge in edges:
-                kind, one_way = edge.get("kind", "path"), bool(edge.get("one_way"))
-                graph.add_edge(edge["from"], edge["to"], kind=kind, one_way=one_way)
-                if not one_way:
-                    graph.add_edge(edge["to"], edge["from"], kind=kind, one_way=False)
-            self._graph = graph
-        return self._graph
-
-    def __contains__(self, space) -> bool:
-        try:
-            return space in self.order
-        except TypeError:   # an unhashable value is no space
-            return False
+    def _add_arc(self, a, b, kind, one_way):
+        self.graph.add_edge(a, b, kind=kind, one_way=one_way)
+        if not one_way:
+            self.graph.add_edge(b, a, kind=kind, one_way=False)
 
     @property
     def spaces(self) -> list:
@@ -131,7 +106,7 @@ class Board:
 
     def set_removed(self, g, where, removed: bool):
         node = self._id(where)
-        if node not in self.order:
+        if node not in self.graph:
             raise GameError(f"'{node}' is not a board space")
         g.set_zone_prop(node, "removed", bool(removed))
         g.emit({"e": "board", "space": node, "removed": bool(removed)})
@@ -139,7 +114,7 @@ class Board:
     def connect(self, g, a, b, kind, one_way):
         link = [self._id(a), self._id(b), str(kind), bool(one_way)]
         for end in link[:2]:
-            if end not in self.order:
+            if end not in self.graph:
                 raise GameError(f"'{end}' is not a board space")
         g.state.links.append(link)
         g.emit({"e": "board", "link": link})

@@ -64,11 +64,11 @@ def _counts(rs, data) -> list:
 
 def _board(rs, data) -> list:
     out = []
-    graph = rs.board
-    if not graph.spaces:
+    graph = rs.board.graph
+    if graph.number_of_nodes() == 0:
         return out
     starts = {t.get("start") for t in rs.things if t.get("start") in graph}
-    starts |= {n for n, attrs in graph.attrs.items() if attrs.get("start")}
+    starts |= {n for n, attrs in graph.nodes(data=True) if attrs.get("start")}
     board = data.get("board") or {}
     spaces = board.get("spaces") or []
     space_loc = {str(s.get("id")): spaces.loc_of(i) for i, s in enumerate(spaces)}
@@ -78,11 +78,11 @@ def _board(rs, data) -> list:
         reached = set(starts)
         while todo:
             node = todo.popleft()
-            for nxt, _ in graph.adjacency[node]:
+            for nxt in graph.successors(node):
                 if nxt not in reached:
                     reached.add(nxt)
                     todo.append(nxt)
-        for node in graph.spaces:
+        for node in graph.nodes:
             if node not in reached:
                 out.append(_warn(f"space '{node}' cannot be reached from any starting space "
                                  f"({', '.join(sorted(map(str, starts)))})", space_loc.get(node), "unreachable"))
@@ -95,7 +95,7 @@ def _board(rs, data) -> list:
             for target in targets:
                 if str(target) not in graph:
                     out.append(_error(f"'{spec.get('id')}' attaches to '{target}', which is not a space",
-                                      attrs.loc_of(key), "unknown-reference", did_you_mean(str(target), graph.spaces)))
+                                      attrs.loc_of(key), "unknown-reference", did_you_mean(str(target), graph.nodes)))
                 elif starts and str(target) not in reached:
                     out.append(_warn(f"'{spec.get('id')}' attaches to '{target}', which no piece can reach",
                                      attrs.loc_of(key), "unreachable"))
