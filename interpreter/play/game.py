@@ -33,6 +33,8 @@ class Game(RuleRuntime):
         print(game.scores, game.winners)
     """
 
+    work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
+
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):
         if not ruleset.min_players <= players <= ruleset.max_players:
@@ -93,6 +95,7 @@ class Game(RuleRuntime):
         return decisions.deciding(self.state.pending) if not self.state.over else []
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
+        self.work = 0
         return decisions.legal_actions(self, player)
 
     def apply(self, action) -> Applied | Refused:
@@ -101,6 +104,7 @@ class Game(RuleRuntime):
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             return Refused(action, f"not an action: {type(exc).__name__} {exc}")
+        self.work = 0
         # an action taken from the current legal_actions() list is known to be legal
         reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
         if reason is not None:
@@ -229,6 +233,7 @@ class Game(RuleRuntime):
         if pending is not None and not (pending["kind"] == "simultaneous" and pending["commits"]):
             st.pending = None
         self.offered_cache = None
+        self.work = 0
         self._advance()
 
     def any_legal(self, pending, seat: int) -> bool:
