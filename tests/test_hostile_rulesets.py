@@ -10,7 +10,7 @@ from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.errors import DavitError, GameError, LoadError
 from interpreter.machine.budget import WorkBudgetError
-from interpreter.load.limits import DEFAULT_MAX_DECISIONS, LENGTH_LIMIT_REASON, MAX_WORK
+from interpreter.load.limits import DEFAULT_MAX_DECISIONS, LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_WORK
 from interpreter.load.yaml_reader import parse_yaml
 
 from ruleset_builder import load
@@ -175,9 +175,29 @@ def test_a_game_that_could_go_on_forever_ends_by_length(tmp_path):
     assert end["winners"] == [0, 1]     # ranked as at any other end: both scored 0
 
 
+def test_a_ruleset_may_declare_the_length_bound_a_draw(tmp_path, capsys):
+    from cli_runner import run
+    spec = dict(LOOP, limits={"max_decisions": 12, "at_length_limit": "draw"})
+    spec["player"] = {"vars": {"score": 0}}
+    spec["actions"] = [{"id": "shift", "do": LOOP["actions"][0]["do"] + "\nscore(player, 1)"}]
+    rs = load(tmp_path, spec)
+    assert rs.draw_at_length_limit
+    game = Game(rs, 2)
+    play_out(game, make_agents("random", 2, 0))
+    end = game.log[-1]
+    assert game.is_over and game.decisions == 12
+    assert end["reason"] == LENGTH_DRAW_REASON and end["winners"] == [] and game.winners == []
+    assert game.scores[0] == 12        # seat 0 scored every point, and still nobody won: it is a draw
+    # simulate says how the games ended
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    assert run(["simulate", str(folder), "--games", "4", "--players", "2"]) == 0
+    said = capsys.readouterr().out
+    assert f"how games ended: {LENGTH_DRAW_REASON} 100%" in said
+
+
 def test_the_length_bound_has_a_default(tmp_path):
     rs = load(tmp_path, LOOP)
-    assert rs.max_decisions == DEFAULT_MAX_DECISIONS
+    assert rs.max_decisions == DEFAULT_MAX_DECISIONS and not rs.draw_at_length_limit
 
 
 def test_the_length_survives_a_save(tmp_path):
@@ -275,3 +295,10 @@ def test_a_huge_number_in_a_ruleset_is_a_located_one_line_error(tmp_path, capsys
     out = capsys.readouterr()
     text = out.out + out.err
     assert "ruleset.yaml:4:6:" in text and "too long" in text and "internal error" not in text
+
+
+def test_the_docs_state_the_work_budget_the_code_has():
+    from pathlib import Path
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for page in ("dsl.md", "architecture.md"):
+        assert f"{MAX_WORK:,}" in (docs / page).read_text(encoding="utf-8"), page

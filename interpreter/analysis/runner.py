@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..agents import make_agents, play_out
 from ..errors import RunawayGameError
-from ..load.limits import LENGTH_LIMIT_REASON
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import rng
 from ..play.game import Game
 from ..rules.loading import load_ruleset
@@ -74,7 +74,8 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     scores = game.scores
     record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
               "winners": list(game.winners), "length": sum(1 for e in log if e.get("e") == "decide"),
-              "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON)}
+              "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
+                                                                      LENGTH_DRAW_REASON)}
     if spec.coverage:
         record["coverage"] = game_coverage(log, offered)
     return record

@@ -404,8 +404,13 @@ class ExpressionCompiler:
         gen = self._generator(sn, set(), False)
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
-        # each call is work: a function that calls itself twice must not run for ever
-        return gen.function(["_charge(g, 1, _loc)", f"return {gen.expr(n)}"], sn.loc(n), ", ".join(["g", *names]))
+        body = [f"return {gen.expr(n)}"]
+        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
+               for c in ast.walk(n)):
+            # a call that makes calls is work: a function that calls itself twice must not run for ever
+            # (a function that calls none costs what its caller is charged for)
+            body.insert(0, "_charge(g, 1, _loc)")
+        return gen.function(body, sn.loc(n), ", ".join(["g", *names]))
 
     def _lambda(self, n, sn, scope, pure):
         """``maker(g, L)`` returning the one-argument function that lambda ``n`` is."""

@@ -21,3 +21,4 @@ MAX_ITEMS = 100_000                # items in one list the rules make or store (
 MAX_WORK = 2_000_000               # items the rules may touch for one decision (bundled games: 11,000 at most)
 
 LENGTH_LIMIT_REASON = "length limit"
+LENGTH_DRAW_REASON = "length limit: a draw"   # limits.at_length_limit: draw (nobody wins)
