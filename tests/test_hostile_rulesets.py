@@ -278,6 +278,21 @@ def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsy
     assert "Game over" not in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("option,target,said", [
+    ("--out", "/proc/davit-games.csv", "cannot write --out '/proc/davit-games.csv'"),
+    ("--out", "{tmp}/missing/games.csv", "does not exist"),
+    ("--report", "{tmp}", "cannot write --report: '{tmp}' is a folder"),
+])
+def test_simulate_refuses_an_output_it_cannot_write_before_playing(tmp_path, capsys, option, target, said):
+    from cli_runner import run
+    pytest.importorskip("plotly")   # --report asks for plotly first
+    target = target.format(tmp=tmp_path)
+    assert run(["simulate", "tutorial", "--games", "5", option, target]) == 1
+    out = capsys.readouterr()
+    assert said.format(tmp=tmp_path) in out.err and len(out.err.strip().splitlines()) == 1
+    assert "internal error" not in out.err and out.out == ""     # no game was played, no result printed
+
+
 def test_copy_into_a_place_that_cannot_be_written_is_one_line(capsys):
     from cli_runner import run
     assert run(["copy", "tutorial", "/proc/davit-copy"]) == 1

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from ..errors import DavitError
+from .paths import check_writable
 from .players import players_for_agents, variant_of
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
@@ -174,18 +175,5 @@ def _log_seat(args, players: int):
 
 
 def _check_writable(path: str) -> None:
-    """Refuse an output file that cannot be written, before the game starts (not after it)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise DavitError(f"davit: cannot write the log: '{path}' is a folder")
-    if not folder.is_dir():
-        raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
-    existed = target.exists()
-    try:   # the only sure test, whoever runs davit: open it for writing, and leave no empty file behind
-        with open(target, "ab"):
-            pass
-    except OSError as exc:
-        raise DavitError(f"davit: cannot write the log '{path}': {exc.strerror or exc}") from None
-    if not existed:
-        target.unlink()
+    """Refuse a log file that cannot be written, before the game starts (not after it)."""
+    check_writable(path, "the log")

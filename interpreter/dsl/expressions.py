@@ -30,6 +30,7 @@ BOOLEAN = {"and": "and", "or": "or"}
 COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 BINOPS = BINARY   # augmented assignment uses the same table
 GROWING = {"+", "-", "*"}   # may make a long text or list, or a huge number: checked (machine/budget.py)
+ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 
 
@@ -203,7 +204,19 @@ class Generator:
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")
 
     def x_BinOp(self, n):
-        return self.node(n, self.arith(n.op, self.expr(n.left), self.expr(n.right), n.left, n.right, n))
+        return self.binop(n, checked=True)
+
+    def binop(self, n, checked: bool) -> str:
+        # in a chain a + b + c only the whole sum is checked: its left part is at most 40 (the nesting
+        # cap) checked values long, so one check at the top costs a third of one at each `+`
+        if n.op in ADDITIVE and isinstance(n.left, ast.BinOp) and n.left.op in ADDITIVE:
+            left = self.binop(n.left, checked=False)
+        else:
+            left = self.expr(n.left)
+        right = self.expr(n.right)
+        if not checked:
+            return self.node(n, f"{left} {BINARY[n.op]} {right}")
+        return self.node(n, self.arith(n.op, left, right, n.left, n.right, n))
 
     def arith(self, op, left: str, right: str, left_node, right_node, at) -> str:
         """``left op right``; where it may grow a value past the caps, through :mod:`machine.budget`.

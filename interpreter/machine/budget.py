@@ -15,7 +15,8 @@ state could not keep, where it is made (in a local, an argument or an
 intermediate result), so that doubling a text or squaring a number stops at
 once instead of filling memory first. Both are called only for ``+``, ``-``
 and ``*`` of values that are not a literal number, so the common ``n + 1``
-stays plain Python.
+stays plain Python, and a chain ``"r" + text(n) + s`` is checked once, as a
+whole (the generator in :mod:`interpreter.dsl.expressions`).
 """
 from __future__ import annotations
 
@@ -70,12 +71,21 @@ def sized(g, value, loc):
     if kind is int:
         if -_BIG < value < _BIG:
             return value
-    elif kind is not str and kind is not list:
+        raise too_big(value, loc)
+    if kind is str:
+        size = len(value)
+        if size > MAX_TEXT:
+            raise too_big(value, loc)
+    elif kind is list:
+        size = len(value)
+        if size > MAX_ITEMS:
+            raise too_big(value, loc)
+    else:
         return value
-    error = too_big(value, loc)
-    if error is not None:
-        raise error
-    return each(g, value, loc)
+    g.work += size   # (each() inlined: texts are joined often, in labels and log lines)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+    return value
 
 
 def times(g, a, b, loc):
