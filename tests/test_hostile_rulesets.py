@@ -317,3 +317,12 @@ def test_the_docs_state_the_work_budget_the_code_has():
     docs = Path(__file__).resolve().parent.parent / "docs"
     for page in ("dsl.md", "architecture.md"):
         assert f"{MAX_WORK:,}" in (docs / page).read_text(encoding="utf-8"), page
+
+
+def test_too_much_work_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
+    from cli_runner import run
+    load(tmp_path, {"variables": {"x": 0}, "setup": WORK["a comprehension inside a comprehension"]})
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    assert run(["simulate", str(folder), "--games", "4", "--workers", "2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "ruleset.yaml:" in err and "items for one decision" in err, err
