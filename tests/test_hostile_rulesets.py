@@ -112,8 +112,13 @@ WORK = {
     "a text built by adding": "y = ''\nfor i in range(100000):\n  y = y + 'a'",
     "a search through a list in a loop": "y = range(100000)\nfor i in range(100000):\n  x = 1 if -1 in y else 0",
     "a function that calls itself twice": None,
+    # do: functions too, however they are run (sized so that without the budget they end, unstopped, in seconds)
+    "a do: function that calls itself twice": "x = twice_do(22)",
+    "a do: function's loop called in a loop": "for i in range(30):\n  x = looping(100000)",
 }
-TWICE = {"twice": {"params": ["n"], "value": "1 if n == 0 else twice(n - 1) + twice(n - 1)"}}
+TWICE = {"twice": {"params": ["n"], "value": "1 if n == 0 else twice(n - 1) + twice(n - 1)"},
+         "twice_do": {"params": ["n"], "do": "if n == 0:\n  return 1\nreturn twice_do(n - 1) + twice_do(n - 1)"},
+         "looping": {"params": ["n"], "do": "k = 0\nwhile k < n:\n  k = k + 1\nreturn k"}}
 
 
 @pytest.mark.parametrize("case", WORK)
@@ -124,7 +129,7 @@ def test_too_much_work_in_one_decision_is_a_located_stop(tmp_path, case):
         with pytest.raises(WorkBudgetError) as info:
             Game(rs, 1)
     else:
-        rs = load(tmp_path, {"variables": {"x": 0}, "setup": setup})
+        rs = load(tmp_path, {"variables": {"x": 0}, "functions": TWICE, "setup": setup})
         with pytest.raises(WorkBudgetError) as info:
             Game(rs, 1)
     assert "items for one decision" in _located(info.value)

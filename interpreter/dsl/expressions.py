@@ -369,7 +369,8 @@ class Generator:
                 return [f"L[{name!r}] = {value}"]
             if name not in self.scope:
                 raise c._error(f"unknown name '{name}'", sn, target)
-            return [f"L[{name!r}] = {self.arith(s.op, self.node(target, f'L[{name!r}]', local=name), value, target, s.value, s)}"]
+            old = self.node(target, f"L[{name!r}]", local=name)
+            return [f"L[{name!r}] = {self.arith(s.op, old, value, target, s.value, s)}"]
         if isinstance(target, ast.Attr):
             attr = target.name
             loc = sn.loc(target)

@@ -18,7 +18,7 @@ MAX_THINGS = 100_000               # copies one ruleset makes, at its largest pl
 MAX_INT_DIGITS = 100               # a whole number of more digits is refused (repeated squaring)
 MAX_TEXT = 100_000                 # characters in one text the rules make or store
 MAX_ITEMS = 100_000                # items in one list the rules make or store (range() included)
-MAX_WORK = 2_000_000               # items the rules may touch for one decision (bundled games: 11,000 at most)
+MAX_WORK = 2_000_000               # items touched for one decision (the bundled games: 27,000 at most)
 
 LENGTH_LIMIT_REASON = "length limit"
 LENGTH_DRAW_REASON = "length limit: a draw"   # limits.at_length_limit: draw (nobody wins)

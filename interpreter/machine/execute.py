@@ -31,6 +31,7 @@ from . import budget as work_budget, linetable
 from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 INLINED = (Do, Jump, JumpIfNot, ForInit, ForNext)
+SYNC_CALL_WORK = 100   # work units one call_sync() costs beside its instructions
 
 
 def for_items(g, items) -> list:
@@ -177,6 +178,9 @@ def run(g, stack: list, sync: bool = False) -> None:
 
 def call_sync(g, code: Code, args: list):
     """Run a function that cannot wait for a decision and return its result."""
+    # a call on the VM (a stack, a frame, a loop) costs as much as walking a hundred items: charge it so
+    # a function that calls itself twice stops in seconds, not minutes
+    work_budget.charge(g, SYNC_CALL_WORK, code.location)
     stack = [[code.id, 0, dict(zip(code.params, args)), None]]
     g.retval = None
     was_over = g.state.over
