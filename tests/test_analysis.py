@@ -296,24 +296,79 @@ def test_interrupt_keeps_the_games_that_finished(monkeypatch):
     assert [r["game"] for r in result["variants"][1]["records"]] == list(range(10))
 
 
-def test_ctrl_c_prints_a_partial_result():
+def _read_until(fd, wanted, patience: float) -> str:
+    """What the terminal ``fd`` shows until ``wanted(text)`` holds, or the process has gone."""
+    import select
+    seen = ""
+    deadline = time.monotonic() + patience   # a bound so a broken run cannot hang the suite, not a speed check
+    while time.monotonic() < deadline and not wanted(seen):
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:     # the other end closed: the process has ended
+                break
+            if not chunk:
+                break
+            seen += chunk.decode(errors="replace")
+    return seen
+
+
+def _games_shown(text: str) -> int:
+    import re
+    counts = re.findall(r"\b(\d+)/\d+ games", text)
+    return int(counts[-1]) if counts else 0
+
+
+def test_ctrl_c_during_simulate_with_workers_prints_a_partial_result_and_no_traceback():
+    """Workers ignore SIGINT; a terminal's Ctrl-C ends simulate with a partial result, never a traceback.
+
+    stderr is a terminal (a pty), so simulate shows its progress bar, and every
+    step waits for the bar to count more games instead of sleeping a fixed
+    time, however loaded the machine is. First the workers alone get SIGINT:
+    they must live on and keep playing. Then the whole process group gets it,
+    as from a terminal's Ctrl-C.
+    """
+    import fcntl
+    import pty
+    import re
+    import struct
+    import termios
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", "der-mythos", "--games", "100000",
-                             "--workers", "2", "--json"], cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    # wait for the pool's workers, so the interrupt reaches them as a terminal's Ctrl-C would
-    children = f"/proc/{proc.pid}/task/{proc.pid}/children"
-    for _ in range(600):
-        if os.path.exists(children) and len(open(children).read().split()) >= 2:
-            break
-        time.sleep(0.05)
-    time.sleep(1)
-    os.killpg(proc.pid, signal.SIGINT)   # the whole process group, workers included
-    out, err = proc.communicate(timeout=120)
+    env.pop("DAVIT_DEBUG", None)
+    main, child = pty.openpty()
+    # a terminal of 0 columns (a new pty's size) would show a progress bar of no characters
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", "tutorial", "--games", "1000000",
+                             "--players", "2", "--workers", "2"], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=child, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+    os.close(child)
+    err = ""
+    try:
+        err += _read_until(main, lambda text: _games_shown(text) > 0, patience=300)
+        started = _games_shown(err)
+        assert started > 0, f"no progress shown: {err!r}"
+        workers = [int(p) for p in open(f"/proc/{proc.pid}/task/{proc.pid}/children").read().split()]
+        assert len(workers) == 2
+        for pid in workers:
+            os.kill(pid, signal.SIGINT)
+        err += _read_until(main, lambda text: _games_shown(text) > started + 100, patience=300)
+        assert _games_shown(err) > started + 100, f"the games stopped after the workers' SIGINT: {err!r}"
+        for pid in workers:
+            assert os.path.exists(f"/proc/{pid}") and " Z " not in open(f"/proc/{pid}/stat").read(), pid
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=300)
+        err += _read_until(main, lambda text: False, patience=3)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        os.close(main)
     assert proc.returncode == 130, err
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err
-    result = json.loads(out)
-    assert result["interrupted"] is True and 0 <= result["games"] < 100000
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    said = [line for line in out.splitlines() if line.startswith("interrupted:")]
+    assert len(said) == 1 and "partial result over the" in said[0], out
+    games = int(re.search(r"over the (\d+) games", said[0]).group(1))
+    assert 0 < games < 1_000_000
 
 
 def test_a_row_replays_with_davit_play(tmp_path, capsys):

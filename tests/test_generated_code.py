@@ -22,7 +22,9 @@ from interpreter.machine import linetable
 # the names generated code may use: its parameters, its helpers, and the objects it binds (_b3, _l12, _v4, ...)
 FIXED = {"g", "L", "st", "frame", "stack", "limit", "was_over", "pc", "n", "_member", "_chain", "_DavitError",
          "_Exception", "_located", "_loc", "_e", "_t", "_i", "_it", "_for_items", "_len", "_instrs", "_size", "_starts",
-         "_code_loc", "_TR", "_ZR", "_PR"}
+         "_code_loc", "_TR", "_ZR", "_PR",
+         # the work budget and size caps (machine/budget.py): generated code counts what it touches
+         "_each", "_sized", "_times", "_charge"}
 BOUND = re.compile(r"^_[a-z]\d+$")
 # the attributes it may read: the game's state, the table, an instruction's slots
 ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",

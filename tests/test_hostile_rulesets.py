@@ -9,7 +9,8 @@ import pytest
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.errors import DavitError, GameError, LoadError
-from interpreter.load.limits import DEFAULT_MAX_DECISIONS, LENGTH_LIMIT_REASON
+from interpreter.machine.budget import WorkBudgetError
+from interpreter.load.limits import DEFAULT_MAX_DECISIONS, LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_WORK
 from interpreter.load.yaml_reader import parse_yaml
 
 from ruleset_builder import load
@@ -76,17 +77,86 @@ def test_a_huge_range_is_a_located_error(tmp_path):
     assert "range() of 1000000000 numbers" in _play_error(tmp_path, "x = count(range(1000000000))")
 
 
-def test_repeated_squaring_stops_when_stored(tmp_path):
-    assert "digits cannot be kept" in _play_error(tmp_path, "x = 2\nfor i in range(45):\n  x = x * x")
+# Each case makes a value too large where it is made, in a global or only in a local or an argument:
+# the game stops at the `+` or `*` that would make it, before memory fills.
+GROWING = {
+    "squaring a global": ("x = 2\nfor i in range(45):\n  x = x * x", "more than 100 digits cannot be"),
+    "squaring a local": ("y = 2\nfor i in range(45):\n  y = y * y", "more than 100 digits cannot be"),
+    "doubling a number by minus": ("y = 3\nfor i in range(1000):\n  y = y - (0 - y)", "more than 100 digits"),
+    "doubling a local text": ("y = 'ab'\nfor i in range(45):\n  y = y + y", "characters cannot be made"),
+    "doubling a local list": ("y = [1]\nfor i in range(45):\n  y += y", "items cannot be made"),
+    "multiplying a list": ("y = [1, 2] * 1000000000", "a list of 2000000000 items cannot be made"),
+    # same() hides the type from the static check, as a value read from the game would
+    "multiplying a text": ("y = same('ab') * 1000000000", "a text of 2000000000 characters cannot be made"),
+    "doubling a text in an argument": ("y = grow('ab', 45)", "characters cannot be made"),
+}
+GROWING_FUNCTIONS = {"grow": {"params": ["s", "n"], "value": "s if n == 0 else grow(s + s, n - 1)"},
+                     "same": {"params": ["v"], "value": "v"}}
 
 
-def test_doubling_a_text_stops_when_stored(tmp_path):
-    assert "characters cannot be kept" in _play_error(tmp_path, "x = 'ab'\nfor i in range(45):\n  x = x + x",
-                                                      {"x": ""})
+@pytest.mark.parametrize("case", GROWING)
+def test_a_value_that_grows_too_large_stops_where_it_is_made(tmp_path, case):
+    setup, said = GROWING[case]
+    rs = load(tmp_path, {"variables": {"x": 0}, "functions": GROWING_FUNCTIONS, "setup": setup})
+    with pytest.raises(GameError) as info:
+        Game(rs, 1)
+    assert said in _located(info.value)
 
 
-def test_doubling_a_list_stops_when_stored(tmp_path):
-    assert "items cannot be kept" in _play_error(tmp_path, "x = [1]\nfor i in range(45):\n  x = x + x", {"x": []})
+# Each case touches far more items than one decision may (limits.MAX_WORK) in few instructions,
+# so the step budget would not stop it in time: the work budget does.
+WORK = {
+    "a comprehension inside a comprehension": "y = [[j for j in range(100000)] for i in range(100000)]",
+    "a list built again in a loop": "for i in range(100000):\n  y = count(range(100000))",
+    "sorting in a loop": "for i in range(100000):\n  y = sorted(range(100000), i -> 0 - i)",
+    "a text built by adding": "y = ''\nfor i in range(100000):\n  y = y + 'a'",
+    "a search through a list in a loop": "y = range(100000)\nfor i in range(100000):\n  x = 1 if -1 in y else 0",
+    "a function that calls itself twice": None,
+    # do: functions too, however they are run (sized so that without the budget they end, unstopped, in seconds)
+    "a do: function that calls itself twice": "x = twice_do(22)",
+    "a do: function's loop called in a loop": "for i in range(30):\n  x = looping(100000)",
+}
+TWICE = {"twice": {"params": ["n"], "value": "1 if n == 0 else twice(n - 1) + twice(n - 1)"},
+         "twice_do": {"params": ["n"], "do": "if n == 0:\n  return 1\nreturn twice_do(n - 1) + twice_do(n - 1)"},
+         "looping": {"params": ["n"], "do": "k = 0\nwhile k < n:\n  k = k + 1\nreturn k"}}
+
+
+@pytest.mark.parametrize("case", WORK)
+def test_too_much_work_in_one_decision_is_a_located_stop(tmp_path, case):
+    setup = WORK[case]
+    if setup is None:
+        rs = load(tmp_path, {"variables": {"x": 0}, "functions": TWICE, "setup": "x = twice(60)"})
+        with pytest.raises(WorkBudgetError) as info:
+            Game(rs, 1)
+    else:
+        rs = load(tmp_path, {"variables": {"x": 0}, "functions": TWICE, "setup": setup})
+        with pytest.raises(WorkBudgetError) as info:
+            Game(rs, 1)
+    assert "items for one decision" in _located(info.value)
+    assert info.value.location.file.endswith("ruleset.yaml")
+
+
+def test_the_work_budget_starts_again_at_each_decision(tmp_path):
+    # each decision makes and counts a list of 100,000 numbers 5 times: 1,000,000 items, under the budget;
+    # twenty decisions together touch far more, and that is allowed
+    assert 5 * 200_000 < MAX_WORK < 20 * 5 * 200_000
+    rs = load(tmp_path, {"variables": {"x": 0}, "limits": {"max_decisions": 20},
+                         "actions": [{"id": "work", "do": "for i in range(5):\n  x = x + count(range(100000))"}],
+                         "flow": [{"while": "true", "steps": [{"turn": {"player": "player(0)", "actions": ["work"],
+                                                                         "pass": False}}]}]})
+    game = Game(rs, 1)
+    play_out(game, make_agents("random", 1, 0))
+    assert game.is_over and game.state.vars["x"] == 20 * 5 * 100_000
+
+
+def test_a_walk_of_a_billion_steps_is_a_located_stop(tmp_path):
+    ring = {"spaces": [{"id": s} for s in "abc"],
+            "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "c"}, {"from": "c", "to": "a"}]}
+    rs = load(tmp_path, {"variables": {"x": 0}, "board": ring,
+                         "setup": "x = count(walk_ends(space('a'), 1000000000, none, none, none, no_reverse=false))"})
+    with pytest.raises(WorkBudgetError) as info:
+        Game(rs, 1)
+    assert "items for one decision" in _located(info.value)
 
 
 # --- every game is finite ---------------------------------------------------------------
@@ -110,9 +180,29 @@ def test_a_game_that_could_go_on_forever_ends_by_length(tmp_path):
     assert end["winners"] == [0, 1]     # ranked as at any other end: both scored 0
 
 
+def test_a_ruleset_may_declare_the_length_bound_a_draw(tmp_path, capsys):
+    from cli_runner import run
+    spec = dict(LOOP, limits={"max_decisions": 12, "at_length_limit": "draw"})
+    spec["player"] = {"vars": {"score": 0}}
+    spec["actions"] = [{"id": "shift", "do": LOOP["actions"][0]["do"] + "\nscore(player, 1)"}]
+    rs = load(tmp_path, spec)
+    assert rs.draw_at_length_limit
+    game = Game(rs, 2)
+    play_out(game, make_agents("random", 2, 0))
+    end = game.log[-1]
+    assert game.is_over and game.decisions == 12
+    assert end["reason"] == LENGTH_DRAW_REASON and end["winners"] == [] and game.winners == []
+    assert game.scores[0] == 12        # seat 0 scored every point, and still nobody won: it is a draw
+    # simulate says how the games ended
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    assert run(["simulate", str(folder), "--games", "4", "--players", "2"]) == 0
+    said = capsys.readouterr().out
+    assert f"how games ended: {LENGTH_DRAW_REASON} 100%" in said
+
+
 def test_the_length_bound_has_a_default(tmp_path):
     rs = load(tmp_path, LOOP)
-    assert rs.max_decisions == DEFAULT_MAX_DECISIONS
+    assert rs.max_decisions == DEFAULT_MAX_DECISIONS and not rs.draw_at_length_limit
 
 
 def test_the_length_survives_a_save(tmp_path):
@@ -193,6 +283,21 @@ def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsy
     assert "Game over" not in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("option,target,said", [
+    ("--out", "/proc/davit-games.csv", "cannot write --out '/proc/davit-games.csv'"),
+    ("--out", "{tmp}/missing/games.csv", "does not exist"),
+    ("--report", "{tmp}", "cannot write --report: '{tmp}' is a folder"),
+])
+def test_simulate_refuses_an_output_it_cannot_write_before_playing(tmp_path, capsys, option, target, said):
+    from cli_runner import run
+    pytest.importorskip("plotly")   # --report asks for plotly first
+    target = target.format(tmp=tmp_path)
+    assert run(["simulate", "tutorial", "--games", "5", option, target]) == 1
+    out = capsys.readouterr()
+    assert said.format(tmp=tmp_path) in out.err and len(out.err.strip().splitlines()) == 1
+    assert "internal error" not in out.err and out.out == ""     # no game was played, no result printed
+
+
 def test_copy_into_a_place_that_cannot_be_written_is_one_line(capsys):
     from cli_runner import run
     assert run(["copy", "tutorial", "/proc/davit-copy"]) == 1
@@ -210,3 +315,19 @@ def test_a_huge_number_in_a_ruleset_is_a_located_one_line_error(tmp_path, capsys
     out = capsys.readouterr()
     text = out.out + out.err
     assert "ruleset.yaml:4:6:" in text and "too long" in text and "internal error" not in text
+
+
+def test_the_docs_state_the_work_budget_the_code_has():
+    from pathlib import Path
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    for page in ("dsl.md", "architecture.md"):
+        assert f"{MAX_WORK:,}" in (docs / page).read_text(encoding="utf-8"), page
+
+
+def test_too_much_work_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
+    from cli_runner import run
+    load(tmp_path, {"variables": {"x": 0}, "setup": WORK["a comprehension inside a comprehension"]})
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    assert run(["simulate", str(folder), "--games", "4", "--workers", "2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "ruleset.yaml:" in err and "items for one decision" in err, err

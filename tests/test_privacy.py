@@ -186,12 +186,53 @@ def test_a_seats_view_log_holds_nothing_more_than_it_may_read():
         log = game.view(seat)["log"]
         assert len(log) == len(game.log)
         for full, shown in zip(game.log, log):
-            assert "only" not in shown
+            assert "only" not in shown and "seed" not in shown   # with the seed a seat could replay every shuffle
             if "only" in full and seat not in full["only"]:
                 assert shown["hidden"] is True
                 assert not set(shown) & set(SECRET_FIELDS), shown
             else:
-                assert shown == {k: v for k, v in full.items() if k != "only"}
+                assert shown == {k: v for k, v in full.items() if k not in ("only", "seed")}
+
+
+def test_a_seat_log_saved_by_play_holds_nothing_more_than_that_seat_may_read(tmp_path):
+    from cli_runner import run
+    from interpreter.observe.narrate import event_text
+    rid, players, seed, seat = "der-mythos", 3, 3, 1     # hidden hands and hidden simultaneous plays
+    path = tmp_path / "seat.jsonl"
+    assert run(["play", rid, "--players", str(players), "--seed", str(seed), "--quiet",
+                "--log", str(path), "--log-seat", str(seat)]) == 0
+    saved = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    # the same game again, watched: which things the seat could see at each event
+    game = _WatchedGame(load_ruleset(rid), players, seed=seed)
+    agents = make_agents("random", players, seed)
+    names = {}
+    for t in game.table.thing_list:
+        names.setdefault(t.name, set()).add(t.id)
+    shown, unseen_checked = 0, 0
+    while True:
+        # replayed alone, decision by decision, the saved log names no thing the seat has not seen yet,
+        # neither in its events nor narrated
+        seen = game.log.seen[seat]
+        new = saved[shown:len(game.log)]
+        _check_events(game, new, seat, seen, f"the saved seat log, event {shown}")
+        unseen = [n for n, ids in names.items() if len(n) > 3 and not ids & seen]
+        unseen_checked += bool(unseen) and bool(new)
+        for event in new:
+            text = event_text(game, event) or ""
+            assert not any(re.search(rf"\b{re.escape(n)}\b", text) for n in unseen), text
+        shown = len(game.log)
+        if game.is_over:
+            break
+        who = game.deciding_players[0]
+        game.apply(agents[who].choose(game, who, game.legal_actions(who)))
+    assert unseen_checked, "the seat saw every thing from the start: the test would show nothing"
+    private = [i for i, e in enumerate(game.log) if "only" in e and seat not in e["only"]]
+    assert private, "no event was private to another seat: the test would show nothing"
+    # one redaction: the saved log is the seat's view of the log
+    assert saved == game.view(seat)["log"] == [redact(e, seat) for e in game.log]
+    assert all("only" not in e and "seed" not in e for e in saved)
+    for i in private:
+        assert saved[i]["hidden"] is True and not set(saved[i]) & set(SECRET_FIELDS), saved[i]
 
 
 def test_lifeboats_in_the_face_down_pile_look_like_every_other_passenger():

@@ -12,12 +12,13 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import sys
+import threading
 from collections import Counter
 from dataclasses import dataclass
 
 from ..agents import make_agents, play_out
 from ..errors import RunawayGameError
-from ..load.limits import LENGTH_LIMIT_REASON
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import rng
 from ..play.game import Game
 from ..rules.loading import load_ruleset
@@ -74,7 +75,8 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     scores = game.scores
     record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
               "winners": list(game.winners), "length": sum(1 for e in log if e.get("e") == "decide"),
-              "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON)}
+              "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
+                                                                      LENGTH_DRAW_REASON)}
     if spec.coverage:
         record["coverage"] = game_coverage(log, offered)
     return record
@@ -96,6 +98,23 @@ def _ignore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _pool_deaf_to_sigint(ctx, size: int):
+    """A pool whose workers ignore Ctrl-C from their first instruction on.
+
+    The initializer alone leaves a gap: a forked worker keeps the parent's
+    handler until it has run, and a Ctrl-C in that gap prints the worker's
+    traceback. Forked while the parent ignores SIGINT, a worker ignores it from
+    birth; the parent's handler comes back as soon as the pool exists.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return ctx.Pool(size, initializer=_ignore_sigint)
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return ctx.Pool(size, initializer=_ignore_sigint)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def run_local(jobs, workers: int, on_done) -> None:
     """Run ``(key, spec, games)`` jobs here, on ``workers`` processes; ``on_done(key, records)`` as each ends.
 
@@ -107,7 +126,7 @@ def run_local(jobs, workers: int, on_done) -> None:
             on_done(*_task(job))
         return
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    pool = ctx.Pool(min(workers, len(jobs)), initializer=_ignore_sigint)
+    pool = _pool_deaf_to_sigint(ctx, min(workers, len(jobs)))
     try:
         for key, records in pool.imap_unordered(_task, jobs):
             on_done(key, records)

@@ -6,6 +6,7 @@ import sys
 
 from ..errors import DavitError
 from .parser import DEFAULT_CAP, DEFAULT_GAMES
+from .paths import check_writable
 from .players import players_for
 
 EXIT_INTERRUPTED = 130
@@ -30,9 +31,11 @@ def _prepare(args, variants):
     if args.out:
         from ..analysis.export import format_of
         format_of(args.out)
+        check_writable(args.out, "--out")
     if args.report:
         from ..analysis.report import check_report_path
         check_report_path(args.report)
+        check_writable(args.report, "--report")
     games = args.games or (DEFAULT_CAP if args.until_ci else DEFAULT_GAMES)
     return rulesets, players, bots, games
 

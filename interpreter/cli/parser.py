@@ -78,6 +78,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--agents", default="random", help=AGENTS_HELP + " (default: random)")
     _variant(p)
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--log-seat", metavar="SEAT",
+                   help="write to --log only what this seat may read (a seat number from 0, as in the log's "
+                        "events, or 'spectator'), redacted as its view is; default: the whole log")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with `save FILE` or by Ctrl-C")

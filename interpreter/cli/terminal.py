@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from ..errors import DavitError
+from .paths import check_writable
 from .players import players_for_agents, variant_of
 
 EXIT_OK, EXIT_INTERRUPTED = 0, 130
@@ -86,6 +87,7 @@ def cmd_play(args) -> int:
         agents = make_agents(args.agents, players, args.seed)
     except ValueError as exc:
         raise DavitError(f"davit: {exc}") from None
+    log_seat = _log_seat(args, players)
     if args.log:
         _check_writable(args.log)
     humans = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
@@ -131,7 +133,8 @@ def cmd_play(args) -> int:
         return EXIT_INTERRUPTED
     if args.log:
         from ..load.files import write_atomically
-        write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in game.log).encode())
+        events = game.log if log_seat is _WHOLE_LOG else [redact(e, log_seat) for e in game.log]
+        write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in events).encode())
     if args.json:
         print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
                           "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
@@ -154,19 +157,23 @@ def cmd_play(args) -> int:
     return EXIT_OK
 
 
+_WHOLE_LOG = object()
+
+
+def _log_seat(args, players: int):
+    """The seat whose log ``--log`` writes (None: a spectator), or the whole log; a bad seat is one line."""
+    text = getattr(args, "log_seat", None)
+    if text is None:
+        return _WHOLE_LOG
+    if not args.log:
+        raise DavitError("davit: --log-seat needs --log FILE")
+    if text.strip().lower() == "spectator":
+        return None
+    if not text.strip().isdigit() or int(text) >= players:
+        raise DavitError(f"davit: --log-seat must be a seat from 0 to {players - 1} or 'spectator', not {text!r}")
+    return int(text)
+
+
 def _check_writable(path: str) -> None:
-    """Refuse an output file that cannot be written, before the game starts (not after it)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise DavitError(f"davit: cannot write the log: '{path}' is a folder")
-    if not folder.is_dir():
-        raise DavitError(f"davit: cannot write the log: folder '{folder}' does not exist")
-    existed = target.exists()
-    try:   # the only sure test, whoever runs davit: open it for writing, and leave no empty file behind
-        with open(target, "ab"):
-            pass
-    except OSError as exc:
-        raise DavitError(f"davit: cannot write the log '{path}': {exc.strerror or exc}") from None
-    if not existed:
-        target.unlink()
+    """Refuse a log file that cannot be written, before the game starts (not after it)."""
+    check_writable(path, "the log")

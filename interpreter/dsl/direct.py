@@ -10,7 +10,9 @@ locals in a dict ``L``, exactly as the VM keeps them, and it becomes the
 function's ``fast`` form, called directly like a ``value:`` function.
 
 Loops count their rounds against the ruleset's step limit, so a loop that
-never ends stops with the same kind of error as on the VM. Expressions and
+never ends stops with the same kind of error as on the VM. Work is charged
+to the decision's budget (:mod:`interpreter.machine.budget`) as on the VM: a
+call, each round of a ``while``, and the items a ``for`` walks. Expressions and
 assignments are the generator's own (:mod:`interpreter.dsl.expressions`), so
 the source is still built only from the compiler's names and ``repr``'d
 literals, and every node keeps its line in the line table.
@@ -18,16 +20,18 @@ literals, and every node keeps its line in the line table.
 from __future__ import annotations
 
 from ..errors import RunawayGameError
+from ..machine import budget
 from . import ast
 
 INDENT = "    "
+CALL_WORK = 10   # work units a call costs beside what it walks (a VM call costs 100: a stack and a frame)
 
 
-def loop_items(g, items) -> list:
-    """What a ``for`` walks: the collection as it is when the loop starts (a zone: its things)."""
+def loop_items(g, items, loc) -> list:
+    """What a ``for`` walks: the collection as it is when the loop starts (a zone: its things), charged as work."""
     if hasattr(items, "defn"):
-        return g.zone_things(items)
-    return list(items)
+        return budget.each(g, g.zone_things(items), loc)
+    return list(budget.each(g, items, loc))
 
 
 def runaway(g, max_steps, loc):
@@ -40,7 +44,8 @@ def direct_function(gen, body, params: tuple, max_steps: int):
     """``fast(g, *args)`` running statements ``body`` of a function with ``params``."""
     names = [gen.fresh("_a") for _ in params]
     locals_ = ", ".join(f"{name!r}: {arg}" for name, arg in zip(params, names))
-    lines = ["L = {" + locals_ + "}", "n = 0"]
+    # a call is work: a function that calls itself twice stops within the budget
+    lines = [f"_charge(g, {CALL_WORK}, _loc)", "L = {" + locals_ + "}", "n = 0"]
     _block(gen, body, lines, 0, gen.literal(max_steps))
     lines.append("return None")
     return gen.function(lines, gen.sn.loc((1, 1)), ", ".join(["g", *names]))
@@ -73,12 +78,14 @@ def _statement(gen, s, out, depth, limit):
             _block(gen, s.orelse, out, depth + 1, limit)
     elif isinstance(s, ast.For):
         item = gen.fresh()
-        out.append(f"{pad}for {item} in {gen.bind(loop_items)}(g, {gen.expr(s.source)}):")
+        where = gen.bind(gen.sn.loc(s.source), "_l")
+        out.append(f"{pad}for {item} in {gen.bind(loop_items)}(g, {gen.expr(s.source)}, {where}):")
         _count_round(gen, s, out, depth + 1, limit)
         out.append(f"{pad}{INDENT}L[{s.var!r}] = {item}")
         _block(gen, s.body, out, depth + 1, limit)
     elif isinstance(s, ast.While):
         out.append(f"{pad}while {gen.expr(s.cond)}:")
+        out.append(f"{pad}{INDENT}_charge(g, 1, {gen.bind(gen.sn.loc(s), '_l')})")
         _count_round(gen, s, out, depth + 1, limit)
         _block(gen, s.body, out, depth + 1, limit)
     elif isinstance(s, ast.Break):

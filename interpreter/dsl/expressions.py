@@ -19,7 +19,7 @@ the rule's ``file:line:col``.
 from __future__ import annotations
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..machine import attributes, execute, linetable
+from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .fast_reads import inline_read
@@ -34,6 +34,8 @@ BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
 BOOLEAN = {"and": "and", "or": "or"}
 COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 BINOPS = BINARY   # augmented assignment uses the same table
+GROWING = {"+", "-", "*"}   # may make a long text or list, or a huge number: checked (machine/budget.py)
+ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 
 
@@ -41,7 +43,13 @@ def member(g, item, collection) -> bool:
     """``item in collection``; a zone contains the things that are in it now."""
     if isinstance(collection, ZoneRef):
         return isinstance(item, ThingRef) and g.state.where.get(item.id) == collection.id
+    if type(collection) is list:   # a search through the list: work for this decision's budget
+        budget.charge(g, len(collection))
     return item in collection
+
+
+def _number_literal(n) -> bool:
+    return isinstance(n, ast.Const) and type(n.value) in (int, float)
 
 
 def compare_chain(g, first, rest) -> bool:
@@ -95,7 +103,8 @@ class Generator:
         self.pure = pure
         self.names = {"_member": member, "_chain": compare_chain, "_DavitError": DavitError,
                       "_Exception": Exception, "_located": linetable.located_error,
-                      "_TR": ThingRef, "_ZR": ZoneRef, "_PR": PlayerRef}
+                      "_TR": ThingRef, "_ZR": ZoneRef, "_PR": PlayerRef,
+                      "_each": budget.each, "_sized": budget.sized, "_times": budget.times, "_charge": budget.charge}
         self.ids = {}
         self.lines = []          # node index -> (Location, local name or None)
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
@@ -210,7 +219,34 @@ class Generator:
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")
 
     def x_BinOp(self, n):
-        return self.node(n, f"{self.expr(n.left)} {BINARY[n.op]} {self.expr(n.right)}")
+        return self.binop(n, checked=True)
+
+    def binop(self, n, checked: bool) -> str:
+        # in a chain a + b + c only the whole sum is checked: its left part is at most 40 (the nesting
+        # cap) checked values long, so one check at the top costs a third of one at each `+`
+        if n.op in ADDITIVE and isinstance(n.left, ast.BinOp) and n.left.op in ADDITIVE:
+            left = self.binop(n.left, checked=False)
+        else:
+            left = self.expr(n.left)
+        right = self.expr(n.right)
+        if not checked:
+            return self.node(n, f"{left} {BINARY[n.op]} {right}")
+        return self.node(n, self.arith(n.op, left, right, n.left, n.right, n))
+
+    def arith(self, op, left: str, right: str, left_node, right_node, at) -> str:
+        """``left op right``; where it may grow a value past the caps, through :mod:`machine.budget`.
+
+        ``n + 1`` and ``n - 2`` stay plain: with a literal number the result is a
+        number that grows by a digit at most. Any ``*`` may square a number.
+        """
+        plain = f"{left} {BINARY[op]} {right}"
+        literal = _number_literal(left_node) or _number_literal(right_node)
+        if op not in GROWING or (literal and op != "*") or (_number_literal(left_node) and _number_literal(right_node)):
+            return plain
+        where = self.bind(self.sn.loc(at), "_l")
+        if op == "*":
+            return f"_times(g, {left}, {right}, {where})"
+        return f"_sized(g, {plain}, {where})"
 
     def x_Neg(self, n):
         return self.node(n, f"-{self.expr(n.operand)}")
@@ -249,7 +285,7 @@ class Generator:
             cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""
         finally:
             self.lexical = outer
-        return self.node(n, f"[{elt} for {var} in {source}{cond}]")
+        return self.node(n, f"[{elt} for {var} in _each(g, {source}, {self.bind(self.sn.loc(n), '_l')}){cond}]")
 
     def x_Lambda(self, n):
         raise self.c._error("a lambda (x -> ...) may only be an argument of a call", self.sn, n)
@@ -380,7 +416,7 @@ class Generator:
                 env.used_names.add(name)
                 value = self.expr(s.value)
                 if op is not None:
-                    value = f"g.state.vars[{name!r}] {op} {value}"
+                    value = self.arith(s.op, f"g.state.vars[{name!r}]", value, target, s.value, s)
                 return [f"g.set_var({name!r}, {value})"]
             if name in env.constants:
                 raise c._error(f"'{name}' is a constant and cannot be changed", sn, target)
@@ -391,7 +427,8 @@ class Generator:
                 return [f"L[{name!r}] = {value}"]
             if name not in self.scope:
                 raise c._error(f"unknown name '{name}'", sn, target)
-            return [f"L[{name!r}] = {self.node(target, f'L[{name!r}]', local=name)} {op} {value}"]
+            old = self.node(target, f"L[{name!r}]", local=name)
+            return [f"L[{name!r}] = {self.arith(s.op, old, value, target, s.value, s)}"]
         if isinstance(target, ast.Attr):
             attr = target.name
             loc = sn.loc(target)
@@ -403,7 +440,8 @@ class Generator:
             where = self.bind(loc, "_l")
             value = self.expr(s.value)
             if op is not None:
-                value = f"{self.bind(attributes.reader(attr), '_r')}(g, {self.expr(target.obj)}, {where}) {op} {value}"
+                old = f"{self.bind(attributes.reader(attr), '_r')}(g, {self.expr(target.obj)}, {where})"
+                value = self.arith(s.op, old, value, target, s.value, s)
             return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
         if isinstance(target, ast.Index):
             base = target.obj
@@ -414,7 +452,7 @@ class Generator:
             obj, index, value = self.expr(target.obj), self.expr(target.index), self.expr(s.value)
             if op is None:
                 return [f"{obj}[{index}] = {value}"]
-            return ["_t = " + obj, "_i = " + index, f"_t[_i] = _t[_i] {op} {value}"]
+            return ["_t = " + obj, "_i = " + index, f"_t[_i] = {self.arith(s.op, '_t[_i]', value, target, s.value, s)}"]
         raise c._error("cannot assign to this", sn, target)
 
 
@@ -438,7 +476,13 @@ class ExpressionCompiler:
         gen = self._generator(sn, set(), False)
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
-        return gen.function([f"return {gen.expr(n)}"], sn.loc(n), ", ".join(["g", *names]))
+        body = [f"return {gen.expr(n)}"]
+        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
+               for c in ast.walk(n)):
+            # a call that makes calls is work: a function that calls itself twice must not run for ever
+            # (a function that calls none costs what its caller is charged for)
+            body.insert(0, "_charge(g, 1, _loc)")
+        return gen.function(body, sn.loc(n), ", ".join(["g", *names]))
 
     def _lambda(self, n, sn, scope, pure):
         """``maker(g, L)`` returning the one-argument function that lambda ``n`` is."""

@@ -11,7 +11,8 @@ import inspect
 from dataclasses import dataclass
 
 from ..errors import GameError
-from ..load.limits import MAX_ITEMS
+from ..load.limits import MAX_ITEMS, MAX_WORK
+from ..machine.budget import charge, over_budget
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, type_name
 
 
@@ -64,10 +65,12 @@ def _items(value, loc, what="a list"):
 
 
 def collection_of(g, value, loc):
-    """A collection argument: lists as they are, zones as their things."""
-    if isinstance(value, ZoneRef):
-        return g.zone_things(value)
-    return _items(value, loc)
+    """A collection argument: lists as they are, zones as their things; its length is work for the budget."""
+    items = g.zone_things(value) if isinstance(value, ZoneRef) else _items(value, loc)
+    g.work += len(items)   # (charge() inlined: every collection built-in comes here)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+    return items
 
 
 # --- built-in values --------------------------------------------------------
@@ -218,6 +221,7 @@ def range_(g, loc, start, stop=None):
     span = range(start) if stop is None else range(start, stop)
     if len(span) > MAX_ITEMS:   # a stranger's ruleset may not ask for a list that fills memory
         raise GameError(f"range() of {len(span)} numbers is too long (at most {MAX_ITEMS})", loc)
+    charge(g, len(span), loc)
     return list(span)
 
 
@@ -231,6 +235,7 @@ def _shown(g, value) -> str:
     if isinstance(value, PlayerRef):
         return g.player_name(value.seat)
     if isinstance(value, list):
+        charge(g, len(value))   # a list of long lists is a lot of text
         return "[" + ", ".join(_shown(g, v) for v in value) + "]"
     return display(value)
 
@@ -275,9 +280,9 @@ def thing(g, loc, id):
 @primitive()
 def things(g, loc, kind=None):
     """things() or things("card"): every thing (of a kind), wherever it is."""
-    if kind is None:
-        return list(g.table.thing_list)
-    return list(g.table.things_by_kind.get(kind, ()))
+    found = list(g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ()))
+    charge(g, len(found), loc)
+    return found
 
 
 @primitive()

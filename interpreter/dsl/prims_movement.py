@@ -7,6 +7,7 @@ during play and removed spaces are respected exactly as ``neighbours`` does.
 from __future__ import annotations
 
 from ..errors import GameError
+from ..machine.budget import charge
 from .primitives import primitive
 
 
@@ -56,7 +57,9 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
         if left == 0:
             ends[node] = None
             continue
-        for nxt, k in board._arcs(g, node):
+        arcs = list(board._arcs(g, node))
+        charge(g, 1 + len(arcs), loc)   # a walk of a billion steps round a loop of spaces is a lot of work
+        for nxt, k in arcs:
             if kinds is not None and k not in kinds:
                 continue
             if no_reverse and nxt == prev:

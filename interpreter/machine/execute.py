@@ -26,17 +26,19 @@ instructions' closures are bound as objects (``_i3``), never pasted.
 from __future__ import annotations
 
 from ..errors import GameError, RunawayGameError
-from . import linetable
+from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
+from . import budget as work_budget, linetable
 from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 INLINED = (Do, Jump, JumpIfNot, ForInit, ForNext)
+SYNC_CALL_WORK = 100   # work units one call_sync() costs beside its instructions
 
 
 def for_items(g, items) -> list:
-    """What ``ForInit`` keeps: the collection as it is now (a zone: its things)."""
+    """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if hasattr(items, "defn"):
         items = g.zone_things(items)
-    return [list(items), 0]
+    return [list(work_budget.each(g, items, None)), 0]
 
 
 def compile_code(code):
@@ -161,17 +163,24 @@ def run(g, stack: list, sync: bool = False) -> None:
         used += done
         if not sync:
             state.steps += done
+        g.work += done   # instructions are work too: a function asked for its value many times adds up
+        if g.work > MAX_WORK:
+            raise work_budget.over_budget(code.instrs[min(frame[PC], len(code.instrs) - 1)].loc)
         if used > budget:
             phase = " > ".join(state.phase) or "(no phase)"
             what = "a function did not finish" if sync else "the game did not end"
             pc = min(frame[PC], len(code.instrs) - 1)
             raise RunawayGameError(
                 f"{what} within {max_steps} steps; it was in phase '{phase}'", code.instrs[pc].loc,
-                hint="a loop never ends; raise limits.max_steps if the game is really this long")
+                hint="a loop never ends" + ("; raise limits.max_steps if the game is really this long"
+                                            if max_steps < MAX_STEPS_CEILING else ""))
 
 
 def call_sync(g, code: Code, args: list):
     """Run a function that cannot wait for a decision and return its result."""
+    # a call on the VM (a stack, a frame, a loop) costs as much as walking a hundred items: charge it so
+    # a function that calls itself twice stops in seconds, not minutes
+    work_budget.charge(g, SYNC_CALL_WORK, code.location)
     stack = [[code.id, 0, dict(zip(code.params, args)), None]]
     g.retval = None
     was_over = g.state.over

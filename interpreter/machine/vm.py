@@ -9,6 +9,7 @@ of an effect. Expressions inside instructions are compiled closures
 from __future__ import annotations
 
 from ..errors import Location
+from . import budget
 
 # Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
@@ -92,7 +93,7 @@ class ForInit(Instr):
         items = self.source(g, frame[LOCALS])
         if hasattr(items, "defn"):  # a zone: its things, as they are now
             items = g.zone_things(items)
-        frame[LOCALS][self.slot] = [list(items), 0]
+        frame[LOCALS][self.slot] = [list(budget.each(g, items, self.loc)), 0]
         frame[PC] += 1
 
 

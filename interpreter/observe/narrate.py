@@ -19,7 +19,8 @@ def event_text(g, e: dict) -> str | None:
     kind = e.get("e")
     name = g.player_name
     if kind == "start":
-        return f"{g.ruleset.name}: {e['players']} players, seed {e['seed']}" + \
+        seed = f", seed {e['seed']}" if "seed" in e else ""   # a seat's view never holds the seed
+        return f"{g.ruleset.name}: {e['players']} players{seed}" + \
             (f", variant {e['variant']}" if e.get("variant") else "")
     display = g.ruleset.display
     if kind == "phase":

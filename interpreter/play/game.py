@@ -11,7 +11,7 @@ import hashlib
 import json
 
 from ..errors import GameError, RunawayGameError, SaveError
-from ..load.limits import LENGTH_LIMIT_REASON
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import execute, rng
 from ..machine.values import decode
 from ..rules.table import Table
@@ -32,6 +32,8 @@ class Game(RuleRuntime):
             game.apply(game.legal_actions()[0])
         print(game.scores, game.winners)
     """
+
+    work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):
@@ -93,6 +95,7 @@ class Game(RuleRuntime):
         return decisions.deciding(self.state.pending) if not self.state.over else []
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
+        self.work = 0
         return decisions.legal_actions(self, player)
 
     def apply(self, action) -> Applied | Refused:
@@ -101,6 +104,7 @@ class Game(RuleRuntime):
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             return Refused(action, f"not an action: {type(exc).__name__} {exc}")
+        self.work = 0
         # an action taken from the current legal_actions() list is known to be legal
         reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
         if reason is not None:
@@ -110,8 +114,8 @@ class Game(RuleRuntime):
         self._advance()
         if not self.state.over and self.decisions >= self.ruleset.max_decisions:
             # every game is finite: a game that can go on forever (moves that undo each other)
-            # ends here, ranked as the ruleset ranks any other end
-            self.finish(LENGTH_LIMIT_REASON)
+            # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
+            self.finish_by_length()
         return Applied(action)
 
     def clone(self) -> "Game":
@@ -210,7 +214,7 @@ class Game(RuleRuntime):
                 # decision, it is the game's length that ran out (it ends); spent here, a loop (an error)
                 if st.steps - before > self.ruleset.max_steps // 10:
                     raise
-                self.finish(LENGTH_LIMIT_REASON)
+                self.finish_by_length()
                 return
             if not st.stack and st.pending is None and not st.over:
                 self.finish()
@@ -229,6 +233,7 @@ class Game(RuleRuntime):
         if pending is not None and not (pending["kind"] == "simultaneous" and pending["commits"]):
             st.pending = None
         self.offered_cache = None
+        self.work = 0
         self._advance()
 
     def any_legal(self, pending, seat: int) -> bool:
@@ -259,7 +264,14 @@ class Game(RuleRuntime):
             self.emit({"e": "trigger", "id": trigger.id})
         stack.append([trigger.code_id, 0, local, None])
 
-    def finish(self, reason: str | None = None) -> None:
+    def finish_by_length(self) -> None:
+        """The end at the game's length bound: ranked, or a draw (nobody wins) if the ruleset declares it."""
+        if self.ruleset.draw_at_length_limit:
+            self.finish(LENGTH_DRAW_REASON, draw=True)
+        else:
+            self.finish(LENGTH_LIMIT_REASON)
+
+    def finish(self, reason: str | None = None, draw: bool = False) -> None:
         st = self.state
         if st.over:
             return
@@ -270,7 +282,7 @@ class Game(RuleRuntime):
             execute.call_sync(self, self.codes[rs.final_code], [])
         ranking = []
         if rs.team_var is not None:
-            won = rs.win_if is None or bool(rs.win_if(self, {}))
+            won = not draw and (rs.win_if is None or bool(rs.win_if(self, {})))
             winners = [p.seat for p in self.table.players] if won else []
             st.vars["%winners"] = winners
             st.over = True
@@ -283,7 +295,7 @@ class Game(RuleRuntime):
             local = {"p": p, "player": p}
             ranking.append((tuple(fn(self, local) for fn in rs.rank_fns), p.seat))
         winners = []
-        if ranking and rs.has_winners:
+        if ranking and rs.has_winners and not draw:
             best = max(r for r, _ in ranking)
             winners = sorted(s for r, s in ranking if r == best)
         st.vars["%winners"] = winners

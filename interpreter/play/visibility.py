@@ -15,6 +15,9 @@ from ..machine.values import ThingRef
 
 # what an event may name that a seat outside its ``only`` list must not read
 SECRET_FIELDS = ("thing", "action", "label", "old", "new", "actions", "labels", "result", "text")
+# what no seat (nor a spectator) may read in any event: with the seed and the decisions anyone
+# could play the game again and see every shuffle
+NEVER_SHOWN = ("only", "seed")
 
 
 def can_see(g, seat, thing_id: str, zone_id: str | None = None) -> bool:
@@ -62,7 +65,7 @@ def redact(event: dict, seat) -> dict:
     """The event as ``seat`` may read it."""
     only = event.get("only")
     if only is None or (seat is not None and seat in only):
-        return {k: v for k, v in event.items() if k != "only"}
-    shown = {k: v for k, v in event.items() if k not in SECRET_FIELDS and k != "only"}
+        return {k: v for k, v in event.items() if k not in NEVER_SHOWN}
+    shown = {k: v for k, v in event.items() if k not in SECRET_FIELDS and k not in NEVER_SHOWN}
     shown["hidden"] = True
     return shown

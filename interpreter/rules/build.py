@@ -68,6 +68,7 @@ class Builder:
         # the schema refuses more; min() keeps the ceiling when the schema is not asked (a ruleset made in code)
         rs.max_steps = min(int(limits.get("max_steps", MAX_STEPS_CEILING)), MAX_STEPS_CEILING)
         rs.max_decisions = min(int(limits.get("max_decisions", DEFAULT_MAX_DECISIONS)), MAX_DECISIONS_CEILING)
+        rs.draw_at_length_limit = limits.get("at_length_limit", "rank") == "draw"
         rs.data = d
         self._constants()
         self._variables()

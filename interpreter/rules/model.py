@@ -113,6 +113,7 @@ class Ruleset:
         self.max_steps = 1_000_000
         self.max_decisions = 10_000       # the game ends by length after this many decisions
         self._fingerprint = None
+        self.draw_at_length_limit = False  # limits.at_length_limit: draw (nobody wins) instead of rank
         self.provenance: list = []        # (location, reason) of reconstructed values
         self.warnings: list = []          # findings that do not stop the ruleset from loading
         self.files: list = []

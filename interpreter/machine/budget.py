@@ -1,0 +1,100 @@
+"""The work one decision may cost, and the size of the values the rules make.
+
+``limits.max_steps`` counts instructions over a whole game, but a single
+instruction can walk a list of 100,000 items, build one, sort one or square a
+number. So the generated code and the built-ins charge what they touch to
+``g.work``: a ``for`` loop and a comprehension the length of what they walk,
+a collection built-in the length of its argument, a text or list join the
+length of its result, each call of a ``value:`` function one, each
+instruction one. ``Game`` sets ``work`` back to 0 when a decision is applied
+and when legal actions are listed; past ``limits.MAX_WORK`` the rules stop
+with a located :class:`WorkBudgetError`.
+
+:func:`sized` and :func:`times` also refuse a whole number, text or list the
+state could not keep, where it is made (in a local, an argument or an
+intermediate result), so that doubling a text or squaring a number stops at
+once instead of filling memory first. Both are called only for ``+``, ``-``
+and ``*`` of values that are not a literal number, so the common ``n + 1``
+stays plain Python, and a chain ``"r" + text(n) + s`` is checked once, as a
+whole (the generator in :mod:`interpreter.dsl.expressions`).
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from ..load.limits import MAX_INT_DIGITS, MAX_ITEMS, MAX_TEXT, MAX_WORK
+
+_BIG = 10 ** MAX_INT_DIGITS
+
+
+class WorkBudgetError(GameError):
+    """The rules of one decision touched more items than ``limits.MAX_WORK``."""
+    code = "work-budget"
+
+
+def over_budget(loc):
+    return WorkBudgetError(f"the rules touched more than {MAX_WORK:,} items for one decision", loc,
+                           hint="a loop inside a loop over long lists, or a function that calls itself twice")
+
+
+def charge(g, n: int, loc=None) -> None:
+    """Count ``n`` items of work for the current decision."""
+    g.work += n
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+
+
+def each(g, items, loc):
+    """``items`` after charging its length (the source of a comprehension)."""
+    g.work += len(items)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+    return items
+
+
+def too_big(value, loc) -> GameError | None:
+    """The error for a number, text or list larger than the rules may make, or None."""
+    kind = type(value)
+    if kind is int:
+        if -_BIG < value < _BIG:
+            return None
+        return GameError(f"a whole number of more than {MAX_INT_DIGITS} digits cannot be made", loc)
+    if kind is str and len(value) > MAX_TEXT:
+        return GameError(f"a text of {len(value)} characters cannot be made (at most {MAX_TEXT})", loc)
+    if kind is list and len(value) > MAX_ITEMS:
+        return GameError(f"a list of {len(value)} items cannot be made (at most {MAX_ITEMS})", loc)
+    return None
+
+
+def sized(g, value, loc):
+    """``value`` (the result of ``+`` or ``-``) if it is small enough; a text or list is charged its length."""
+    kind = type(value)
+    if kind is int:
+        if -_BIG < value < _BIG:
+            return value
+        raise too_big(value, loc)
+    if kind is str:
+        size = len(value)
+        if size > MAX_TEXT:
+            raise too_big(value, loc)
+    elif kind is list:
+        size = len(value)
+        if size > MAX_ITEMS:
+            raise too_big(value, loc)
+    else:
+        return value
+    g.work += size   # (each() inlined: texts are joined often, in labels and log lines)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+    return value
+
+
+def times(g, a, b, loc):
+    """``a * b``, refused before it is made when a text or list would grow past its cap."""
+    if type(a) is int and type(b) in (str, list):
+        a, b = b, a
+    if type(a) in (str, list) and type(b) is int:
+        cap, what = (MAX_TEXT, "text") if type(a) is str else (MAX_ITEMS, "list")
+        if len(a) * b > cap:
+            raise GameError(f"a {what} of {len(a) * b} {'characters' if what == 'text' else 'items'} "
+                            f"cannot be made (at most {cap})", loc)
+    return sized(g, a * b, loc)
