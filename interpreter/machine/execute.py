@@ -38,7 +38,7 @@ def for_items(g, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if hasattr(items, "defn"):
         items = g.zone_things(items)
-    return [list(work_budget.each(g, items, None)), 0]
+    return [tuple(work_budget.each(g, items, None)), 0]   # a tuple: never changed, so a clone shares it
 
 
 def compile_code(code):

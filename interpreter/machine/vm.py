@@ -93,7 +93,7 @@ class ForInit(Instr):
         items = self.source(g, frame[LOCALS])
         if hasattr(items, "defn"):  # a zone: its things, as they are now
             items = g.zone_things(items)
-        frame[LOCALS][self.slot] = [list(budget.each(g, items, self.loc)), 0]
+        frame[LOCALS][self.slot] = [tuple(budget.each(g, items, self.loc)), 0]   # shared by clones: never changed
         frame[PC] += 1
 
 

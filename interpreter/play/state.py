@@ -12,10 +12,11 @@ from ..machine import values
 
 def copy_data(value):
     """Copy JSON-like data with references shared (they are immutable)."""
+    # a call only for what holds more: most items are plain (numbers, texts, references)
     if isinstance(value, list):
-        return [copy_data(v) for v in value]
+        return [copy_data(v) if isinstance(v, (list, dict)) else v for v in value]
     if isinstance(value, dict):
-        return {k: copy_data(v) for k, v in value.items()}
+        return {k: copy_data(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
     return value
 
 
@@ -138,7 +139,7 @@ class State:
         other.zprops = _copy_prop_table(self.zprops)
         other.links = [l[:] for l in self.links]
         other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
-        other.pending = copy_data(self.pending)
+        other.pending = _copy_dict(self.pending) if self.pending is not None else None
         other.rng = self.rng
         other.pins = {k: v[:] for k, v in self.pins.items()}
         other.steps = self.steps
