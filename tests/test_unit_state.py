@@ -70,7 +70,7 @@ def test_clone_is_independent_in_every_part(game):
     twin.zones["deck"].pop()
     twin.where["card.1"] = "box"
     twin.own_props("card.1")["marked"] = False   # props are changed through own_props (copy on write)
-    twin.zprops["c"]["flooded"] = False
+    twin.own_zprops("c")["flooded"] = False
     twin.links[0][2] = "bridge"
     twin.stack[1][2]["base"] = 6
     twin.stack[0][1] += 1
@@ -93,6 +93,18 @@ def test_props_are_shared_until_either_side_writes(game):
     third = twin.clone()
     third.own_props("card.2")["marked"] = "x"
     assert twin.props["card.2"].get("marked") is None and st.props["card.2"]["marked"] is True
+
+
+def test_zone_props_are_shared_until_either_side_writes(game):
+    st = game.state
+    twin = st.clone()
+    assert twin.zprops["c"] is st.zprops["c"]
+    game.set_zone_prop("c", "flooded", False)   # the original writes after the clone
+    assert twin.zprops["c"]["flooded"] is True and st.zprops["c"]["flooded"] is False
+    game.set_zone_prop("a", "flooded", [1])      # a zone that had no properties, given a list
+    third = st.clone()
+    third.zprops["a"]["flooded"].append(2)       # a list inside is never shared
+    assert st.zprops["a"]["flooded"] == [1] and "a" not in twin.zprops
 
 
 def test_props_holding_a_list_are_copied_at_once(game):

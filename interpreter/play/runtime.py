@@ -176,7 +176,10 @@ class RuleRuntime:
 
     def set_zone_prop(self, zid, name, value) -> None:
         checked_size(value)
-        self.state.zprops.setdefault(zid, {})[name] = value
+        st = self.state
+        st.own_zprops(zid)[name] = value
+        if isinstance(value, (list, dict)) and st.zprops_deep is not None:
+            st.zprops_deep.add(zid)
 
     def find_zone(self, zid, player, loc) -> ZoneRef:
         if isinstance(zid, ZoneRef):

@@ -30,22 +30,6 @@ def _copy_props(props: dict) -> dict:
 
 
 
-def _copy_prop_table(table: dict) -> dict:
-    """Every thing's (or zone's) properties copied: a plain copy unless a value is a list or dict.
-
-    One loop instead of a call per thing: cloning is mostly this.
-    """
-    out = {}
-    for key, props in table.items():
-        copy = props.copy()
-        for value in props.values():
-            if isinstance(value, (list, dict)):
-                copy = _copy_props(props)
-                break
-        out[key] = copy
-    return out
-
-
 def _copy_dict(d: dict) -> dict:
     """``copy_data`` of a dict whose values are mostly plain: one copy, then only lists and dicts inside."""
     copy = d.copy()
@@ -58,15 +42,16 @@ def _copy_dict(d: dict) -> dict:
 class State:
     """The position of one game.
 
-    Things' dynamic properties are copied on write: a clone shares each
-    thing's property dict with the state it came from until either changes
-    it, through :meth:`own_props`. A dict holding a list or a dict (e.g.
+    Things' and zones' dynamic properties are copied on write: a clone
+    shares each property dict with the state it came from until either
+    changes it, through :meth:`own_props` or :meth:`own_zprops`. A dict holding a list or a dict (e.g.
     ``known_to``) is copied at once instead, because a rule may change such a
     list in place; ``props_deep`` names those things (None: not known, look).
     """
 
     __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
-                 "pending", "rng", "pins", "steps", "over", "phase", "props_own", "props_deep")
+                 "pending", "rng", "pins", "steps", "over", "phase", "props_own", "props_deep", "zprops_own",
+                 "zprops_deep")
 
     def __init__(self):
         self.vars: dict = {}
@@ -86,6 +71,8 @@ class State:
         self.phase: list[str] = []
         self.props_own: set = set()        # things whose props dict no clone shares (changed in place)
         self.props_deep: set | None = None  # things whose props hold a list or dict; None: not known
+        self.zprops_own: set = set()       # zones whose props dict no clone shares
+        self.zprops_deep: set | None = None  # zones whose props hold a list or dict; None: not known
 
     def own_props(self, tid: str) -> dict:
         """Thing ``tid``'s properties, to change: copied first if a clone may share them."""
@@ -93,6 +80,14 @@ class State:
         if tid not in self.props_own:
             props = self.props[tid] = _copy_props(props)
             self.props_own.add(tid)
+        return props
+
+    def own_zprops(self, zid: str) -> dict:
+        """Zone ``zid``'s properties, to change: copied first (or made) if a clone may share them."""
+        props = self.zprops.get(zid)
+        if zid not in self.zprops_own:
+            props = self.zprops[zid] = _copy_props(props) if props is not None else {}
+            self.zprops_own.add(zid)
         return props
 
     def mark_deep(self, tid: str) -> None:
@@ -136,7 +131,17 @@ class State:
         self.props_own = set(deep)
         other.props_own = set(deep)
         other.props_deep = set(deep)
-        other.zprops = _copy_prop_table(self.zprops)
+        # zone properties likewise
+        if self.zprops_deep is None:
+            self.zprops_deep = {zid for zid, p in self.zprops.items()
+                                if any(isinstance(v, (list, dict)) for v in p.values())}
+        deep_zones = self.zprops_deep
+        other.zprops = zprops = self.zprops.copy()
+        for zid in deep_zones:
+            zprops[zid] = _copy_props(zprops[zid])
+        self.zprops_own = set(deep_zones)
+        other.zprops_own = set(deep_zones)
+        other.zprops_deep = set(deep_zones)
         other.links = [l[:] for l in self.links]
         other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
         other.pending = _copy_dict(self.pending) if self.pending is not None else None
