@@ -108,6 +108,7 @@ class Ruleset:
         self.evaluate = None              # heuristics: a position's worth for player `p` (search bots)
         self.evaluate_scale: float | None = None  # heuristics: how large a telling difference is
         self.priors: dict = {}            # heuristics: action id -> weight fn (rollouts' bias)
+        self.search: dict = {}            # heuristics: the search bots' default iterations, seconds, depth
         self.max_steps = 1_000_000
         self.max_decisions = 10_000       # the game ends by length after this many decisions
         self.fingerprint = ""
