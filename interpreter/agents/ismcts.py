@@ -96,6 +96,7 @@ class SearchAgent:
     def _trees(self, game, seat, n):
         count, seconds, self._depth = self.budget(game.ruleset)
         deadline = time.perf_counter() + seconds if seconds is not None else None
+        self._deadline = deadline
         self._baseline = None
         if self.resample:
             root = Node(None, n)
@@ -199,9 +200,10 @@ class SearchAgent:
 
     def _rollout(self, sample) -> None:
         priors = sample.ruleset.priors
+        deadline = self._deadline
         for _ in range(self._depth):
-            if sample.is_over:
-                return
+            if sample.is_over or (deadline is not None and time.perf_counter() >= deadline):
+                return   # past the time cap the rollout stops and the position is judged as it stands
             mover, legal = _to_move(sample, None)
             if mover is None:
                 return
