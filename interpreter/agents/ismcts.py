@@ -65,6 +65,7 @@ class SearchAgent:
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
+        self.last_iterations = 0
         budget = f"{seconds:g}s" if seconds is not None else str(iterations)
         self.name = self.kind if self.default else f"{self.kind}:{budget}"
 
@@ -107,6 +108,7 @@ class SearchAgent:
                     self._baseline = _leads_or_none(sample)
                 self._iterate(root, sample, seat, n)
                 done += 1
+            self.last_iterations = done   # how far the budget went (the time cap may stop it early)
             return [root]
         samples = max(1, min(8, (count or 80) // 25))
         roots = []
@@ -120,6 +122,7 @@ class SearchAgent:
                 self._iterate(root, base.clone(), seat, n)
                 done += 1
             roots.append(root)
+        self.last_iterations = sum(r.visits for r in roots)
         return roots
 
     @staticmethod
