@@ -12,14 +12,19 @@ stream, other seats' simultaneous choices forgotten), never on the real one:
   samples, a separate UCT tree on each, the root visits added up.
 
 Every node keeps a reward per seat; the seat that moves picks by its own
-(multi-player UCT). Rollouts play random moves (weighted by the ruleset's
-``heuristics.priors`` if it has some) for at most ``depth`` decisions, then the
-position is judged: at the end of a game by the winners and the scores, before
-it by the ruleset's ``heuristics.evaluate`` (or, without one, the score) of each
-seat against the best other seat, squashed to 0..1 with ``heuristics.scale``.
+(multi-player UCT). The ruleset's ``heuristics.priors`` steer the tree (an
+untried action is drawn by its prior; a child's bound gets a progressive bias
+that fades with its visits) and weight the rollouts' random moves. Rollouts
+stop after ``depth`` decisions and the position is judged: at the end of a
+game by the winners and the scores, before it by the ruleset's
+``heuristics.evaluate`` (or, without one, the score) of each seat against the
+best other seat, relative to that lead at the root of the search, squashed to
+0..1 with ``heuristics.scale``.
 
 A budget is a number of iterations (reproducible for a seed) or a time per
 move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed).
+The plain bot takes the ruleset's default (``heuristics.iterations``,
+``depth``, ``seconds``), never past ``DEFAULT_CAP`` seconds a move.
 """
 from __future__ import annotations
 
