@@ -8,7 +8,7 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, make_agents, play_out
-from interpreter.agents.ismcts import judge
+from interpreter.agents.ismcts import Node, judge, leads
 from interpreter.errors import DavitError
 from interpreter.play.determinize import determinize, hidden_groups
 
@@ -62,8 +62,17 @@ def test_make_agents_reads_search_bot_budgets():
     assert (agents[0].iterations, agents[0].seconds) == (200, None)
     assert (agents[1].iterations, agents[1].seconds) == (40, None)
     assert (agents[2].iterations, agents[2].seconds) == (None, 1.5)
-    assert agents[3].iterations == 200 and agents[3].seconds is not None   # the default has a time cap
+    assert agents[3].budget(load_ruleset("tutorial"))[:2] == (200, 1.2)   # the default has a time cap
     assert [a.name for a in agents] == ["ismcts:200", "mcts:40", "ismcts:1.5s", "ismcts"]
+
+
+def test_a_ruleset_may_declare_the_default_budget(tmp_path):
+    rs = build(tmp_path, dict(BOXES, heuristics={"evaluate": "p.score", "iterations": 90, "seconds": 1.0,
+                                                 "depth": 4}), max_players=2)
+    assert ISMCTSAgent(0).budget(rs) == (90, 1.0, 4)
+    assert ISMCTSAgent(0, iterations=10).budget(rs) == (10, None, 4)      # a budget given wins over the ruleset's
+    with pytest.raises(DavitError):
+        build(tmp_path, dict(BOXES, heuristics={"seconds": 5}), max_players=2)   # never more than the cap
 
 
 @pytest.mark.parametrize("name, words", [("ismcts:lots", "budget"), ("ismcts:0", "budget"),
@@ -208,6 +217,35 @@ def test_heuristics_are_compiled_and_bias_rollouts(tmp_path):
     right = next(a for a in game.legal_actions(0) if a.arg("box").id == "right")
     local = lambda a: {"p": p0, "player": p0, **dict(a.args)}  # noqa: E731
     assert (rs.priors["open"](game, local(left)), rs.priors["open"](game, local(right))) == (1, 0)
+
+
+def test_ending_a_turn_may_have_a_prior(tmp_path):
+    rs = build(tmp_path, dict(BOXES, heuristics={"priors": {"pass": "0.1"}}), max_players=2)
+    assert rs.priors["pass"](None, {}) == 0.1
+
+
+def test_the_tree_tries_the_favoured_action_first(tmp_path):
+    rs = build(tmp_path, dict(BOXES, heuristics={"priors": {"open": "1 if box == left else 0"}}), max_players=2)
+    game = Game(rs, 2, seed=0)
+    firsts = []
+    for seed in range(20):
+        bot = ISMCTSAgent(seed, iterations=1)
+        (root,) = bot._trees(game, 0, 2)
+        (key,) = root.children
+        firsts.append(dict(key[2])["box"].id)
+        assert isinstance(root.children[key], Node) and set(root.bias.values()) == {0.0, 1.0}
+    assert firsts.count("left") >= 17     # drawn 1.05 : 0.05 for the one the prior favours
+
+
+def test_leads_are_judged_against_the_root():
+    rs = load_ruleset("tutorial")
+    game = Game(rs, 3, seed=2)
+    play_out(game, make_agents("random", 3, seed=2), max_decisions=6)
+    assert not game.is_over
+    ahead = leads(game)
+    assert judge(game, ahead) == [0.5, 0.5, 0.5]          # nothing changed since the root
+    moved = [a - 1 for a in ahead]                        # everyone stood one point worse at the root
+    assert all(r > 0.5 for r in judge(game, moved))
 
 
 @pytest.mark.parametrize("heuristics, words", [({"evaluate": "p.scor"}, "scor"),

@@ -163,6 +163,22 @@ def test_board_changes_live_in_the_state_only(game):
     assert game.board is twin.board  # the static graph is shared
 
 
+def test_remembered_trees_follow_the_board_changes(game):
+    # the board keeps the breadth-first trees it walked; a change must not reuse a stale one
+    board = game.board
+    assert ids(board.path(game, "b", "a")) == ["b", "c", "d", "a"]
+    twin = game.clone()
+    board.set_removed(game, "d", True)
+    assert ids(board.path(game, "b", "a")) == []
+    assert ids(board.path(twin, "b", "a")) == ["b", "c", "d", "a"]   # the twin's board did not change
+    board.connect(game, "b", "a", "rope", True)
+    assert ids(board.path(game, "b", "a")) == ["b", "a"]
+    assert sorted(ids(board.reachable(game, "b"))) == ["a", "c"]
+    board.set_removed(game, "d", False)
+    assert sorted(ids(board.reachable(game, "b", 1))) == ["a", "c"]
+    assert sorted(ids(board.reachable(twin, "b", 1))) == ["c"]
+
+
 def test_board_built_directly():
     board = Board([{"id": "x", "colour": "red"}, {"id": "y"}],
                   [{"from": "x", "to": "y", "kind": "path", "one_way": False}])

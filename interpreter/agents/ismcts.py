@@ -12,14 +12,19 @@ stream, other seats' simultaneous choices forgotten), never on the real one:
   samples, a separate UCT tree on each, the root visits added up.
 
 Every node keeps a reward per seat; the seat that moves picks by its own
-(multi-player UCT). Rollouts play random moves (weighted by the ruleset's
-``heuristics.priors`` if it has some) for at most ``depth`` decisions, then the
-position is judged: at the end of a game by the winners and the scores, before
-it by the ruleset's ``heuristics.evaluate`` (or, without one, the score) of each
-seat against the best other seat, squashed to 0..1 with ``heuristics.scale``.
+(multi-player UCT). The ruleset's ``heuristics.priors`` steer the tree (an
+untried action is drawn by its prior; a child's bound gets a progressive bias
+that fades with its visits) and weight the rollouts' random moves. Rollouts
+stop after ``depth`` decisions and the position is judged: at the end of a
+game by the winners and the scores, before it by the ruleset's
+``heuristics.evaluate`` (or, without one, the score) of each seat against the
+best other seat, relative to that lead at the root of the search, squashed to
+0..1 with ``heuristics.scale``.
 
 A budget is a number of iterations (reproducible for a seed) or a time per
 move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed).
+The plain bot takes the ruleset's default (``heuristics.iterations``,
+``depth``, ``seconds``), never past ``DEFAULT_CAP`` seconds a move.
 """
 from __future__ import annotations
 
@@ -32,13 +37,16 @@ from ..play.determinize import determinize
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
 DEFAULT_ITERATIONS = 200
-DEFAULT_CAP = 1.8        # seconds: the plain `ismcts` stops early on a slow ruleset or machine
+DEFAULT_CAP = 1.2        # seconds: the plain `ismcts` stops early on a slow ruleset or machine (a move stays under 2 s)
 DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
 
+PRIOR_BIAS = 0.3         # progressive bias: a prior-favoured child's bonus, fading as 1 / (visits + 1)
+
+
 class Node:
-    __slots__ = ("mover", "visits", "total", "children", "avail")
+    __slots__ = ("mover", "visits", "total", "children", "avail", "bias")
 
     def __init__(self, mover: int | None, seats: int):
         self.mover = mover          # the seat whose action led here
@@ -46,6 +54,7 @@ class Node:
         self.total = [0.0] * seats
         self.children: dict = {}    # action key -> Node
         self.avail: dict = {}       # action key -> how often it was legal when this node was passed
+        self.bias: dict = {}        # action key -> the ruleset's prior for it, relative to the best (0..1)
 
 
 class SearchAgent:
@@ -54,14 +63,25 @@ class SearchAgent:
     resample = True
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = DEFAULT_DEPTH):
+                 depth: int | None = None):
         self.random = random.Random(seed)
-        default = iterations is None and seconds is None
-        self.iterations = DEFAULT_ITERATIONS if default else iterations
-        self.seconds = DEFAULT_CAP if default else seconds
+        # the plain bot (no budget given) takes the ruleset's own default budget, read when it first moves
+        self.default = iterations is None and seconds is None
+        self.iterations = iterations
+        self.seconds = seconds
         self.depth = depth
+        self.last_iterations = 0
         budget = f"{seconds:g}s" if seconds is not None else str(iterations)
-        self.name = self.kind if default else f"{self.kind}:{budget}"
+        self.name = self.kind if self.default else f"{self.kind}:{budget}"
+
+    def budget(self, ruleset) -> tuple:
+        """(iterations, seconds, depth) for a move in this ruleset: the agent's own, else the ruleset's, else ours."""
+        search = ruleset.search
+        depth = self.depth if self.depth is not None else search.get("depth", DEFAULT_DEPTH)
+        if not self.default:
+            return self.iterations, self.seconds, depth
+        return (search.get("iterations", DEFAULT_ITERATIONS), min(float(search.get("seconds", DEFAULT_CAP)), DEFAULT_CAP),
+                depth)
 
     # -- choosing ------------------------------------------------------------------
 
@@ -80,25 +100,34 @@ class SearchAgent:
         return actions[counts.index(best)]
 
     def _trees(self, game, seat, n):
-        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
-        count = self.iterations
+        count, seconds, self._depth = self.budget(game.ruleset)
+        deadline = time.perf_counter() + seconds if seconds is not None else None
+        self._deadline = deadline
+        self._baseline = None
         if self.resample:
             root = Node(None, n)
             done = 0
             while self._more(done, count, deadline):
-                self._iterate(root, determinize(game, seat, self.random), seat, n)
+                sample = determinize(game, seat, self.random)
+                if self._baseline is None:
+                    self._baseline = _leads_or_none(sample)
+                self._iterate(root, sample, seat, n)
                 done += 1
+            self.last_iterations = done   # how far the budget went (the time cap may stop it early)
             return [root]
         samples = max(1, min(8, (count or 80) // 25))
         roots = []
         for k in range(samples):
             base, root, done = determinize(game, seat, self.random), Node(None, n), 0
+            if self._baseline is None:
+                self._baseline = _leads_or_none(base)
             share = None if count is None else count // samples + (1 if k < count % samples else 0)
             part = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (samples - k)
             while self._more(done, share, part):
                 self._iterate(root, base.clone(), seat, n)
                 done += 1
             roots.append(root)
+        self.last_iterations = sum(r.visits for r in roots)
         return roots
 
     @staticmethod
@@ -125,9 +154,12 @@ class SearchAgent:
                 avail, children = node.avail, node.children
                 for k in keys:
                     avail[k] = avail.get(k, 0) + 1
+                priors = sample.ruleset.priors
+                if priors and len(keys) > 1:
+                    _bias(node, sample, legal, keys, priors)
                 untried = [i for i, k in enumerate(keys) if k not in children]
                 if untried:
-                    i = untried[self.random.randrange(len(untried))]
+                    i = self._expand(node, keys, untried)
                     child = children[keys[i]] = Node(mover, n)
                     sample.apply(legal[i])
                     path.append(child)
@@ -139,31 +171,47 @@ class SearchAgent:
             self._rollout(sample)
         except GameError:
             pass   # a sample the rules cannot carry on (e.g. a step limit): judge it as it stands
-        rewards = judge(sample)
+        rewards = judge(sample, self._baseline)
         for nd in path:
             nd.visits += 1
             total = nd.total
             for i in range(n):
                 total[i] += rewards[i]
 
+    def _expand(self, node, keys, untried) -> int:
+        """An untried action, drawn in proportion to its prior (uniformly without priors)."""
+        bias = node.bias
+        if not bias:
+            return untried[self.random.randrange(len(untried))]
+        weights = [bias.get(keys[i], 1.0) + 0.05 for i in untried]
+        x = self.random.random() * sum(weights)
+        for i, w in zip(untried, weights):
+            x -= w
+            if x < 0:
+                return i
+        return untried[-1]
+
     @staticmethod
     def _select(node, keys, mover) -> int:
-        """The index of the action with the best upper bound for the seat that moves."""
+        """The index of the action with the best upper bound for the seat that moves (plus its fading prior)."""
         best, best_value = 0, -1.0
-        children, avail = node.children, node.avail
+        children, avail, bias = node.children, node.avail, node.bias
         for i, k in enumerate(keys):
             child = children[k]
-            value = child.total[mover] / child.visits + \
-                EXPLORATION * math.sqrt(math.log(avail[k]) / child.visits)
+            visits = child.visits
+            value = child.total[mover] / visits + EXPLORATION * math.sqrt(math.log(avail[k]) / visits)
+            if bias:
+                value += PRIOR_BIAS * bias.get(k, 1.0) / (visits + 1)
             if value > best_value:
                 best, best_value = i, value
         return best
 
     def _rollout(self, sample) -> None:
         priors = sample.ruleset.priors
-        for _ in range(self.depth):
-            if sample.is_over:
-                return
+        deadline = self._deadline
+        for _ in range(self._depth):
+            if sample.is_over or (deadline is not None and time.perf_counter() >= deadline):
+                return   # past the time cap the rollout stops and the position is judged as it stands
             mover, legal = _to_move(sample, None)
             if mover is None:
                 return
@@ -202,7 +250,20 @@ def _to_move(sample, prefer):
     return None, []
 
 
-def _pick(sample, legal, priors, rand):
+def _bias(node, sample, legal, keys, priors) -> None:
+    """Remember the priors of the actions this node has not met yet, relative to the best of them."""
+    bias = node.bias
+    fresh = [i for i, k in enumerate(keys) if k not in bias]
+    if not fresh:
+        return
+    weights = _weights(sample, legal, priors)
+    top = max(weights) or 1.0
+    for i in fresh:
+        bias[keys[i]] = weights[i] / top
+
+
+def _weights(sample, legal, priors) -> list[float]:
+    """Each action's prior weight (1 for an action the ruleset gives none; never below 0)."""
     players = sample.table.players
     weights = []
     for a in legal:
@@ -216,6 +277,11 @@ def _pick(sample, legal, priors, rand):
             weights.append(max(0.0, float(fn(sample, local))))
         except (GameError, TypeError, ValueError):
             weights.append(1.0)
+    return weights
+
+
+def _pick(sample, legal, priors, rand):
+    weights = _weights(sample, legal, priors)
     total = sum(weights)
     if total <= 0:
         return legal[rand.randrange(len(legal))]
@@ -227,28 +293,52 @@ def _pick(sample, legal, priors, rand):
     return legal[-1]
 
 
-def judge(game) -> list[float]:
-    """Each seat's reward in 0..1 for this position (see the module text)."""
+def leads(game) -> list[float] | None:
+    """Each seat's evaluation against the best other seat's (the team's mean when co-operative), or None."""
+    if game.is_over:
+        return None
+    values = _values(game, use_heuristic=True)
+    n = len(values)
+    if game.ruleset.team_var is not None:
+        return [sum(values) / n] * n
+    return [values[s] - max((values[o] for o in range(n) if o != s), default=0.0) for s in range(n)]
+
+
+def _leads_or_none(sample):
+    try:
+        return leads(sample)
+    except GameError:
+        return None
+
+
+def judge(game, baseline: list[float] | None = None) -> list[float]:
+    """Each seat's reward in 0..1 for this position (see the module text).
+
+    ``baseline`` (the leads at the root of the search) centres the squashing
+    before the end, so that small gains are told apart even by a seat far
+    ahead or far behind; at the end of the game the result is absolute.
+    """
     rs = game.ruleset
     n = game.num_players
     scale = rs.evaluate_scale or DEFAULT_SCALE
     over = game.is_over
-    values = _values(game, use_heuristic=not over)
+    if not over:
+        ahead = leads(game)
+        if baseline is not None:
+            ahead = [a - b for a, b in zip(ahead, baseline)]
+        return [0.5 + 0.5 * math.tanh(a / scale) for a in ahead]
+    values = _values(game, use_heuristic=False)
     if rs.team_var is not None:
         squashed = 0.5 + 0.5 * math.tanh(sum(values) / n / scale)
-        if over:
-            won = 1.0 if game.winners else 0.0
-            squashed = 0.8 * squashed + 0.2 * won
-        return [squashed] * n
+        won = 1.0 if game.winners else 0.0
+        return [0.8 * squashed + 0.2 * won] * n
     rewards = []
-    winners = set(game.winners) if over else ()
+    winners = set(game.winners)
     for s in range(n):
         others = [values[o] for o in range(n) if o != s]
         lead = values[s] - (max(others) if others else 0)
         r = 0.5 + 0.5 * math.tanh(lead / scale)
-        if over:
-            r = 0.25 * r + 0.75 * (1.0 if s in winners else 0.0)
-        rewards.append(r)
+        rewards.append(0.25 * r + 0.75 * (1.0 if s in winners else 0.0))
     return rewards
 
 

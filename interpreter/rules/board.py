@@ -28,6 +28,7 @@ class Board:
         self.order = {n: i for i, n in enumerate(self._spaces)}  # declaration order, for sorting
         # adjacency: space -> tuple of (neighbour, kind), in declaration order
         self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
+        self._trees: dict = {}   # breadth-first trees already walked (see _tree)
 
     def _add_arc(self, a, b, kind, one_way):
         self.graph.add_edge(a, b, kind=kind, one_way=one_way)
@@ -65,42 +66,53 @@ class Board:
                 seen.append(m)
         return [g.table.zones[m] for m in seen]
 
+    def _tree(self, g, origin, kind=None):
+        """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order.
+
+        The board changes only by removed spaces and added links, so a tree is
+        computed once per origin, edge kind and such change, and reused: the
+        search bots ask the same distances at every position they judge.
+        """
+        zprops = g.state.zprops
+        removed = tuple(n for n, props in zprops.items() if props.get("removed"))
+        key = (origin, kind, removed, tuple(map(tuple, g.state.links)))
+        found = self._trees.get(key)
+        if found is not None:
+            return found
+        dist, parent = {origin: 0}, {origin: None}
+        todo = deque([origin])
+        while todo:
+            node = todo.popleft()
+            for m, k in self._arcs(g, node):
+                if (kind is None or k == kind) and m not in dist:
+                    dist[m] = dist[node] + 1
+                    parent[m] = node
+                    todo.append(m)
+        if len(self._trees) > 4096:
+            self._trees.clear()
+        self._trees[key] = dist, parent
+        return dist, parent
+
     def reachable(self, g, start, steps=None, kind=None):
         origin = self._id(start)
         if g.state.zprops.get(origin, {}).get("removed"):
             return []
-        dist = {origin: 0}
-        todo = deque([origin])
-        while todo:
-            node = todo.popleft()
-            if steps is not None and dist[node] >= steps:
-                continue
-            for m, k in self._arcs(g, node):
-                if (kind is None or k == kind) and m not in dist:
-                    dist[m] = dist[node] + 1
-                    todo.append(m)
-        del dist[origin]
-        return [g.table.zones[m] for m in dist]
+        dist, _ = self._tree(g, origin, kind)
+        zones = g.table.zones
+        return [zones[m] for m, d in dist.items() if m != origin and (steps is None or d <= steps)]
 
     def path(self, g, start, goal):
         a, b = self._id(start), self._id(goal)
         if g.state.zprops.get(a, {}).get("removed") or g.state.zprops.get(b, {}).get("removed"):
             return []
-        parent = {a: None}
-        todo = deque([a])
-        while todo:
-            node = todo.popleft()
-            if node == b:
-                route = []
-                while node is not None:
-                    route.append(g.table.zones[node])
-                    node = parent[node]
-                return route[::-1]
-            for m, _ in self._arcs(g, node):
-                if m not in parent:
-                    parent[m] = node
-                    todo.append(m)
-        return []
+        _, parent = self._tree(g, a)
+        if b not in parent:
+            return []
+        route, node = [], b
+        while node is not None:
+            route.append(g.table.zones[node])
+            node = parent[node]
+        return route[::-1]
 
     # -- changes ------------------------------------------------------------------
 

@@ -470,9 +470,15 @@ class Builder:
             rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
         if spec.get("scale") is not None:
             rs.evaluate_scale = float(spec["scale"])
+        rs.search = {k: spec[k] for k in ("iterations", "seconds", "depth") if spec.get(k) is not None}
         priors = spec.get("priors") or {}
         for aid, text in priors.items():
             adef = rs.actions.get(aid)
+            if aid == PASS:   # ending a turn has a prior too
+                fn = self.compiler.expression(str(text), f"heuristics prior {aid}", {"p", "player"})
+                if fn is not None:
+                    rs.priors[aid] = fn
+                continue
             if adef is None:
                 self.error(f"heuristics prior for unknown action '{aid}'", priors.key_loc(aid),
                            did_you_mean(aid, rs.actions), code="unknown-reference")

@@ -110,6 +110,7 @@ class Ruleset:
         self.evaluate_scale: float | None = None  # heuristics: how large a telling difference is
         self.priors: dict = {}            # heuristics: action id -> weight fn (rollouts' bias)
         self.display = None               # rules.display.Display: what a seat's status shows (None: everything)
+        self.search: dict = {}            # heuristics: the search bots' default iterations, seconds, depth
         self.max_steps = 1_000_000
         self.max_decisions = 10_000       # the game ends by length after this many decisions
         self._fingerprint = None
