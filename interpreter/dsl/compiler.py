@@ -33,7 +33,6 @@ class FunctionInfo:
     fast: object = None          # a `value:` function as one closure fn(g, locals): no VM frame needed
     value_location: Location | None = None
     used: bool = False
-    snippet: object = None       # the Snippet of its body, for writing it out at a call (expressions.py)
 
 
 @dataclass
@@ -150,7 +149,15 @@ class Compiler(ExpressionCompiler):
 
     # -- helpers ------------------------------------------------------------
 
-    def _assigned_names(self, body) -> set:
+    def _assigned_names(self, body) -> frozenset:
+        """The names a snippet gives values to (locals, loop, lambda and comprehension variables).
+
+        Parsed trees are shared by every identical snippet (a variant repeats
+        its base's), so the answer is kept per tree, by identity."""
+        tree = body[0] if isinstance(body, tuple) and len(body) == 1 else body
+        kept = _ASSIGNED.get(id(tree))
+        if kept is not None and kept[0] is tree:
+            return kept[1]
         names = set()
         for node in ast.walk(body):
             if isinstance(node, ast.Assign) and isinstance(node.target, ast.Name):
@@ -161,7 +168,10 @@ class Compiler(ExpressionCompiler):
                 names.add(node.var)
             elif isinstance(node, ast.Lambda):
                 names.add(node.param)
-        return names
+        if len(_ASSIGNED) > 20_000:
+            _ASSIGNED.clear()
+        _ASSIGNED[id(tree)] = (tree, frozenset(names))
+        return frozenset(names)
 
     def _new_slot(self) -> str:
         self._slot += 1
@@ -309,6 +319,10 @@ class Compiler(ExpressionCompiler):
             args = [self._expr(a, sn, scope, pure) for a in call.args]
             return vm.CallCode(info.code_id, args, result_var, sn.loc(call))
         return None
+
+
+# a parsed tree (by identity; the entry keeps it alive) -> (the tree, the names it assigns)
+_ASSIGNED: dict = {}
 
 
 def _global_from_local(name, slot):

@@ -27,7 +27,6 @@ from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 # primitives whose call with a lambda is written out as a comprehension: name -> how the collection is read
 INLINED = {"filter": collection_of}
-MAX_INLINE_DEPTH = 3   # a function written out inside one written out inside one...
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -110,7 +109,6 @@ class Generator:
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
-        self.inlining = []       # names of the functions being written out at their call, innermost last
 
     # -- names and lines ------------------------------------------------------
 
@@ -358,39 +356,11 @@ class Generator:
             raise c._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
                            code="effect-in-condition")
         info.used = True
-        inlined = self._inlined_function(n, info)
-        if inlined is not None:
-            return inlined
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")
         self.call_sites.append((bound, info))
         return "".join([bound, "(g", *(", " + self.expr(a) for a in n.args), ")"])
-
-    def _inlined_function(self, n, info) -> str | None:
-        """A small function's expression written out at its call, or None when it must be called.
-
-        Only a function that is one expression, compiled without error,
-        changes nothing and is called with bare variables or constants: each
-        argument may then be read any number of times, at no cost. Its nodes
-        keep their own lines in the function's snippet."""
-        body = info.body
-        if info.fast is None or info.snippet is None or info.changes_game or len(body) != 1 \
-                or not isinstance(body[0], ast.Return) or body[0].value is None \
-                or info.name in self.inlining or len(self.inlining) >= MAX_INLINE_DEPTH:
-            return None
-        if not all(isinstance(a, ast.Const) or (isinstance(a, ast.Name) and (a.id in self.lexical or a.id in self.scope))
-                   for a in n.args):
-            return None
-        args = {param: self.expr(a) for param, a in zip(info.params, n.args)}
-        saved = self.sn, self.scope, self.lexical
-        self.sn, self.scope, self.lexical = info.snippet, set(), args
-        self.inlining.append(info.name)
-        try:
-            return self.expr(body[0].value)
-        finally:
-            self.sn, self.scope, self.lexical = saved
-            self.inlining.pop()
 
     def _check_ids(self, n, name):
         """``thing("x")``, ``zone("x")``: a literal id must exist."""

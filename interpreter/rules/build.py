@@ -273,7 +273,6 @@ class Builder:
                 continue
             snippet = Snippet(text, f"function {name}")
             code = self.compiler.code_from_ast(info.body, snippet, info.code_id, info.params)
-            info.snippet = snippet
             if code is not None:
                 code.suspends = info.suspends
             if code is not None and "do" not in spec:
