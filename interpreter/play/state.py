@@ -39,6 +39,19 @@ def _copy_dict(d: dict) -> dict:
     return copy
 
 
+def _holding_containers(table: dict) -> set:
+    """The keys of ``table`` (things or zones) whose properties hold a list or a dict."""
+    return {key for key, props in table.items() if any(isinstance(v, (list, dict)) for v in props.values())}
+
+
+def _share(table: dict, deep) -> dict:
+    """A copy of a property table sharing each entry, except those in ``deep``, which are copied."""
+    copy = table.copy()
+    for key in deep:
+        copy[key] = _copy_props(copy[key])
+    return copy
+
+
 class State:
     """The position of one game.
 
@@ -109,13 +122,6 @@ class State:
         for old, new in mapping.items():
             self.props[new] = moved[old]
 
-    def _deep_things(self) -> set:
-        deep = self.props_deep
-        if deep is None:
-            deep = self.props_deep = {tid for tid, p in self.props.items()
-                                      if any(isinstance(v, (list, dict)) for v in p.values())}
-        return deep
-
     def clone(self) -> "State":
         other = State.__new__(State)
         other.vars = _copy_dict(self.vars)
@@ -123,25 +129,16 @@ class State:
         other.out = list(self.out)
         other.zones = {k: v[:] for k, v in self.zones.items()}
         other.where = dict(self.where)
-        # shared until written (own_props); the ones holding lists are copied now
-        deep = self._deep_things()
-        other.props = props = self.props.copy()
-        for tid in deep:
-            props[tid] = _copy_props(props[tid])
-        self.props_own = set(deep)
-        other.props_own = set(deep)
-        other.props_deep = set(deep)
-        # zone properties likewise
+        # shared until written (own_props, own_zprops); the ones holding lists or dicts are copied now
+        if self.props_deep is None:
+            self.props_deep = _holding_containers(self.props)
         if self.zprops_deep is None:
-            self.zprops_deep = {zid for zid, p in self.zprops.items()
-                                if any(isinstance(v, (list, dict)) for v in p.values())}
-        deep_zones = self.zprops_deep
-        other.zprops = zprops = self.zprops.copy()
-        for zid in deep_zones:
-            zprops[zid] = _copy_props(zprops[zid])
-        self.zprops_own = set(deep_zones)
-        other.zprops_own = set(deep_zones)
-        other.zprops_deep = set(deep_zones)
+            self.zprops_deep = _holding_containers(self.zprops)
+        deep, deep_zones = self.props_deep, self.zprops_deep
+        other.props = _share(self.props, deep)
+        self.props_own, other.props_own, other.props_deep = set(deep), set(deep), set(deep)
+        other.zprops = _share(self.zprops, deep_zones)
+        self.zprops_own, other.zprops_own, other.zprops_deep = set(deep_zones), set(deep_zones), set(deep_zones)
         other.links = [l[:] for l in self.links]
         other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
         other.pending = _copy_dict(self.pending) if self.pending is not None else None
