@@ -51,17 +51,17 @@ def each(g, items, loc):
     return items
 
 
-def too_big(value, loc) -> GameError | None:
-    """The error for a number, text or list larger than the rules may make, or None."""
+def too_big(value, loc, verb: str = "made") -> GameError | None:
+    """The error for a number, text or list larger than the rules may make (or keep), or None."""
     kind = type(value)
     if kind is int:
         if -_BIG < value < _BIG:
             return None
-        return GameError(f"a whole number of more than {MAX_INT_DIGITS} digits cannot be made", loc)
+        return GameError(f"a whole number of more than {MAX_INT_DIGITS} digits cannot be {verb}", loc)
     if kind is str and len(value) > MAX_TEXT:
-        return GameError(f"a text of {len(value)} characters cannot be made (at most {MAX_TEXT})", loc)
+        return GameError(f"a text of {len(value)} characters cannot be {verb} (at most {MAX_TEXT})", loc)
     if kind is list and len(value) > MAX_ITEMS:
-        return GameError(f"a list of {len(value)} items cannot be made (at most {MAX_ITEMS})", loc)
+        return GameError(f"a list of {len(value)} items cannot be {verb} (at most {MAX_ITEMS})", loc)
     return None
 
 

@@ -8,12 +8,10 @@ these methods, so the rules never touch the state's containers directly.
 from __future__ import annotations
 
 from ..errors import GameError
-from ..load.limits import MAX_INT_DIGITS, MAX_ITEMS, MAX_TEXT
 from ..machine import rng
+from ..machine.budget import too_big
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
 from .visibility import seers_of, watchers
-
-_MAX_INT = 10 ** MAX_INT_DIGITS
 
 
 def checked_size(value, loc=None):
@@ -23,15 +21,9 @@ def checked_size(value, loc=None):
     ruleset cannot fill memory by doubling a text or squaring a number into
     the game's state.
     """
-    kind = type(value)
-    if kind is int:
-        if -_MAX_INT < value < _MAX_INT:
-            return value
-        raise GameError(f"a whole number of more than {MAX_INT_DIGITS} digits cannot be kept", loc)
-    if kind is str and len(value) > MAX_TEXT:
-        raise GameError(f"a text of {len(value)} characters cannot be kept (at most {MAX_TEXT})", loc)
-    if kind is list and len(value) > MAX_ITEMS:
-        raise GameError(f"a list of {len(value)} items cannot be kept (at most {MAX_ITEMS})", loc)
+    error = too_big(value, loc, "kept")
+    if error is not None:
+        raise error
     return value
 
 
