@@ -19,6 +19,7 @@ import random
 import re
 
 import pytest
+from hidden_swap import swapped
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents
@@ -45,17 +46,12 @@ def _look(game, tid):
 
 
 def _swapped(game, a, b):
-    other = game.clone()
+    other = swapped(game, a, b)
     other.log = []
     st = other.state
-    za, zb = st.where[a], st.where[b]
-    ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
-    st.zones[za][ia], st.zones[zb][ib] = b, a
-    st.where[a], st.where[b] = zb, za
-    st.props[a], st.props[b] = st.props[b], st.props[a]
     # the face and who peeked belong to the place, not to the card that lies there
     for key in ("face_up", "known_to"):
-        pa, pb = st.props[a], st.props[b]
+        pa, pb = st.own_props(a), st.own_props(b)
         va, vb = pa.pop(key, None), pb.pop(key, None)
         if vb is not None:
             pa[key] = vb
@@ -196,6 +192,7 @@ def test_a_seats_view_log_holds_nothing_more_than_it_may_read():
 
 def test_a_seat_log_saved_by_play_holds_nothing_more_than_that_seat_may_read(tmp_path):
     from cli_runner import run
+
     from interpreter.observe.narrate import event_text
     rid, players, seed, seat = "der-mythos", 3, 3, 1     # hidden hands and hidden simultaneous plays
     path = tmp_path / "seat.jsonl"

@@ -5,15 +5,15 @@ Small budgets and small games only: strength is measured by tools/bench_bots.py.
 import random
 
 import pytest
+from cli_runner import run
+from hidden_swap import swapped
+from ruleset_builder import load as build
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, make_agents, play_out
 from interpreter.agents.ismcts import Node, judge, leads
 from interpreter.errors import DavitError
 from interpreter.play.determinize import determinize, hidden_groups
-
-from cli_runner import run
-from ruleset_builder import load as build
 
 # Two face-down cards that look alike, one in each of two hidden boxes: one is
 # worth 10, the other nothing. Each player opens one box. Only a bot that
@@ -30,19 +30,6 @@ BOXES = {
     "flow": [{"each_player": "current", "steps": [
         {"turn": {"player": "current", "actions": ["open"], "pass": False, "until": "current.moves > 0"}}]}],
 }
-
-
-def swapped(game, a, b):
-    """A clone in which things ``a`` and ``b`` trade places (each place keeps its own properties)."""
-    other = game.clone()
-    st = other.state
-    za, zb = st.where[a], st.where[b]
-    ia, ib = st.zones[za].index(a), st.zones[zb].index(b)
-    st.zones[za][ia], st.zones[zb][ib] = b, a
-    st.where[a], st.where[b] = zb, za
-    st.props[a], st.props[b] = st.props[b], st.props[a]
-    other.offered_cache = None
-    return other
 
 
 def without_log(view):
@@ -280,6 +267,7 @@ def test_play_and_simulate_accept_search_bots(capsys):
 
 def _agents_page_commands():
     import re
+
     from cli_runner import REPO
     text = (REPO / "docs" / "agents.md").read_text()
     blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
@@ -289,6 +277,7 @@ def _agents_page_commands():
 def test_the_commands_on_the_bots_page_run():
     import subprocess
     import sys
+
     from cli_runner import REPO, davit
     commands = _agents_page_commands()
     assert any(c[0] == "davit" for c in commands) and any(c[:2] == ["python", "tools/bench_bots.py"]
