@@ -226,6 +226,29 @@ def test_effects_allowed_in_statements(tmp_path):
     assert Game(rs, 1).scores == {0: 4}
 
 
+def test_a_function_that_ends_the_game_stops_there(tmp_path):
+    # a function that changes the game runs as one Python function; like the VM it stops after the
+    # statement that ended the game, and the step calling it goes no further either
+    rs = load_spec(tmp_path, {
+        "variables": {"after": 0},
+        "functions": {"finale": {"do": "score(player(0), 4)\nend_game()\nscore(player(0), 100)\nafter = 1"}},
+        "flow": [{"do": "finale()\nscore(player(0), 1000)"}]})
+    game = Game(rs, 1)
+    assert game.is_over
+    assert game.scores == {0: 4}
+    assert game.state.vars["after"] == 0
+
+
+def test_a_function_that_changes_the_game_keeps_its_errors_located(tmp_path):
+    folder = _folder(tmp_path)
+    (folder / "ruleset.yaml").write_text(
+        "id: unit\nplayers: {min: 1, max: 2}\nfunctions:\n  bad:\n    do: |\n"
+        "      score(player(0), 1)\n      score(player(5), 1)\nflow:\n  - do: bad()\n", encoding="utf-8")
+    with pytest.raises(GameError) as caught:
+        Game(load_ruleset(folder), 1)
+    assert where(caught.value) == (7, 13)   # player(5)
+
+
 def test_choose_inside_an_expression_is_refused(tmp_path):
     err = one_error(tmp_path, "total = choose(player(0), [1, 2]) + 1")
     assert "choose(...) must be a statement of its own or the right side of an assignment" in err.message

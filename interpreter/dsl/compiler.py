@@ -139,11 +139,12 @@ class Compiler(ExpressionCompiler):
         self.env.codes[code_id] = code
         return code
 
-    def direct(self, body, snippet, params, max_steps):
-        """A ``do:`` function that cannot wait or change the game as ``fast(g, *args)`` (see :mod:`.direct`)."""
+    def direct(self, body, snippet, params, max_steps, changes_game=False):
+        """A ``do:`` function that cannot wait as ``fast(g, *args)`` (see :mod:`.direct`)."""
         scope = (set(params) | self._assigned_names(body)) - self.env.globals
         try:
-            return direct_function(self._generator(snippet, scope, False), body, tuple(params), max_steps)
+            return direct_function(self._generator(snippet, scope, False), body, tuple(params), max_steps,
+                                   changes_game)
         except DavitError:
             return None   # already reported when the function was compiled for the VM
 

@@ -1,13 +1,18 @@
-"""A ``do:`` function that neither asks a player nor changes the game, as one plain Python function.
+"""A ``do:`` function that never asks a player, as one plain Python function.
 
 Such a function is only ever run for its value, from an expression (a
-domain, a condition, a label, another function). On the VM every call built
-a stack and a frame and went round the VM loop once per basic block, which
-cost more than most of these functions do. Since nothing can suspend it and
-it cannot end the game, it needs no resumable position: its statements
-become Python statements (``if``/``for``/``while``/``return``) with its
-locals in a dict ``L``, exactly as the VM keeps them, and it becomes the
-function's ``fast`` form, called directly like a ``value:`` function.
+domain, a condition, a label, another function, a step's statement). On the
+VM every call built a stack and a frame and went round the VM loop once per
+basic block, which cost more than most of these functions do. Since nothing
+can suspend it, it needs no resumable position: its statements become Python
+statements (``if``/``for``/``while``/``return``) with its locals in a dict
+``L``, exactly as the VM keeps them, and it becomes the function's ``fast``
+form, called directly like a ``value:`` function.
+
+A function that changes the game may also end it (``end_game()``, or a
+primitive whose effect ends it). The VM stops a function run for its value
+after the statement that ended the game; the plain function does the same,
+testing ``g.state.over`` after each statement that could have changed it.
 
 Loops count their rounds against the ruleset's step limit, so a loop that
 never ends stops with the same kind of error as on the VM. Work is charged
@@ -19,12 +24,20 @@ literals, and every node keeps its line in the line table.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..errors import RunawayGameError
 from ..machine import budget
 from . import ast
 
 INDENT = "    "
 CALL_WORK = 10   # work units a call costs beside what it walks (a VM call costs 100: a stack and a frame)
+
+
+class Shape(NamedTuple):
+    """What every statement of one function's body is generated with."""
+    limit: str          # the step limit, as a literal: rounds of its loops past it are a runaway
+    stops_at_end: bool  # the function may end the game and must then stop, as on the VM
 
 
 def loop_items(g, items, loc) -> list:
@@ -40,54 +53,58 @@ def runaway(g, max_steps, loc):
                            hint="a loop never ends; raise limits.max_steps if the game is really this long")
 
 
-def direct_function(gen, body, params: tuple, max_steps: int):
+def direct_function(gen, body, params: tuple, max_steps: int, changes_game: bool = False):
     """``fast(g, *args)`` running statements ``body`` of a function with ``params``."""
     names = [gen.fresh("_a") for _ in params]
     locals_ = ", ".join(f"{name!r}: {arg}" for name, arg in zip(params, names))
     # a call is work: a function that calls itself twice stops within the budget
     lines = [f"_charge(g, {CALL_WORK}, _loc)", "L = {" + locals_ + "}", "n = 0"]
-    _block(gen, body, lines, 0, gen.literal(max_steps))
+    if changes_game:
+        lines.append("_was_over = g.state.over")
+    _block(gen, body, lines, 0, Shape(gen.literal(max_steps), changes_game))
     lines.append("return None")
     return gen.function(lines, gen.sn.loc((1, 1)), ", ".join(["g", *names]))
 
 
-def _block(gen, body, out, depth, limit):
+def _block(gen, stmts, out, depth, shape):
     start = len(out)
-    for s in body:
-        _statement(gen, s, out, depth, limit)
+    for s in stmts:
+        _statement(gen, s, out, depth, shape)
     if len(out) == start:
         out.append(INDENT * depth + "pass")
 
 
-def _statement(gen, s, out, depth, limit):
+def _statement(gen, s, out, depth, shape):
     pad = INDENT * depth
     if isinstance(s, ast.Pass):
         out.append(pad + "pass")
     elif isinstance(s, ast.ExprStmt):
         out.append(pad + gen.expr(s.expr))
+        _stop_if_ended(out, pad, shape)
     elif isinstance(s, ast.Assign):
         out.extend(pad + line for line in gen.assignment(s))
+        _stop_if_ended(out, pad, shape)
     elif isinstance(s, ast.If):
         keyword = "if"
-        for cond, body in s.branches:
+        for cond, branch in s.branches:
             out.append(f"{pad}{keyword} {gen.expr(cond)}:")
-            _block(gen, body, out, depth + 1, limit)
+            _block(gen, branch, out, depth + 1, shape)
             keyword = "elif"
         if s.orelse:
             out.append(pad + "else:")
-            _block(gen, s.orelse, out, depth + 1, limit)
+            _block(gen, s.orelse, out, depth + 1, shape)
     elif isinstance(s, ast.For):
         item = gen.fresh()
         where = gen.bind(gen.sn.loc(s.source), "_l")
         out.append(f"{pad}for {item} in {gen.bind(loop_items)}(g, {gen.expr(s.source)}, {where}):")
-        _count_round(gen, s, out, depth + 1, limit)
+        _count_round(gen, s, out, depth + 1, shape)
         out.append(f"{pad}{INDENT}L[{s.var!r}] = {item}")
-        _block(gen, s.body, out, depth + 1, limit)
+        _block(gen, s.body, out, depth + 1, shape)
     elif isinstance(s, ast.While):
         out.append(f"{pad}while {gen.expr(s.cond)}:")
         out.append(f"{pad}{INDENT}_charge(g, 1, {gen.bind(gen.sn.loc(s), '_l')})")
-        _count_round(gen, s, out, depth + 1, limit)
-        _block(gen, s.body, out, depth + 1, limit)
+        _count_round(gen, s, out, depth + 1, shape)
+        _block(gen, s.body, out, depth + 1, shape)
     elif isinstance(s, ast.Break):
         out.append(pad + "break")
     elif isinstance(s, ast.Continue):
@@ -98,8 +115,15 @@ def _statement(gen, s, out, depth, limit):
         raise gen.c._error(f"unsupported statement {type(s).__name__}", gen.sn, s)
 
 
-def _count_round(gen, s, out, depth, limit):
+def _stop_if_ended(out, pad, shape):
+    # where the VM tests for the end of the game: after each statement of its own (a Do)
+    if shape.stops_at_end:
+        out.append(f"{pad}if g.state.over is not _was_over:")
+        out.append(f"{pad}{INDENT}return None")
+
+
+def _count_round(gen, s, out, depth, shape):
     pad = INDENT * depth
     out.append(f"{pad}n += 1")
-    out.append(f"{pad}if n > {limit}:")
-    out.append(f"{pad}{INDENT}{gen.bind(runaway)}(g, {limit}, {gen.bind(gen.sn.loc(s), '_l')})")
+    out.append(f"{pad}if n > {shape.limit}:")
+    out.append(f"{pad}{INDENT}{gen.bind(runaway)}(g, {shape.limit}, {gen.bind(gen.sn.loc(s), '_l')})")

@@ -281,9 +281,10 @@ class Builder:
                 info.fast = self.compiler._value_function(expr, snippet, info.params)
                 info.value_location = snippet.loc(expr)
                 bind_call_sites(info)
-            elif code is not None and not info.suspends and not info.changes_game:
-                # run for its value only: one plain Python function instead of a VM frame per call
-                info.fast = self.compiler.direct(info.body, snippet, info.params, self.rs.max_steps)
+            elif code is not None and not info.suspends:
+                # never waits, so never resumed: one plain Python function instead of a VM frame per call
+                info.fast = self.compiler.direct(info.body, snippet, info.params, self.rs.max_steps,
+                                                 info.changes_game)
                 bind_call_sites(info)
 
     def _template(self, text, what, local):
