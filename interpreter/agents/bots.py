@@ -20,7 +20,11 @@ class RandomAgent:
         self.random = random.Random(seed)
 
     def choose(self, game, seat, actions):
-        return actions[self.random.randrange(len(actions))]
+        return actions[self.pick(len(actions))]
+
+    def pick(self, count: int) -> int:
+        """The index of the action taken among ``count`` legal ones (see :mod:`interpreter.play.playout`)."""
+        return self.random.randrange(count)
 
 
 class FirstAgent:
@@ -32,6 +36,9 @@ class FirstAgent:
 
     def choose(self, game, seat, actions):
         return actions[0]
+
+    def pick(self, count: int) -> int:
+        return 0
 
 
 class GreedyAgent:

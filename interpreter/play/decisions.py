@@ -94,7 +94,10 @@ def deciding(pending) -> list[int]:
     if pending is None:
         return []
     if pending["kind"] == "simultaneous":
-        return [s for s in pending["players"] if str(s) not in pending["commits"]]
+        commits = pending["commits"]
+        if not commits:
+            return list(pending["players"])
+        return [s for s in pending["players"] if str(s) not in commits]
     return [pending["player"]]
 
 
@@ -314,12 +317,21 @@ def commit(g, action: Action) -> None:
     if g.record:   # the label is only ever shown in the reveal event
         committed["label"] = describe(g, action)
     pending["commits"][str(action.player)] = committed
+    # the commitments are data in the state (a game saved or cloned here keeps them); the Action objects
+    # are kept beside them too, so that when the last seat commits they need not be decoded again
+    held = g.committed
+    if held is None or held[0] is not pending:
+        held = g.committed = (pending, {})
+    held[1][action.player] = action
     if deciding(pending):
         return
     g.state.pending = None
+    g.committed = None
     frame[PC] += 1
     raw = [pending["commits"][str(s)] for s in sorted(pending["players"])]
-    commits = [g.action_from_json(c) for c in raw]
+    objects = held[1]
+    commits = [objects[s] if s in objects else g.action_from_json(c)
+               for s, c in zip(sorted(pending["players"]), raw)]
     if g.record:
         g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
     for act in reversed(commits):

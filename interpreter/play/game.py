@@ -48,6 +48,8 @@ class Game(RuleRuntime):
         self.retval = None
         self.seed = seed
         self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
+        self.committed = None        # (pending, {seat: Action}): see decisions.commit
+        self.end_reason = None       # once over: why, as the end event says it (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
         if _state is not None:
             self.state = _state
@@ -109,6 +111,11 @@ class Game(RuleRuntime):
         reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
         if reason is not None:
             return Refused(action, reason)
+        self.carry_out_legal(action)
+        return Applied(action)
+
+    def carry_out_legal(self, action: Action) -> None:
+        """Carry out an action known to be legal, unchecked (``apply`` checks first; so does the playout loop)."""
         decisions.commit(self, action)
         self.decisions += 1
         self._advance()
@@ -116,7 +123,6 @@ class Game(RuleRuntime):
             # every game is finite: a game that can go on forever (moves that undo each other)
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()
-        return Applied(action)
 
     def clone(self) -> "Game":
         other = Game.__new__(Game)
@@ -129,6 +135,8 @@ class Game(RuleRuntime):
         other.retval = None
         other.seed = self.seed
         other.offered_cache = None
+        other.committed = None
+        other.end_reason = self.end_reason
         other.decisions = self.decisions
         other.state = self.state.clone()
         return other
@@ -159,6 +167,8 @@ class Game(RuleRuntime):
             raise SaveError(f"saved game is damaged: {type(exc).__name__} {exc}") from None
         game = cls(ruleset, int(data["players"]), int(data.get("seed", 0)), _state=state)
         game.log = list(data.get("log", []))
+        if state.over and game.log and game.log[-1].get("e") == "end":
+            game.end_reason = game.log[-1].get("reason")
         decided = data.get("decisions", 0)
         if type(decided) is not int or decided < 0:
             raise SaveError("saved game is damaged: its number of decisions is not a whole number")
@@ -277,6 +287,7 @@ class Game(RuleRuntime):
             return
         st.pending = None
         st.stack = []
+        self.end_reason = reason
         rs = self.ruleset
         if rs.final_code is not None:
             execute.call_sync(self, self.codes[rs.final_code], [])

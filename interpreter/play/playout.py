@@ -1,0 +1,46 @@
+"""The fused playout loop: bots that pick an index play a game out without the public API's round trips.
+
+Through the public API every move of a game between bots costs a list of the
+deciding seats, a copy of the legal actions with the pass appended, the
+bot's choice of an :class:`Action`, and ``apply``'s check that the object is
+one of those offered. When every seat is played by a bot that only needs
+*how many* actions there are (``random``, ``first``), :func:`play_by_index`
+does the same in one loop: the same enumeration in the same order (the
+wait's own cached list), the pass counted as the last action, the bot's
+index, and the same unchecked carrying out that ``apply`` ends with. The
+games are the public path's move for move (``tests/test_playout.py`` plays
+both for every bundled ruleset and compares logs and final states).
+"""
+from __future__ import annotations
+
+from ..machine.waits import PASS
+from . import decisions
+from .decisions import Action
+
+
+def play_by_index(game, pickers, max_decisions: int | None = None) -> int:
+    """Play ``game`` out, seat ``s`` choosing ``pickers[s](n)`` among its ``n`` legal actions; the decisions made."""
+    state = game.state
+    made = 0
+    while not state.over:
+        pending = state.pending
+        for seat in decisions.deciding(pending):
+            game.work = 0
+            if pending["kind"] == "choice":
+                actions = decisions.legal_actions(game, seat)
+                passing = False
+            else:
+                actions = decisions.offered(game, pending, seat)
+                passing = pending["kind"] == "turn" and pending["pass"]
+            count = len(actions) + passing
+            if not count:
+                continue
+            index = pickers[seat](count)
+            action = actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn")
+            game.work = 0
+            game.carry_out_legal(action)
+            made += 1
+            if max_decisions is not None and made >= max_decisions:
+                return made
+            break
+    return made

@@ -1,0 +1,72 @@
+"""The fused playout loop plays the very games the public API plays.
+
+``play_out`` hands games between bots that pick by index (random, first) to
+:func:`interpreter.play.playout.play_by_index`. For every bundled ruleset and
+variant, at its smallest and largest player count, a seeded game is played
+both ways, and with the log on and off: the logs, the final states, the
+scores and the number of decisions must agree.
+"""
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import make_agents, play_out
+from interpreter.agents.bots import RandomAgent
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+from record_game_hashes import combos  # noqa: E402
+
+SEED = 7
+
+
+def _extremes():
+    counts = {}
+    for rid, variant, players in combos():
+        counts.setdefault((rid, variant), []).append(players)
+    return [(rid, variant, p) for (rid, variant), ps in counts.items() for p in sorted({min(ps), max(ps)})]
+
+
+def _played(rid, variant, players, agents, fused, record=True, max_decisions=None):
+    game = Game(load_ruleset(rid, variant=variant), players, seed=SEED, record=record)
+    made = play_out(game, make_agents(agents, players, SEED), max_decisions=max_decisions, fused=fused)
+    state = hashlib.sha256(json.dumps(game.state.to_json(), sort_keys=True, default=str).encode()).hexdigest()
+    return {"log": game.log_hash() if record else None, "state": state, "made": made, "over": game.is_over,
+            "scores": game.scores, "winners": game.winners, "decisions": game.decisions}
+
+
+@pytest.mark.parametrize("rid,variant,players", _extremes(), ids=lambda v: str(v))
+def test_fused_and_public_paths_play_the_same_game(rid, variant, players):
+    public = _played(rid, variant, players, "random", fused=False)
+    fused = _played(rid, variant, players, "random", fused=True)
+    assert fused == public
+    assert public["decisions"] > 0
+    # the log off changes nothing but the log
+    quiet = _played(rid, variant, players, "random", fused=True, record=False)
+    assert {**quiet, "log": public["log"]} == public
+
+
+@pytest.mark.parametrize("rid", ["der-mythos", "titanic-board-game"])
+def test_fused_path_stops_where_asked_and_with_first_agents(rid):
+    players = load_ruleset(rid).min_players
+    for agents in ("first", "random"):
+        public = _played(rid, None, players, agents, fused=False, max_decisions=5)
+        fused = _played(rid, None, players, agents, fused=True, max_decisions=5)
+        assert fused == public and fused["made"] == 5 and not fused["over"]
+
+
+def test_agents_that_need_the_actions_keep_the_public_path():
+    class Counting(RandomAgent):
+        """A random bot that looks at its actions: the fused loop must not play its seat."""
+        seen = 0
+
+        def choose(self, game, seat, actions):
+            Counting.seen += len(actions)
+            return super().choose(game, seat, actions)
+
+    game = Game(load_ruleset("tutorial"), 2, seed=SEED)
+    play_out(game, [Counting(1), RandomAgent(2)])
+    assert game.is_over and Counting.seen > 0
