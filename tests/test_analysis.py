@@ -154,6 +154,20 @@ def test_coverage_lists_every_action_and_trigger(rid, capsys):
         assert trigger.id in out
 
 
+@pytest.mark.parametrize("rid,players,cap", [("der-mythos", 3, None), ("tutorial", 2, None),
+                                              ("titanic-board-game", 2, 15)])
+def test_records_are_the_same_with_and_without_the_log(rid, players, cap):
+    # without --coverage the games are played with the event log off: the length and the end reason
+    # then come from the game itself, and must be what the log would have said
+    rs = load_ruleset(rid)
+    for index, seed in runner.game_seeds(3, 0, 4):
+        logged = runner.play_game(rs, runner.RunSpec(rid, None, players, max_length=cap, coverage=True), index, seed)
+        quiet = runner.play_game(rs, runner.RunSpec(rid, None, players, max_length=cap), index, seed)
+        logged.pop("coverage")
+        assert quiet == logged
+        assert logged["length"] > 0 and logged["end_reason"] == (runner.CAP_REASON if cap else "end")
+
+
 def test_coverage_counts_trigger_events_when_the_log_has_them():
     from interpreter.analysis.coverage import coverage_summary, game_coverage
     log = [{"e": "decide", "action": {"action": "walk"}}, {"e": "trigger", "id": "launch"},

@@ -2,10 +2,9 @@
 
 Game ``i`` of a run always gets seed ``rng.derive(seed, i)`` and its own
 agents, so which process (or machine) plays it never changes its result: a
-backend only decides where chunks run. Every game is played with
-``record=True``: the event log gives the end reason and the rule coverage
-(see :mod:`interpreter.analysis.coverage`) without touching the compiled
-rules.
+backend only decides where chunks run. A game keeps its event log only when
+the rule coverage is asked for (see :mod:`interpreter.analysis.coverage`,
+which reads it); the length and the end reason come from the game itself.
 """
 from __future__ import annotations
 
@@ -58,7 +57,8 @@ class _Offered:
 
 def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     """One game as a plain record: scores, winners, length in decisions, how it ended."""
-    game = Game(ruleset, spec.players, seed=seed, record=True)
+    # the event log is kept only for the rule coverage: without it the games are the same, and faster
+    game = Game(ruleset, spec.players, seed=seed, record=spec.coverage)
     agents = make_agents(spec.agents, spec.players, seed)
     offered = Counter()
     if spec.coverage:
@@ -68,17 +68,15 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
         play_out(game, agents, max_decisions=spec.max_length)
     except RunawayGameError:
         reason = STEP_LIMIT_REASON  # the ruleset's limits.max_steps: a length cap of the engine's own
-    log = game.log
     if reason is None:
-        end = log[-1] if log and log[-1].get("e") == "end" else None
-        reason = CAP_REASON if end is None else (end.get("reason") or "end")
+        reason = (game.end_reason or "end") if game.is_over else CAP_REASON
     scores = game.scores
     record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
-              "winners": list(game.winners), "length": sum(1 for e in log if e.get("e") == "decide"),
+              "winners": list(game.winners), "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON)}
     if spec.coverage:
-        record["coverage"] = game_coverage(log, offered)
+        record["coverage"] = game_coverage(game.log, offered)
     return record
 
 
