@@ -13,10 +13,11 @@ so a game can still be saved, cloned and resumed at any decision, also one
 raised in the middle of an effect.
 
 Only the plain instructions are inlined (``Do``, ``Jump``, ``JumpIfNot``,
-``ForInit``, ``ForNext``). Every other instruction (a call, a return, a
-decision, the flow's own) is run by its ``run`` method, after which the
-function returns so the VM can look at the stack and the pending decision
-again. It counts instructions exactly as the VM did, returns early when the
+``ForInit``, ``ForNext``), and those that declare a ``step`` (entering and
+leaving a phase, settling triggers: the function returns only when the step
+says the VM must look). Every other instruction (a call, a return, a
+decision) is run by its ``run`` method, after which the function returns so
+the VM can look at the stack and the pending decision again. It counts instructions exactly as the VM did, returns early when the
 game ends (or, for a function run for its value, when it ends or starts) and
 when ``limit`` is passed, so the step budget keeps every loop finite.
 
@@ -27,7 +28,8 @@ from __future__ import annotations
 
 from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
-from . import budget as work_budget, linetable
+from . import budget as work_budget
+from . import linetable
 from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 INLINED = (Do, Jump, JumpIfNot, ForInit, ForNext)
@@ -53,6 +55,8 @@ def compile_code(code):
             leaders.update((ins.target, i + 1))
         elif isinstance(ins, ForNext):
             leaders.update((ins.end, i + 1))
+        elif ins.step is not None:
+            leaders.add(i)               # re-entered here when it handed the game back
         elif not isinstance(ins, INLINED):
             leaders.update((i, i + 1))   # re-entered here after the VM has looked at the game
     starts = sorted(p for p in leaders if p < size)
@@ -109,6 +113,11 @@ def compile_code(code):
                 emit(f"{pad}    del L[_i{i}.slot]")
                 emit(f"{pad}    pc = {ins.end}")
                 emit(f"{pad}    continue")
+            elif ins.step is not None:
+                names[f"_f{i}"] = ins.step
+                emit(f"{pad}if _f{i}(g, stack):", ins.loc)
+                emit(f"{pad}    frame[1] = {i}")
+                emit(f"{pad}    return n - {rest}")
             else:
                 emit(f"{pad}frame[1] = {i}")
                 emit(f"{pad}_i{i}.run(g, frame, stack)", ins.loc)

@@ -33,7 +33,17 @@ class Code:
 
 
 class Instr:
+    """One instruction. ``run`` carries it out on the VM and moves ``frame[PC]`` on (or not).
+
+    An instruction that never jumps, never changes the frame and either moves
+    on by one or hands the game back to the VM may also define
+    ``step(g, stack) -> bool``: it does the work and returns True when the VM
+    must look again without moving on (frames pushed, the game over). The
+    compiled code runs such instructions in line (:mod:`.execute`).
+    """
+
     __slots__ = ("loc",)
+    step = None
 
     def run(self, g, frame, stack):  # pragma: no cover - interface
         raise NotImplementedError

@@ -27,8 +27,11 @@ class Settle(Instr):
         self.loc = loc
 
     def run(self, g, frame, stack):
-        if not g.settle(stack):
+        if not self.step(g, stack):
             frame[PC] += 1
+
+    def step(self, g, stack) -> bool:
+        return g.settle(stack)
 
 
 class PhaseEnter(Instr):
@@ -39,11 +42,15 @@ class PhaseEnter(Instr):
         self.loc = loc
 
     def run(self, g, frame, stack):
+        self.step(g, stack)
+        frame[PC] += 1
+
+    def step(self, g, stack) -> bool:
         g.state.phase.append(self.name)
         if g.record:
             g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
                                                               if isinstance(v, (int, str)) and not k.startswith("%")}})
-        frame[PC] += 1
+        return False
 
 
 class PhaseExit(Instr):
@@ -53,9 +60,13 @@ class PhaseExit(Instr):
         self.loc = loc
 
     def run(self, g, frame, stack):
+        self.step(g, stack)
+        frame[PC] += 1
+
+    def step(self, g, stack) -> bool:
         if g.state.phase:
             g.state.phase.pop()
-        frame[PC] += 1
+        return False
 
 
 class FlowCompiler:
