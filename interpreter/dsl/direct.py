@@ -60,7 +60,7 @@ def direct_function(gen, body, params: tuple, max_steps: int, changes_game: bool
     # a call is work: a function that calls itself twice stops within the budget
     lines = [f"_charge(g, {CALL_WORK}, _loc)", "L = {" + locals_ + "}", "n = 0"]
     if changes_game:
-        lines.append("_was_over = g.state.over")
+        lines.append("was_over = g.state.over")
     _block(gen, body, lines, 0, Shape(gen.literal(max_steps), changes_game))
     lines.append("return None")
     return gen.function(lines, gen.sn.loc((1, 1)), ", ".join(["g", *names]))
@@ -118,7 +118,7 @@ def _statement(gen, s, out, depth, shape):
 def _stop_if_ended(out, pad, shape):
     # where the VM tests for the end of the game: after each statement of its own (a Do)
     if shape.stops_at_end:
-        out.append(f"{pad}if g.state.over is not _was_over:")
+        out.append(f"{pad}if g.state.over is not was_over:")
         out.append(f"{pad}{INDENT}return None")
 
 

@@ -232,6 +232,9 @@ def abs_(g, loc, number):
 
 
 def _shown(g, value) -> str:
+    cls = value.__class__
+    if cls is str or cls is int:   # the common case (building an id such as "deck" + text(c)), without the tests
+        return str(value)
     if isinstance(value, PlayerRef):
         return g.player_name(value.seat)
     if isinstance(value, list):
