@@ -412,6 +412,7 @@ def _drop(key):
     pytest.param(_set(["state", "rng"], "abc"), "damaged", id="rng-not-a-number"),
     pytest.param(_set(["state", "zones"], 5), "damaged", id="zones-not-a-mapping"),
     pytest.param(_set(["state", "pending"], {"x": 1}), "damaged", id="pending-garbage"),
+    pytest.param(_set(["state", "pending", "map", "actions"], []), "no one can take", id="pending-without-actions"),
 ])
 def test_damaged_save_raises_save_error(saved, damage, words):
     with pytest.raises(SaveError) as info:

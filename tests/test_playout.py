@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.errors import GameError, SaveError
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.bots import RandomAgent
 
@@ -70,3 +71,29 @@ def test_agents_that_need_the_actions_keep_the_public_path():
     game = Game(load_ruleset("tutorial"), 2, seed=SEED)
     play_out(game, [Counting(1), RandomAgent(2)])
     assert game.is_over and Counting.seen > 0
+
+
+def _waiting_for_nobody():
+    """A tutorial game whose pending turn offers no action at all (no rule makes one: only damage)."""
+    game = Game(load_ruleset("tutorial"), 2, seed=SEED)
+    data = game.to_json()
+    data["state"]["pending"]["map"]["actions"] = []
+    data["state"]["pending"]["map"]["pass"] = False
+    return game, data
+
+
+def test_a_saved_game_waiting_for_a_decision_nobody_can_take_is_refused():
+    _, data = _waiting_for_nobody()
+    with pytest.raises(SaveError, match="waits for a decision that no one can take"):
+        Game.from_json(load_ruleset("tutorial"), data)
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_bots_facing_a_decision_nobody_can_take_stop_with_an_error(fused):
+    # playing on would loop for ever
+    game, _ = _waiting_for_nobody()
+    game.state.pending["actions"] = []
+    game.state.pending["pass"] = False
+    game.offered_cache = None
+    with pytest.raises(GameError, match="no one has a legal action"):
+        play_out(game, make_agents("random", 2, SEED), fused=fused)

@@ -6,7 +6,7 @@ A name is a bot (``random``), or a search bot with its budget after a colon:
 from __future__ import annotations
 
 from ..machine import rng
-from ..play.playout import play_by_index
+from ..play.playout import nobody_can_act, play_by_index
 from .bots import FirstAgent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent, MCTSAgent
@@ -74,4 +74,6 @@ def play_out(game, agents, max_decisions: int | None = None, fused: bool = True)
             if max_decisions is not None and made >= max_decisions:
                 return made
             break
+        else:
+            raise nobody_can_act(game)
     return made

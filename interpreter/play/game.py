@@ -173,6 +173,9 @@ class Game(RuleRuntime):
         if type(decided) is not int or decided < 0:
             raise SaveError("saved game is damaged: its number of decisions is not a whole number")
         game.decisions = decided
+        # a decision no seat can take would leave every player (and every bot loop) waiting for ever
+        if not state.over and state.pending is not None and not game.legal_actions():
+            raise SaveError("saved game is damaged: it waits for a decision that no one can take")
         return game
 
     def action_from_json(self, data) -> Action:

@@ -13,6 +13,7 @@ both for every bundled ruleset and compares logs and final states).
 """
 from __future__ import annotations
 
+from ..errors import GameError
 from ..machine.waits import PASS
 from . import decisions
 from .decisions import Action
@@ -43,4 +44,13 @@ def play_by_index(game, pickers, max_decisions: int | None = None) -> int:
             if max_decisions is not None and made >= max_decisions:
                 return made
             break
+        else:
+            raise nobody_can_act(game)
     return made
+
+
+def nobody_can_act(game) -> GameError:
+    """The error for a game that waits for seats none of which has a legal action (a damaged saved game):
+    playing on would loop for ever."""
+    waiting = ", ".join(game.player_name(s) for s in decisions.deciding(game.state.pending))
+    return GameError(f"the game waits for {waiting or 'nobody'}, but no one has a legal action")
