@@ -127,6 +127,31 @@ def test_position_in_folded_block_scalar():
     assert position_in_file(s, 1, 3) == Location("f.yaml", 2, 5)
 
 
+def test_position_in_a_multi_line_single_quoted_scalar():
+    # PyYAML's safe_dump writes a two-line snippet this way: an empty line is the newline
+    text = "f:\n  do: 'score(p, 1)\n\n    score(q, 2)'\n"
+    s = parse_yaml(text, "f.yaml")["f"]["do"]
+    assert str(s) == "score(p, 1)\nscore(q, 2)"
+    # 'q' is column 7 of the snippet's line 2; in the file line 4, column 11
+    assert position_in_file(s, 2, 7) == Location("f.yaml", 4, 11)
+
+
+def test_position_in_a_folded_plain_scalar():
+    # a single line break folds into a space: the snippet's line 1 spans two lines of the file
+    text = "do: score(p,\n  1)\n\n  score(q,\n   2)\n"
+    s = parse_yaml(text, "f.yaml")["do"]
+    assert str(s) == "score(p, 1)\nscore(q, 2)"
+    assert position_in_file(s, 2, 7) == Location("f.yaml", 4, 9)
+
+
+def test_position_in_a_scalar_with_escaped_newlines_is_its_start():
+    # "\n" escapes make lines the file does not have: the scalar's start, never a wrong line
+    text = 'x: 1\ndo: "score(p, 1)\\nscore(q, 2)"\n'
+    s = parse_yaml(text, "f.yaml")["do"]
+    assert str(s) == "score(p, 1)\nscore(q, 2)"
+    assert position_in_file(s, 2, 7) == Location("f.yaml", 2, 5)
+
+
 def test_position_of_an_unlocated_string():
     assert position_in_file("x + y", 1, 5) == Location("<dsl>", 1, 5)
 

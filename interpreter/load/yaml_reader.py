@@ -71,15 +71,17 @@ class LocStr(str):
     position (used for DSL errors).
     """
 
-    __slots__ = ("loc", "style", "content_line", "content_col", "indent")
+    __slots__ = ("loc", "style", "content_line", "content_col", "indent", "line_starts")
 
-    def __new__(cls, value: str, loc: Location, style=None, content_line=None, content_col=None, indent=0):
+    def __new__(cls, value: str, loc: Location, style=None, content_line=None, content_col=None, indent=0,
+                line_starts=None):
         obj = super().__new__(cls, value)
         obj.loc = loc
         obj.style = style
         obj.content_line = content_line if content_line is not None else loc.line
         obj.content_col = content_col if content_col is not None else loc.column
         obj.indent = indent
+        obj.line_starts = line_starts   # a multi-line plain or quoted scalar: see _flow_line_starts
         return obj
 
     def __reduce__(self):  # pickles (for worker processes) as a plain string
@@ -98,9 +100,36 @@ def position_in_file(text: str, line: int, column: int) -> Location:
         return Location(file, text.content_line + line - 1, text.indent + column)
     if line == 1:
         return Location(file, text.content_line, text.content_col + column - 1)
-    # Multi-line plain or quoted scalars: continuation lines are re-indented by
-    # YAML, so the column inside the line is the best we can say.
-    return Location(file, text.content_line + line - 1, text.indent + column)
+    # a multi-line plain or quoted scalar: where its line starts in the file, if that could be worked out
+    starts = text.line_starts
+    start = starts[line - 2] if starts is not None and line - 2 < len(starts) else None
+    if start is None:
+        return text.loc   # the scalar's start: coarse, never a wrong line
+    return Location(file, start[0], start[1] + column - 1)
+
+
+def _flow_line_starts(value: str, lines: list[str], first: int, last: int):
+    """(line, column) in the file where each line after the first of a multi-line plain or quoted scalar
+    starts, None for an empty one; None for all when the text cannot be told from the lines.
+
+    In such a scalar a single line break folds into a space and each empty line is one newline, so the
+    lines of the text start at the first non-empty line after a run of empty ones. An escape such as
+    ``\\n`` in double quotes breaks that count; then nothing is claimed. ``first`` and ``last`` are the
+    scalar's first and last lines, 0-based.
+    """
+    starts = []
+    after_blank = False
+    for i in range(first + 1, min(last, len(lines) - 1) + 1):
+        raw = lines[i]
+        body = raw.lstrip()
+        if not body.strip():
+            starts.append(None)
+            after_blank = True
+            continue
+        if after_blank:
+            starts[-1] = (i + 1, len(raw) - len(body) + 1)
+            after_blank = False
+    return tuple(starts) if len(starts) == value.count("\n") else None
 
 
 def located(value, default: Location) -> Location:
@@ -151,7 +180,11 @@ def _scalar(file: str, event, lines: list[str]):
                 break
         return LocStr(event.value, loc, style, content_line=first + 1, content_col=indent + 1, indent=indent)
     col = loc.column + (1 if style in ('"', "'") else 0)
-    return LocStr(event.value, loc, style, content_line=loc.line, content_col=col, indent=loc.column - 1)
+    starts = None
+    if "\n" in event.value:
+        starts = _flow_line_starts(event.value, lines, event.start_mark.line, event.end_mark.line)
+    return LocStr(event.value, loc, style, content_line=loc.line, content_col=col, indent=loc.column - 1,
+                  line_starts=starts)
 
 
 def parse_yaml(text: str, file: str = "<string>", loader=None):
