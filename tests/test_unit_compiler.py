@@ -226,6 +226,31 @@ def test_effects_allowed_in_statements(tmp_path):
     assert Game(rs, 1).scores == {0: 4}
 
 
+@pytest.mark.parametrize("expression, value", [
+    ("first([3, 0, 4], x -> 6 / x == 2)", 3),          # stops at the match: 6 / 0 is never worked out
+    ("first([1, 2], x -> x > 5)", None),
+    ("any([2, 0], x -> 4 / x == 2)", True),
+    ("all([2, 0], x -> 4 / x > 3)", False),
+    ("all([1, 2], x -> x > 0)", True),
+    ("count([1, 2, 3], x -> x > 1)", 2),
+    ("filter([1, 2, 3], x -> x != 2)", [1, 3]),
+])
+def test_built_ins_with_a_predicate_written_out_keep_their_meaning(tmp_path, expression, value):
+    assert evaluate(tmp_path, expression) == value
+
+
+@pytest.mark.parametrize("name", ["first", "any", "all", "count", "filter"])
+def test_an_error_in_a_written_out_predicate_is_located(tmp_path, name):
+    folder = _folder(tmp_path)
+    (folder / "ruleset.yaml").write_text(
+        "id: unit\nplayers: {min: 1, max: 2}\nflow:\n  - do: |\n"
+        f"      r = {name}([0, 1], x -> 3 / x > 9)\n", encoding="utf-8")
+    with pytest.raises(GameError) as caught:
+        Game(load_ruleset(folder), 1)
+    assert "ZeroDivisionError" in caught.value.message
+    assert where(caught.value) == (5, 25 + len(name))   # the division
+
+
 def test_a_function_that_ends_the_game_stops_there(tmp_path):
     # a function that changes the game runs as one Python function; like the VM it stops after the
     # statement that ended the game, and the step calling it goes no further either
