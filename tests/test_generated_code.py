@@ -30,7 +30,8 @@ BOUND = re.compile(r"^_[a-z]\d+$")
 ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",
               "set_var", "set_attr",
               # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
-              "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones", "get"}
+              "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones", "get",
+              "players", "owner"}
 
 
 def structure_problems(source: str) -> list[str]:
@@ -132,3 +133,19 @@ def test_a_local_read_before_it_is_set_is_named(tmp_path):
     with pytest.raises(GameError) as info:
         Game(rs, 1, seed=1)
     assert "'later' is used before it is given a value" in info.value.message
+
+
+@pytest.mark.parametrize("rid", ["der-mythos", "titanic-board-game"])
+def test_reads_written_out_answer_as_the_reader_does(rid):
+    # `t.owner` on a comprehension's variable is written out (dsl/fast_reads.py); `thing(id).owner` goes
+    # through the reader: both must agree for every thing, face up or down, owned or not, mid-game
+    from interpreter.authoring.snippets import SnippetCompiler
+    rs = load_ruleset(rid)
+    game = Game(rs, rs.max_players, seed=5)
+    play_out(game, make_agents("random", rs.max_players, 5), max_decisions=12)
+    snippets = SnippetCompiler(rs)
+    for name in ("owner", "face_up", "zone", "kind", "id", "name"):
+        written_out = snippets.evaluate(game, f"[t.{name} for t in things()]")
+        read = [snippets.evaluate(game, f"thing({t.id!r}).{name}") for t in game.table.thing_list]
+        assert written_out == read, name
+        assert written_out == [game.get_attr(t, name, None) for t in game.table.thing_list], name

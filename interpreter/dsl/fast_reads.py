@@ -30,6 +30,8 @@ from ..machine.attributes import THING_BUILTINS
 # names every object of a class answers itself: the access is fixed text, looked up, never built from the name
 THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
 THING_ZONE = "g.table.zones[g.state.where[{x}.id]]"
+THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
+THING_FACE_UP = "g.state.props[{x}.id].get('face_up', False)"
 PLAYER_SEAT = "{x}.seat"
 # what a zone answers itself (see RuleRuntime._zone_builtin): never inlined as a property
 ZONE_BUILTINS = {"count", "things", "empty", "top", "bottom", "id", "name", "owner", "capacity", "full", "free",
@@ -81,6 +83,10 @@ def _thing(gen, layout, name, key, x, fallback):
         return THING_FIELD[name].format(x=x)
     if name == "zone":
         return THING_ZONE.format(x=x)
+    if name == "owner":
+        return THING_OWNER.format(x=x)
+    if name == "face_up":
+        return THING_FACE_UP.format(x=x)
     return None
 
 
