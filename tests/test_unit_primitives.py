@@ -195,6 +195,14 @@ def test_remove_and_restore_space(game):
     assert ids(ev(game, "neighbours(space('s1'))")) == ["s2"]
 
 
+@pytest.mark.parametrize("where", ["space('s2')", "space('s4')", "zone('deck')", "player(0).hand", "none", "3"])
+def test_on_board_is_membership_in_spaces(game, where):
+    for step in ("pass", "remove_space(space('s2'))", "restore_space(space('s2'))"):
+        run(game, step)
+        assert ev(game, f"on_board({where})") is ev(game, f"{where} in spaces()")
+    assert ev(game, "on_board(space('s4'))") is True and ev(game, "on_board(zone('deck'))") is False
+
+
 def test_connect(game):
     run(game, "connect(space('s4'), space('s1'), 'rope', one_way=true)")
     assert ids(ev(game, "neighbours(space('s4'))")) == ["s1"]

@@ -358,6 +358,17 @@ def spaces(g, loc, predicate=None):
 
 
 @primitive()
+def on_board(g, loc, where):
+    """on_board(z): true if z is a board space still on the board (as ``z in spaces()``, without the list)."""
+    if not isinstance(where, ZoneRef) or where.id not in g.board.graph:
+        return False
+    return not g.state.zprops.get(where.id, _NO_PROPS).get("removed")
+
+
+_NO_PROPS: dict = {}   # read only: a space with no dynamic property
+
+
+@primitive()
 def can_enter(g, loc, what, where):
     """can_enter(thing, zone): true if the zone's capacity and admission rule let the thing in now."""
     return g.can_enter(what, where, loc) is None
