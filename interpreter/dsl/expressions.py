@@ -25,7 +25,6 @@ from . import ast
 from .fast_reads import inline_read
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
-# primitives whose call with a lambda is written out as a comprehension: name -> how the collection is read
 # built-ins taking (xs, x -> cond) written out as a comprehension, the predicate inline (see _inlined_predicate):
 # the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the
 # item and {cond} the predicate; {next}, {any}, {all} and {len} are bound to Python's own. Each is lazy

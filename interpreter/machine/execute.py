@@ -17,9 +17,10 @@ Only the plain instructions are inlined (``Do``, ``Jump``, ``JumpIfNot``,
 leaving a phase, settling triggers: the function returns only when the step
 says the VM must look). Every other instruction (a call, a return, a
 decision) is run by its ``run`` method, after which the function returns so
-the VM can look at the stack and the pending decision again. It counts instructions exactly as the VM did, returns early when the
-game ends (or, for a function run for its value, when it ends or starts) and
-when ``limit`` is passed, so the step budget keeps every loop finite.
+the VM can look at the stack and the pending decision again. It counts
+instructions exactly as the VM did, returns early when the game ends (or,
+for a function run for its value, when it ends or starts) and when
+``limit`` is passed, so the step budget keeps every loop finite.
 
 The source is made only of the compiler's own names and integers: the
 instructions' closures are bound as objects (``_i3``), never pasted.
