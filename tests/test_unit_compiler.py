@@ -234,12 +234,14 @@ def test_effects_allowed_in_statements(tmp_path):
     ("all([1, 2], x -> x > 0)", True),
     ("count([1, 2, 3], x -> x > 1)", 2),
     ("filter([1, 2, 3], x -> x != 2)", [1, 3]),
+    ("sum([1, 2, 3], x -> x * 10)", 60),
+    ("sum([], x -> x * 10)", 0),
 ])
 def test_built_ins_with_a_predicate_written_out_keep_their_meaning(tmp_path, expression, value):
     assert evaluate(tmp_path, expression) == value
 
 
-@pytest.mark.parametrize("name", ["first", "any", "all", "count", "filter"])
+@pytest.mark.parametrize("name", ["first", "any", "all", "count", "filter", "sum"])
 def test_an_error_in_a_written_out_predicate_is_located(tmp_path, name):
     folder = _folder(tmp_path)
     (folder / "ruleset.yaml").write_text(

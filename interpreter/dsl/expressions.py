@@ -25,15 +25,17 @@ from . import ast
 from .fast_reads import inline_read
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
-# built-ins taking (xs, x -> cond) written out as a comprehension, the predicate inline (see _inlined_predicate):
-# the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the
-# item and {cond} the predicate; {next}, {any}, {all} and {len} are bound to Python's own. Each is lazy
-# exactly where its built-in is (first, any and all stop at the deciding item).
-INLINED = {"filter": "[{var} for {var} in {src} if {cond}]",
-           "first": "{next}(({var} for {var} in {src} if {cond}), None)",
-           "any": "{any}({cond} for {var} in {src})",
-           "all": "{all}({cond} for {var} in {src})",
-           "count": "{len}([{var} for {var} in {src} if {cond}])"}
+# built-ins taking (xs, x -> body) written out as a comprehension, the lambda's body inline (see
+# _inlined_lambda): the form of each, with {src} the items (collection_of, charged as the built-in charges
+# them), {var} the item and {body} the body; {next}, {any}, {all}, {len} and {sum} are bound to Python's own.
+# Each is lazy exactly where its built-in is (first, any and all stop at the deciding item).
+INLINED = {"filter": "[{var} for {var} in {src} if {body}]",
+           "first": "{next}(({var} for {var} in {src} if {body}), None)",
+           "any": "{any}({body} for {var} in {src})",
+           "all": "{all}({body} for {var} in {src})",
+           "count": "{len}([{var} for {var} in {src} if {body}])",
+           "sum": "{sum}([{body} for {var} in {src}])"}
+PYTHON_BUILTINS = {"next": next, "any": any, "all": all, "len": len, "sum": sum}
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -333,25 +335,24 @@ class Generator:
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
         self._check_ids(n, name)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            return self.node(n, self._inlined_predicate(n, INLINED[name]))
+            return self.node(n, self._inlined_lambda(n, INLINED[name]))
         args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         return self.node(n, f"{args[0]}({', '.join(args[1:])})")
 
-    def _inlined_predicate(self, n, form: str) -> str:
-        """``filter(xs, x -> cond)`` and its kin as a comprehension: the predicate inline, no call per item."""
+    def _inlined_lambda(self, n, form: str) -> str:
+        """``filter(xs, x -> cond)`` and its kin as a comprehension: the lambda's body inline, no call per item."""
         source = f"{self.bind(collection_of)}(g, {self.expr(n.args[0])}, {self.bind(self.sn.loc(n), '_l')})"
         lam = n.args[1]
         var = self.fresh()
         outer = self.lexical
         self.lexical = {**outer, lam.param: var}
         try:
-            cond = self.node(lam, self.expr(lam.body))
+            body = self.node(lam, self.expr(lam.body))
         finally:
             self.lexical = outer
-        pythons = {name: self.bind(fn) for name, fn in (("next", next), ("any", any), ("all", all), ("len", len))
-                   if "{" + name + "}" in form}
-        return form.format(var=var, src=source, cond=cond, **pythons)
+        pythons = {name: self.bind(fn) for name, fn in PYTHON_BUILTINS.items() if "{" + name + "}" in form}
+        return form.format(var=var, src=source, body=body, **pythons)
 
     def _ruleset_function(self, n, name, info) -> str:
         c, sn = self.c, self.sn
