@@ -149,3 +149,29 @@ def test_reads_written_out_answer_as_the_reader_does(rid):
         read = [snippets.evaluate(game, f"thing({t.id!r}).{name}") for t in game.table.thing_list]
         assert written_out == read, name
         assert written_out == [game.get_attr(t, name, None) for t in game.table.thing_list], name
+
+
+@pytest.mark.parametrize("rid", bundled_ids())
+def test_the_readers_made_for_a_ruleset_answer_as_the_general_reader(rid):
+    # `t.zone.gate` cannot be written out; its reader looks first where the declarations leave `gate`
+    from interpreter.dsl.fast_reads import reader_for
+    from interpreter.errors import GameError
+    from interpreter.machine import attributes
+    from interpreter.rules.build import _layout
+    rs = load_ruleset(rid)
+    game = Game(rs, rs.max_players, seed=4)
+    play_out(game, make_agents("random", rs.max_players, 4), max_decisions=15)
+    layout = _layout(rs)
+    objects = list(game.table.thing_list) + list(game.table.zones.values()) + list(game.table.players)
+
+    def answer(read, obj, name):
+        try:
+            return read(game, obj, None)
+        except GameError as exc:
+            return ("error", str(exc))
+
+    names = layout.zone_attrs | layout.thing_attrs
+    assert names and any(reader_for(layout, n) is not attributes.reader(n) for n in names)
+    for name in names:
+        fast, general = reader_for(layout, name), attributes.reader(name)
+        assert [answer(fast, o, name) for o in objects] == [answer(general, o, name) for o in objects], name

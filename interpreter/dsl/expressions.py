@@ -23,7 +23,7 @@ from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import inline_read
+from .fast_reads import inline_read, reader_for
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 # built-ins taking (xs, x -> body) written out as a comprehension, the lambda's body inline (see
@@ -225,7 +225,7 @@ class Generator:
 
     def reader_call(self, name, obj: str, n) -> str:
         """The call of the reader of ``.name`` on the object ``obj`` (Python source), located at node ``n``."""
-        return f"{self.bind(attributes.reader(name), '_r')}(g, {obj}, {self.bind(self.sn.loc(n), '_l')})"
+        return f"{self.bind(reader_for(self.env.layout, name), '_r')}(g, {obj}, {self.bind(self.sn.loc(n), '_l')})"
 
     def x_Index(self, n):
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")

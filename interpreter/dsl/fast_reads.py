@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..machine import attributes
 from ..machine.attributes import THING_BUILTINS
+from ..machine.values import ThingRef, ZoneRef
 
 # names every object of a class answers itself: the access is fixed text, looked up, never built from the name
 THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
@@ -48,6 +50,7 @@ class Layout:
     zone_attrs: set = field(default_factory=set)       # static attribute names of any zone or space
     player_vars: set = field(default_factory=set)      # declared player variables (every player has each)
     seat_zones: set = field(default_factory=set)       # per-player zone ids
+    readers: dict = field(default_factory=dict)        # name -> the reader made for it (see reader_for)
 
 
 def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str) -> str | None:
@@ -112,4 +115,40 @@ def _player(layout, name, key, x):
     return None
 
 
+ENGINE_PROPS = {"known_to"}   # kept in a thing's props by the engine itself (who was shown it)
 EMPTY: dict = {}   # read only: a zone with no dynamic property set
+
+
+def reader_for(layout: Layout | None, name: str):
+    """The reader of ``.name`` for reads that cannot be written out (``t.zone.gate``: the receiver is no
+    bare variable): the general reader, or, for a name the declarations leave only among the static
+    attributes of zones (or of things), one that looks there first. Nothing else can hold such a name, so
+    the answer is the general reader's."""
+    general = attributes.reader(name)
+    if layout is None:
+        return general
+    found = layout.readers.get(name)
+    if found is None:
+        found = layout.readers[name] = _first_look(layout, name, general)
+    return found
+
+
+def _first_look(layout, name, general):
+    other_places = name in layout.thing_props or name in layout.zone_props or name in layout.player_vars \
+        or name in THING_BUILTINS or name in ZONE_BUILTINS or name in THING_FIELD or name in ENGINE_PROPS
+    if other_places:
+        return general
+    if name in layout.zone_attrs and name not in layout.thing_attrs:
+        cls = ZoneRef
+    elif name in layout.thing_attrs and name not in layout.zone_attrs:
+        cls = ThingRef
+    else:
+        return general
+
+    def read(g, o, loc):
+        if o.__class__ is cls:
+            attrs = o.attrs
+            if name in attrs:
+                return attrs[name]
+        return general(g, o, loc)
+    return read
