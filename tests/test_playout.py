@@ -97,3 +97,24 @@ def test_bots_facing_a_decision_nobody_can_take_stop_with_an_error(fused):
     game.offered_cache = None
     with pytest.raises(GameError, match="no one has a legal action"):
         play_out(game, make_agents("random", 2, SEED), fused=fused)
+
+
+def test_a_choice_sent_as_json_is_labelled_as_its_option():
+    # the answer to a choose(...) prompt, decoded from JSON, reads as the option offered, not "choose …"
+    from interpreter.play.decisions import describe
+    rs = load_ruleset("collapsible-d")
+    game = Game(rs, 3, seed=1)
+    agents = make_agents("first", 3, 1)
+    for _ in range(400):
+        if game.is_over or game.state.pending["kind"] == "choice":
+            break
+        play_out(game, agents, max_decisions=1)
+    assert game.state.pending["kind"] == "choice"
+    seat = game.deciding_players[0]
+    for action in game.legal_actions(seat):
+        decoded = game.action_from_json(action.to_json())
+        assert describe(game, decoded) == action.label and not action.label.startswith("choose ")
+    taken = game.legal_actions(seat)[0]
+    assert game.apply(taken.to_json())
+    decided = [e for e in game.log if e["e"] == "decide"][-1]
+    assert decided["label"] == taken.label

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..machine.waits import PASS
+from ..machine.waits import CHOOSE, PASS
 
-CHOOSE = "choose"  # the action name of a choice asked inside a rule (choose(...) in the DSL)
 TRIGGER_EVENT = "trigger"
 
 

@@ -17,6 +17,7 @@ from .values import PlayerRef, display
 from .vm import LOCALS, PC, Instr
 
 PASS = "pass"  # the action that ends a turn
+CHOOSE = "choose"   # the action that answers a choose(...) inside a rule (no ruleset action has this id)
 
 
 class Choose(Instr):

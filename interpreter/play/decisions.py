@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..errors import GameError
 from ..machine.values import ThingRef, display, encode
 from ..machine.vm import LOCALS, PC
-from ..machine.waits import PASS
+from ..machine.waits import CHOOSE, PASS
 from .visibility import watchers
 
 
@@ -163,6 +163,14 @@ def describe(g, action: Action) -> str:
     """The label of any action, also of one rebuilt from JSON."""
     if action._text is not None:
         return action._text
+    pending = g.state.pending
+    if action.name == CHOOSE and pending is not None and pending["kind"] == "choice":
+        # an answer to choose(...): the option's own label, as legal_actions() gives it
+        option = action.arg("option")
+        labels = pending.get("labels") or [display(o) for o in pending["options"]]
+        for value, text in zip(pending["options"], labels):
+            if value == option:
+                return text
     adef = g.ruleset.actions.get(action.name)
     if adef is None:
         return "end turn" if action.name == PASS else " ".join([action.name] + [display(v) for _, v in action.args])
@@ -208,7 +216,7 @@ def legal_actions(g, seat: int | None = None) -> list[Action]:
             continue
         if pending["kind"] == "choice":
             labels = pending.get("labels") or [display(o) for o in pending["options"]]
-            out.extend(Action(s, "choose", (("option", o),), f"{text}")
+            out.extend(Action(s, CHOOSE, (("option", o),), f"{text}")
                        for o, text in zip(pending["options"], labels))
             continue
         out.extend(offered(g, pending, s))
@@ -239,7 +247,7 @@ def check(g, action: Action) -> str | None:
         waiting = ", ".join(g.player_name(s) for s in deciding(pending))
         return f"it is not {g.player_name(action.player)}'s decision (waiting for {waiting})"
     if pending["kind"] == "choice":
-        if action.name != "choose" or action.arg("option") not in pending["options"]:
+        if action.name != CHOOSE or action.arg("option") not in pending["options"]:
             return "not one of the offered options"
         return None
     if action.name == PASS:

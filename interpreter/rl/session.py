@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..errors import RunawayGameError
+from ..machine.waits import CHOOSE
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
 
 REWARDS = ("win", "score")
-CHOOSE = "choose"   # the name the engine gives the answer to a choose(...) prompt
 
 
 @lru_cache(maxsize=32)

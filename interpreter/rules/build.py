@@ -19,7 +19,7 @@ from ..errors import DavitError, RulesetError, did_you_mean, raise_all
 from ..load.limits import DEFAULT_MAX_DECISIONS, MAX_DECISIONS_CEILING, MAX_PLAYERS, MAX_STEPS_CEILING, MAX_THINGS
 from ..load.yaml_reader import LocMap, LocStr, plain
 from ..machine.vm import Code
-from ..machine.waits import PASS
+from ..machine.waits import CHOOSE, PASS
 from .board import Board
 from .checks import check_ruleset
 from .display import build_display
@@ -320,7 +320,7 @@ class Builder:
                 self.error(f"action id '{aid}' is used twice (first at line {first.line})", _loc(spec, "id", loc),
                            code="duplicate-id")
                 continue
-            if aid in (PASS, "choose"):
+            if aid in (PASS, CHOOSE):
                 self.error(f"'{aid}' is a built-in action name", loc)
                 continue
             local = {"player": "player"}
