@@ -50,7 +50,7 @@ def _env(checkout: Path, extra: dict) -> dict:
 def collect(python: str, checkout: Path, selection: list[str]) -> list[str]:
     """The node ids the checkout's suite (or the selection) collects."""
     done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only", *selection],
-                          cwd=checkout, env=_env(checkout, {}), capture_output=True, text=True)
+                          cwd=checkout, env=_env(checkout, {}), capture_output=True, text=True, check=False)
     return [line for line in done.stdout.splitlines() if "::" in line]
 
 
@@ -62,9 +62,13 @@ def run_suite(python: str, checkout: Path, selection: list[str]) -> dict:
         load = os.getloadavg()[0]
         before, start = _children_cpu(), time.perf_counter()
         done = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "suite_cpu", *selection],
-                              cwd=checkout, env=env, capture_output=True, text=True)
+                              cwd=checkout, env=env, capture_output=True, text=True, check=False)
         cpu, wall = _children_cpu() - before, time.perf_counter() - start
-        summary = (done.stdout.strip().splitlines() or [""])[-1]
+        lines = done.stdout.strip().splitlines() or [""]
+        summary = lines[-1]
+        for line in lines:     # a suite that fails is not measured as if it passed: say what failed
+            if line.startswith(("FAILED ", "ERROR ")):
+                print(f"{checkout}: {line}", file=sys.stderr)
         tests = json.loads(out.read_text())["tests"] if out.is_file() else {}
     return {"cpu": cpu, "wall": wall, "load": (load, os.getloadavg()[0]), "summary": summary,
             "tests": tests, "ok": done.returncode == 0}
