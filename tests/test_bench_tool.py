@@ -35,3 +35,19 @@ def test_bench_cli_runs_old_and_new_side_by_side():
     assert lines[0].split() == ["command", "old", "min", "old", "median", "new", "min", "new", "median", "new/old"]
     assert len(lines) == 2 and lines[1].startswith("davit list ") and lines[1].endswith("×")
     assert all(float(cell.rstrip("s")) > 0 for cell in lines[1].split()[2:6])
+
+
+def test_bench_suite_prints_the_suites_cpu_time_per_file_and_per_test():
+    # tools/bench_suite.py, shown in docs/performance.md, on one small file (a pytest of its own: no baseline,
+    # since each checkout's run is a whole pytest start)
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_suite.py"), "--top", "2",
+                           "tests/test_prims_dice.py"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "== selection"
+    cpu = lines[1].split()
+    assert cpu[0] == "new:" and float(cpu[1]) > 0 and cpu[2:4] == ["s", "CPU"] and "passed" in lines[1]
+    files = lines[lines.index(next(x for x in lines if x.startswith("CPU s per test file"))) + 1]
+    assert files.split()[0] == "tests/test_prims_dice.py" and float(files.split()[1]) >= 0
+    slowest = lines[lines.index(next(x for x in lines if x.startswith("slowest tests"))) + 1:]
+    assert len(slowest) == 2 and all(row.startswith("tests/test_prims_dice.py::") for row in slowest)

@@ -6,6 +6,7 @@ in exactly one place (dealt ones on the ship, on a priority table or lost;
 the others in the box). The bots are "keen": they rarely pass, so boats are
 boarded, aids taken and crowds moved.
 """
+import functools
 import random
 
 import pytest
@@ -88,7 +89,9 @@ def _keen_choice(game, chooser, actions):
     return actions[max(scored)[1]]
 
 
+@functools.cache   # a seeded game is the same game every time: tests that only read it share it
 def _play(variant, players, seed):
+    """A seeded game of keen bots, its invariants checked at every step; callers only read it."""
     rs = _rs(variant)
     game = Game(rs, players, seed=seed)
     passengers = _passengers(rs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from cli_runner import REPO, davit
+from cli_runner import REPO, davit, run
 
 FOLDER = "tests/failing-scenarios"
 
@@ -26,19 +26,37 @@ def test_every_fixture_has_an_expectation():
     assert sorted(p.stem for p in (REPO / FOLDER).glob("*.yaml")) == sorted(CASES)
 
 
+@pytest.fixture
+def at_repo(monkeypatch):
+    monkeypatch.chdir(REPO)
+    monkeypatch.delenv("DAVIT_DEBUG", raising=False)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_fails_with_a_located_message(name):
+def test_fails_with_a_located_message(name, at_repo, capfd):
+    """In-process, as `davit test` runs it (a traceback would be an exception out of main()); the real
+    process is the next test."""
     path = f"{FOLDER}/{name}.yaml"
-    proc = davit("test", path)
-    assert proc.returncode == 1
-    assert "Traceback" not in proc.stderr
-    lines = proc.stdout.splitlines()
+    assert run(["test", path]) == 1
+    out, err = capfd.readouterr()
+    assert "Traceback" not in err
+    lines = out.splitlines()
     assert lines[0] == f"FAIL {path} ({name})"
     failures = [line.strip() for line in lines[1:-1]]
-    assert len(failures) == len(CASES[name]), proc.stdout
+    assert len(failures) == len(CASES[name]), out
     for line, expected in zip(failures, CASES[name]):
         assert line.startswith(f"{path}:{expected}"), line
     assert lines[-1] == "0 passed, 1 failed"
+
+
+def test_a_failing_scenario_fails_alike_in_a_real_process(at_repo, capfd):
+    path = f"{FOLDER}/expect-shows-values.yaml"
+    assert run(["test", path]) == 1
+    out, _ = capfd.readouterr()
+    proc = davit("test", path)
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == out
 
 
 @pytest.mark.parametrize("path", sorted((REPO / FOLDER).glob("*.yaml")), ids=lambda p: p.stem)

@@ -185,13 +185,30 @@ def test_fixture_files_name_their_schema(path):
 
 
 @pytest.mark.parametrize("case", _params(CASES, "clean"))
-def test_validate_fails_cleanly(case):
-    """Exit 1, the finding in file:line:col form, nothing on stderr, no traceback (a real process)."""
-    proc = _davit("validate", case.path)
-    assert "Traceback" not in proc.stderr
-    assert proc.stderr == ""
-    assert proc.returncode == 1, proc.stdout
-    assert _finding_line(case).search(proc.stdout), proc.stdout
+def test_validate_fails_cleanly(case, at_repo, capfd, monkeypatch):
+    """Exit 1, the finding in file:line:col form, nothing on stderr, no traceback.
+
+    In-process, as `davit` runs it (main() is the whole command; a traceback would be an exception
+    out of it), with stderr caught at the file descriptor; the real process is the next test."""
+    monkeypatch.delenv("DAVIT_DEBUG", raising=False)
+    rc = _run(["validate", case.path])
+    out, err = capfd.readouterr()
+    assert err == ""
+    assert rc == 1, out
+    assert _finding_line(case).search(out), out
+
+
+def test_validate_fails_cleanly_in_a_real_process(at_repo, capfd, monkeypatch):
+    """`davit validate` as a process prints what main() prints, to stdout only, and exits 1."""
+    monkeypatch.delenv("DAVIT_DEBUG", raising=False)
+    for case in (CASES[0], CASES[2]):     # a YAML error and a DSL error
+        assert _run(["validate", case.path]) == 1
+        out, _ = capfd.readouterr()
+        proc = _davit("validate", case.path)
+        assert "Traceback" not in proc.stderr
+        assert proc.stderr == ""
+        assert proc.returncode == 1, proc.stdout
+        assert proc.stdout == out and _finding_line(case).search(proc.stdout), proc.stdout
 
 
 @pytest.mark.parametrize("case", _params(CASES, "position") + _params(FILE_CASES, "position"))

@@ -107,10 +107,6 @@ def _check_events(game, events, seat, seen, where):
                     raise AssertionError(f"{where}: seat {seat} reads hidden '{name}' in {shown['text']!r}")
 
 
-def _visible(game, seat):
-    return {t for t, z in game.state.where.items() if can_see(game, seat, t, z)}
-
-
 class _Watched(list):
     """A game's log that notes, at every event, which things each seat could see just then."""
 
@@ -119,8 +115,11 @@ class _Watched(list):
         self.game, self.seen = game, {s: set() for s in seats}
 
     def note(self):
+        game = self.game
+        where = game.state.where.items()
         for seat, seen in self.seen.items():
-            seen |= _visible(self.game, seat)
+            # add what the seat sees now; a thing once seen stays seen, so it is not asked about again
+            seen.update([t for t, z in where if t not in seen and can_see(game, seat, t, z)])
 
     def append(self, event):
         self.note()       # before: a thing leaving a place the seat sees
