@@ -54,7 +54,9 @@ def _check_base(tree):
     return schema_errors(tree, "ruleset", Location(display_path(Path(tree.loc.file))))
 
 
-@lru_cache(maxsize=32)
+# room for every bundled ruleset and variant (33 today) and a designer's own: a pass over all of them
+# (the seeded-game table, the privacy checks) must not evict the first before it is asked again
+@lru_cache(maxsize=128)
 def _load(path_text: str, wanted: tuple):
     path = Path(path_text)
     errors: list = []
