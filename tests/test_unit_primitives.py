@@ -203,6 +203,13 @@ def test_on_board_is_membership_in_spaces(game, where):
     assert ev(game, "on_board(space('s4'))") is True and ev(game, "on_board(zone('deck'))") is False
 
 
+def test_spaces_with_a_predicate_skips_removed_spaces(game):
+    assert ids(ev(game, "spaces(s -> s.id != 's2')")) == ["s1", "s3", "s4"]
+    run(game, "remove_space(space('s3'))")
+    assert ids(ev(game, "spaces(s -> s.id != 's2')")) == ["s1", "s4"]
+    assert ids(ev(game, "spaces()")) == ["s1", "s2", "s4"]
+
+
 def test_connect(game):
     run(game, "connect(space('s4'), space('s1'), 'rope', one_way=true)")
     assert ids(ev(game, "neighbours(space('s4'))")) == ["s1"]

@@ -340,15 +340,19 @@ class Generator:
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
         self._check_ids(n, name)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            return self.node(n, self._inlined_lambda(n, INLINED[name]))
+            source = f"{self.bind(collection_of)}(g, {self.expr(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
+            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name]))
+        if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
+            # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
+            source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"
+            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"]))
         args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         return self.node(n, f"{args[0]}({', '.join(args[1:])})")
 
-    def _inlined_lambda(self, n, form: str) -> str:
-        """``filter(xs, x -> cond)`` and its kin as a comprehension: the lambda's body inline, no call per item."""
-        source = f"{self.bind(collection_of)}(g, {self.expr(n.args[0])}, {self.bind(self.sn.loc(n), '_l')})"
-        lam = n.args[1]
+    def _inlined_lambda(self, lam, source: str, form: str) -> str:
+        """``filter(xs, x -> cond)`` and its kin as a comprehension over ``source``: the lambda's body inline,
+        no call per item."""
         var = self.fresh()
         outer = self.lexical
         self.lexical = {**outer, lam.param: var}
