@@ -224,6 +224,17 @@ def test_the_tree_tries_the_favoured_action_first(tmp_path):
     assert firsts.count("left") >= 17     # drawn 1.05 : 0.05 for the one the prior favours
 
 
+def test_puct_lets_the_priors_keep_the_tree_off_a_disfavoured_action(tmp_path):
+    def tried(heuristics):
+        rs = build(tmp_path, dict(BOXES, heuristics=heuristics), max_players=2)
+        game = Game(rs, 2, seed=0)
+        (root,) = ISMCTSAgent(3, iterations=30)._trees(game, 0, 2)
+        return {dict(key[2])["box"].id for key in root.children}
+    priors = {"open": "1 if box == left else 0"}
+    assert tried({"priors": priors}) == {"left", "right"}          # the fading bias tries every action
+    assert tried({"priors": priors, "puct": 1}) == {"left"}        # PUCT spends the budget on the favoured one
+
+
 def test_leads_are_judged_against_the_root():
     rs = load_ruleset("tutorial")
     game = Game(rs, 3, seed=2)
