@@ -132,6 +132,18 @@ def test_a_search_bot_chooses_from_the_view_only(boxes, agent):
         assert a == b
 
 
+@pytest.mark.parametrize("agent", [ISMCTSAgent, MCTSAgent])
+def test_a_search_bot_steered_by_priors_chooses_from_the_view_only(tmp_path, agent):
+    rs = build(tmp_path, dict(BOXES, heuristics={"priors": {"open": "1 + count(box)"}, "puct": 1}), max_players=2)
+    game = Game(rs, 2, seed=0)
+    other = swapped(game, "gold", "lead")
+    assert other.view(0) == game.view(0)
+    for seed in range(6):
+        a = agent(seed, iterations=30).choose(game, 0, game.legal_actions(0))
+        b = agent(seed, iterations=30).choose(other, 0, other.legal_actions(0))
+        assert a == b
+
+
 def test_a_search_bot_does_not_cheat_in_a_real_ruleset():
     rs = load_ruleset("der-mythos")
     game = Game(rs, 2, seed=3)
