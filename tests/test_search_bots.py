@@ -132,6 +132,18 @@ def test_a_search_bot_chooses_from_the_view_only(boxes, agent):
         assert a == b
 
 
+@pytest.mark.parametrize("agent", [ISMCTSAgent, MCTSAgent])
+def test_a_search_bot_steered_by_priors_chooses_from_the_view_only(tmp_path, agent):
+    rs = build(tmp_path, dict(BOXES, heuristics={"priors": {"open": "1 + count(box)"}, "puct": 1}), max_players=2)
+    game = Game(rs, 2, seed=0)
+    other = swapped(game, "gold", "lead")
+    assert other.view(0) == game.view(0)
+    for seed in range(6):
+        a = agent(seed, iterations=30).choose(game, 0, game.legal_actions(0))
+        b = agent(seed, iterations=30).choose(other, 0, other.legal_actions(0))
+        assert a == b
+
+
 def test_a_search_bot_does_not_cheat_in_a_real_ruleset():
     rs = load_ruleset("der-mythos")
     game = Game(rs, 2, seed=3)
@@ -222,6 +234,17 @@ def test_the_tree_tries_the_favoured_action_first(tmp_path):
         firsts.append(dict(key[2])["box"].id)
         assert isinstance(root.children[key], Node) and set(root.bias.values()) == {0.0, 1.0}
     assert firsts.count("left") >= 17     # drawn 1.05 : 0.05 for the one the prior favours
+
+
+def test_puct_lets_the_priors_keep_the_tree_off_a_disfavoured_action(tmp_path):
+    def tried(heuristics):
+        rs = build(tmp_path, dict(BOXES, heuristics=heuristics), max_players=2)
+        game = Game(rs, 2, seed=0)
+        (root,) = ISMCTSAgent(3, iterations=30)._trees(game, 0, 2)
+        return {dict(key[2])["box"].id for key in root.children}
+    priors = {"open": "1 if box == left else 0"}
+    assert tried({"priors": priors}) == {"left", "right"}          # the fading bias tries every action
+    assert tried({"priors": priors, "puct": 1}) == {"left"}        # PUCT spends the budget on the favoured one
 
 
 def test_leads_are_judged_against_the_root():

@@ -101,6 +101,7 @@ class SearchAgent:
 
     def _trees(self, game, seat, n):
         count, seconds, self._depth = self.budget(game.ruleset)
+        self._puct = float(game.ruleset.search.get("puct", 0.0))
         deadline = time.perf_counter() + seconds if seconds is not None else None
         self._deadline = deadline
         self._baseline = None
@@ -157,6 +158,19 @@ class SearchAgent:
                 priors = sample.ruleset.priors
                 if priors and len(keys) > 1:
                     _bias(node, sample, legal, keys, priors)
+                if node.bias and self._puct:
+                    # with priors: PUCT picks among tried and untried actions alike, so a
+                    # low-prior action need not be tried at all before the others are deepened
+                    i = _puct(node, keys, mover, self._puct)
+                    if keys[i] not in children:
+                        child = children[keys[i]] = Node(mover, n)
+                        sample.apply(legal[i])
+                        path.append(child)
+                        break
+                    sample.apply(legal[i])
+                    node = children[keys[i]]
+                    path.append(node)
+                    continue
                 untried = [i for i, k in enumerate(keys) if k not in children]
                 if untried:
                     i = self._expand(node, keys, untried)
@@ -248,6 +262,26 @@ def _to_move(sample, prefer):
         if legal:
             return s, legal
     return None, []
+
+
+def _puct(node, keys, mover, c) -> int:
+    """PUCT (as in AlphaZero): mean reward plus an exploration bonus in proportion to the action's prior.
+
+    An action not tried yet counts at the node's own mean for the mover, so the budget goes to the
+    actions the priors favour and a much less favoured one is tried only once they look no better.
+    """
+    children, avail, bias = node.children, node.avail, node.bias
+    total = sum(bias.get(k, 1.0) for k in keys) or 1.0
+    first = node.total[mover] / node.visits if node.visits else 0.5
+    best, best_value = 0, -1.0
+    for i, k in enumerate(keys):
+        child = children.get(k)
+        visits = child.visits if child is not None else 0
+        q = child.total[mover] / visits if visits else first
+        value = q + c * bias.get(k, 1.0) / total * math.sqrt(avail[k]) / (1 + visits)
+        if value > best_value:
+            best, best_value = i, value
+    return best
 
 
 def _bias(node, sample, legal, keys, priors) -> None:

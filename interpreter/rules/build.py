@@ -470,7 +470,7 @@ class Builder:
             rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
         if spec.get("scale") is not None:
             rs.evaluate_scale = float(spec["scale"])
-        rs.search = {k: spec[k] for k in ("iterations", "seconds", "depth") if spec.get(k) is not None}
+        rs.search = {k: spec[k] for k in ("iterations", "seconds", "depth", "puct") if spec.get(k) is not None}
         priors = spec.get("priors") or {}
         for aid, text in priors.items():
             adef = rs.actions.get(aid)
