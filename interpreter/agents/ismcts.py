@@ -162,26 +162,18 @@ class SearchAgent:
                     # with priors: PUCT picks among tried and untried actions alike, so a
                     # low-prior action need not be tried at all before the others are deepened
                     i = _puct(node, keys, mover, self._puct)
-                    if keys[i] not in children:
-                        child = children[keys[i]] = Node(mover, n)
-                        sample.apply(legal[i])
-                        path.append(child)
-                        break
-                    sample.apply(legal[i])
-                    node = children[keys[i]]
-                    path.append(node)
-                    continue
-                untried = [i for i, k in enumerate(keys) if k not in children]
-                if untried:
-                    i = self._expand(node, keys, untried)
+                else:
+                    untried = [i for i, k in enumerate(keys) if k not in children]
+                    i = self._expand(node, keys, untried) if untried else self._select(node, keys, mover)
+                child = children.get(keys[i])
+                new = child is None
+                if new:   # the tree grows by one node an iteration; the rollout goes on from it
                     child = children[keys[i]] = Node(mover, n)
-                    sample.apply(legal[i])
-                    path.append(child)
-                    break
-                i = self._select(node, keys, mover)
                 sample.apply(legal[i])
-                node = children[keys[i]]
-                path.append(node)
+                path.append(child)
+                if new:
+                    break
+                node = child
             self._rollout(sample)
         except GameError:
             pass   # a sample the rules cannot carry on (e.g. a step limit): judge it as it stands

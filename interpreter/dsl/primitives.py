@@ -362,10 +362,7 @@ def on_board(g, loc, where):
     """on_board(z): true if z is a board space still on the board (as ``z in spaces()``, without the list)."""
     if not isinstance(where, ZoneRef) or where.id not in g.board.graph:
         return False
-    return not g.state.zprops.get(where.id, _NO_PROPS).get("removed")
-
-
-_NO_PROPS: dict = {}   # read only: a space with no dynamic property
+    return not g.state.zprops.get(where.id, {}).get("removed")
 
 
 @primitive()
