@@ -127,6 +127,33 @@ def test_position_in_folded_block_scalar():
     assert position_in_file(s, 1, 3) == Location("f.yaml", 2, 5)
 
 
+def test_position_in_a_folded_block_scalar_that_joins_lines():
+    # folding joins the first two lines with a space: the snippet's line 1 spans two lines of the file
+    text = "code: >\n  score(p,\n  q)\n\n  y = foo\n"
+    s = parse_yaml(text, "f.yaml")["code"]
+    assert str(s) == "score(p, q)\ny = foo\n"
+    assert position_in_file(s, 1, 10) == Location("f.yaml", 3, 3)     # q
+    assert position_in_file(s, 2, 5) == Location("f.yaml", 5, 7)      # foo
+
+
+@pytest.mark.parametrize("text", [
+    "code: >\n  a = 1\n  b = 2\n",
+    "top:\n  code: >\n    score(p,\n      1)\n    and more\n\n\n    y = foo\nnext: 1\n",
+    "c: >-\n  a\n    b\n  c d\n  e\n",
+    "c: >+\n  first\n  second\n\n",
+])
+def test_every_character_of_a_folded_block_scalar_is_found_in_the_file(text):
+    data = parse_yaml(text, "f.yaml")
+    s = data["top"]["code"] if "top" in data else data.get("code", data.get("c"))
+    file_lines = text.split("\n")
+    for number, line in enumerate(str(s).split("\n"), 1):
+        for column, char in enumerate(line, 1):
+            if char == " ":
+                continue   # a space may be a folded line break
+            loc = position_in_file(s, number, column)
+            assert file_lines[loc.line - 1][loc.column - 1] == char, (number, column, loc)
+
+
 def test_position_in_a_multi_line_single_quoted_scalar():
     # PyYAML's safe_dump writes a two-line snippet this way: an empty line is the newline
     text = "f:\n  do: 'score(p, 1)\n\n    score(q, 2)'\n"

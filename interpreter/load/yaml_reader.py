@@ -71,10 +71,10 @@ class LocStr(str):
     position (used for DSL errors).
     """
 
-    __slots__ = ("loc", "style", "content_line", "content_col", "indent", "line_starts")
+    __slots__ = ("loc", "style", "content_line", "content_col", "indent", "line_starts", "folds")
 
     def __new__(cls, value: str, loc: Location, style=None, content_line=None, content_col=None, indent=0,
-                line_starts=None):
+                line_starts=None, folds=None):
         obj = super().__new__(cls, value)
         obj.loc = loc
         obj.style = style
@@ -82,6 +82,7 @@ class LocStr(str):
         obj.content_col = content_col if content_col is not None else loc.column
         obj.indent = indent
         obj.line_starts = line_starts   # a multi-line plain or quoted scalar: see _flow_line_starts
+        obj.folds = folds               # a folded (>) block scalar: see _folded_lines
         return obj
 
     def __reduce__(self):  # pickles (for worker processes) as a plain string
@@ -96,8 +97,10 @@ def position_in_file(text: str, line: int, column: int) -> Location:
     if not isinstance(text, LocStr):
         return Location("<dsl>", line, column)
     file = text.loc.file
-    if text.style in ("|", ">"):
+    if text.style == "|":
         return Location(file, text.content_line + line - 1, text.indent + column)
+    if text.style == ">":
+        return _in_folded(text, line, column)
     if line == 1:
         return Location(file, text.content_line, text.content_col + column - 1)
     # a multi-line plain or quoted scalar: where its line starts in the file, if that could be worked out
@@ -106,6 +109,49 @@ def position_in_file(text: str, line: int, column: int) -> Location:
     if start is None:
         return text.loc   # the scalar's start: coarse, never a wrong line
     return Location(file, start[0], start[1] + column - 1)
+
+
+def _in_folded(text: LocStr, line: int, column: int) -> Location:
+    """A position in a folded (>) block scalar: on the file line that holds that part of the text."""
+    offset = 0
+    for _ in range(line - 1):
+        offset = text.find("\n", offset) + 1
+        if offset == 0:
+            return text.loc
+    offset += column - 1
+    found = None
+    for start, file_line, file_col in text.folds or ():
+        if start > offset:
+            break
+        found = (file_line, file_col + offset - start)
+    return Location(text.loc.file, *found) if found else text.loc   # unknown: the scalar's start, never wrong
+
+
+def _folded_lines(value: str, lines: list[str], first: int, indent: int):
+    """(offset in ``value``, line, column) where each non-empty line of a folded (>) block scalar starts,
+    or None when the lines cannot be found in the text in order.
+
+    Folding joins lines with a space or a newline, so a line of the text may span several lines of the
+    file. Rather than redo YAML's folding rules, each file line is looked for in the text where the last
+    one ended, past the spaces and newlines folding left: an offset is only claimed where the text is
+    there, so a position is never put on a wrong line. ``first`` is the 0-based line after the indicator.
+    """
+    folds = []
+    at = 0
+    for number in range(first, len(lines)):
+        raw = lines[number]
+        if not raw.strip():
+            continue
+        if len(raw) - len(raw.lstrip(" ")) < indent:
+            break   # the scalar has ended
+        content = raw[indent:]
+        while at < len(value) and value[at] in " \n" and not value.startswith(content, at):
+            at += 1
+        if not value.startswith(content, at):
+            return None
+        folds.append((at, number + 1, indent + 1))
+        at += len(content)
+    return tuple(folds)
 
 
 def _flow_line_starts(value: str, lines: list[str], first: int, last: int):
@@ -178,7 +224,9 @@ def _scalar(file: str, event, lines: list[str]):
             if raw.strip():
                 indent = len(raw) - len(raw.lstrip(" "))
                 break
-        return LocStr(event.value, loc, style, content_line=first + 1, content_col=indent + 1, indent=indent)
+        folds = _folded_lines(event.value, lines, first, indent) if style == ">" else None
+        return LocStr(event.value, loc, style, content_line=first + 1, content_col=indent + 1, indent=indent,
+                      folds=folds)
     col = loc.column + (1 if style in ('"', "'") else 0)
     starts = None
     if "\n" in event.value:
