@@ -61,6 +61,15 @@ def test_neighbours_by_kind_and_by_zone_ref(game):
     assert ids(board.neighbours(game, a, "corridor")) == ["d"]
     assert ids(board.neighbours(game, a, "ladder")) == ["b"]
     assert ids(board.neighbours(game, "c", "nothing")) == []
+    assert ids(board.neighbours(game, "c", ["corridor"])) == []   # not an edge kind: no neighbour, no error
+
+
+def test_removed_space_is_left_out_of_neighbours_asked_before(game):
+    board = game.board
+    assert sorted(ids(board.neighbours(game, "a"))) == ["b", "d"]   # asked once on the printed board ...
+    board.set_removed(game, "b", True)
+    assert ids(board.neighbours(game, "a")) == ["d"]                 # ... the answer still sees the change
+    assert ids(board.neighbours(game, "a", "ladder")) == []
 
 
 def test_removed_space_disappears_with_its_edges(game):

@@ -15,6 +15,8 @@ import networkx as nx
 from ..errors import GameError
 from ..machine.values import ZoneRef
 
+_NO_PROPS: dict = {}   # read only: a space with no dynamic property set
+
 
 class Board:
     def __init__(self, spaces: list[dict], edges: list[dict]):
@@ -29,6 +31,8 @@ class Board:
         # adjacency: space -> tuple of (neighbour, kind), in declaration order
         self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
         self._trees: dict = {}   # breadth-first trees already walked (see _tree)
+        self._kinds = {kind for arcs in self.adjacency.values() for _, kind in arcs}
+        self._near: dict = {}    # (space, edge kind or None) -> its neighbours on the printed board
 
     def _add_arc(self, a, b, kind, one_way):
         self.graph.add_edge(a, b, kind=kind, one_way=one_way)
@@ -58,8 +62,18 @@ class Board:
 
     def neighbours(self, g, where, kind=None):
         node = self._id(where)
-        if g.state.zprops.get(node, {}).get("removed"):
+        zprops = g.state.zprops
+        if zprops.get(node, _NO_PROPS).get("removed"):
             return []
+        printed_kind = kind is None or (isinstance(kind, str) and kind in self._kinds)
+        if not g.state.links and node in self.adjacency and printed_kind:
+            # no edge added: the printed neighbours, worked out once per space and kind, less removed spaces
+            near = self._near.get((node, kind))
+            if near is None:
+                near = self._near[(node, kind)] = tuple(
+                    m for m, k in self.adjacency[node] if kind is None or k == kind)
+            zones = g.table.zones
+            return [zones[m] for m in near if not zprops.get(m, _NO_PROPS).get("removed")]
         seen = []
         for m, k in self._arcs(g, node):
             if (kind is None or k == kind) and m not in seen:
