@@ -18,6 +18,17 @@ def test_bench_runs_old_and_new_side_by_side():
     assert all(float(row[2]) > 0 and float(row[4]) > 0 for row in rows)
 
 
+def test_bench_measures_a_search_bots_iterations_old_and_new():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--search", "ismcts:5", "--rulesets",
+                           "tutorial", "--rounds", "1", "--seconds", "0.05", "--baseline", str(ROOT)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["ruleset", "p", "old", "iter/s", "new", "iter/s", "new/old"]
+    row = lines[1].split()
+    assert row[:2] == ["tutorial", "4"] and float(row[2]) > 0 and float(row[3]) > 0 and row[4].endswith("×")
+
+
 def test_bench_measures_the_hand_written_yardstick():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos", "--rounds", "1",
                            "--seconds", "0.05"], capture_output=True, text=True, timeout=300)

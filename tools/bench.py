@@ -5,6 +5,7 @@ Speed is measured here, never asserted in tests. One line per ruleset and
 player count (the smallest and the largest), random agents, no event log:
 
     python tools/bench.py [--rounds 5] [--seconds 1] [--rulesets der-mythos,tutorial]
+    python tools/bench.py --search ismcts:100 [--rulesets ...]   # a search bot's iterations per second
 
 With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old
 HEAD~3``) the same work runs on the old and the new engine, each in its own
@@ -80,10 +81,22 @@ def reference(players, seconds):
         n += 1
     return {"games": n / (time.process_time() - start)}
 
+def search(rid, players, seconds, agent):
+    # a search bot's iterations per CPU second, thinking about the same mid-game position again and again
+    game = mid_game(rid, players)
+    seat = game.deciding_players[0]
+    bot = make_agents(agent, players, 7)[seat]
+    start = time.process_time()
+    done = 0
+    while time.process_time() - start < seconds or done == 0:
+        bot.choose(game, seat, game.legal_actions(seat))
+        done += bot.last_iterations
+    return {"iterations": done / (time.process_time() - start)}
+
 for line in sys.stdin:
     job = json.loads(line)
     kind = job.pop("kind")
-    out = {"games": games, "clones": clones, "reference": reference}[kind](**job)
+    out = {"games": games, "clones": clones, "reference": reference, "search": search}[kind](**job)
     print(json.dumps(out), flush=True)
 '''
 
@@ -129,7 +142,11 @@ def main():
     parser.add_argument("--rulesets", default=",".join(bundled_ids()), help="comma-separated ruleset ids")
     parser.add_argument("--baseline", type=Path, help="another checkout to measure in the same rounds")
     parser.add_argument("--no-reference", action="store_true", help="skip the hand-written yardstick")
+    parser.add_argument("--search", metavar="BOT", help="measure this search bot's iterations per CPU second "
+                        "instead (e.g. ismcts:100), at each ruleset's largest player count")
     args = parser.parse_args()
+    if args.search:
+        return search_table(args)
 
     engines = {"new": Engine(HERE.parent)}
     if args.baseline:
@@ -162,6 +179,28 @@ def main():
                 line += f"{median(refs, 'games') / median(rows['new'], 'games'):>8.1f}×"
             print(line, flush=True)
     for engine in [*engines.values(), *([ref] if ref else [])]:
+        engine.close()
+
+
+def search_table(args):
+    """Iterations per CPU second of a search bot on a mid-game position, old and new interleaved."""
+    engines = {"new": Engine(HERE.parent)}
+    if args.baseline:
+        engines = {"old": Engine(args.baseline.resolve()), **engines}
+    print(f"{'ruleset':<19}{'p':>3}" + "".join(f"{name + ' iter/s':>14}" for name in engines)
+          + (f"{'new/old':>9}" if args.baseline else ""))
+    for rid in args.rulesets.split(","):
+        players = player_counts(rid)[-1]
+        rows = {name: [] for name in engines}
+        for _ in range(args.rounds):
+            for name, engine in engines.items():
+                rows[name].append(engine.ask(kind="search", rid=rid, players=players, seconds=args.seconds,
+                                             agent=args.search))
+        line = f"{rid:<19}{players:>3}" + "".join(f"{median(rows[name], 'iterations'):>14.0f}" for name in engines)
+        if args.baseline:
+            line += f"{median(rows['new'], 'iterations') / median(rows['old'], 'iterations'):>8.2f}×"
+        print(line, flush=True)
+    for engine in engines.values():
         engine.close()
 
 

@@ -34,6 +34,7 @@ import time
 
 from ..errors import GameError
 from ..play.determinize import determinize
+from ..play.playout import decide_by_index
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
 DEFAULT_ITERATIONS = 200
@@ -169,7 +170,7 @@ class SearchAgent:
                 new = child is None
                 if new:   # the tree grows by one node an iteration; the rollout goes on from it
                     child = children[keys[i]] = Node(mover, n)
-                sample.apply(legal[i])
+                _carry_out(sample, legal[i])
                 path.append(child)
                 if new:
                     break
@@ -215,14 +216,19 @@ class SearchAgent:
     def _rollout(self, sample) -> None:
         priors = sample.ruleset.priors
         deadline = self._deadline
+        # without priors a uniform pick needs only how many actions there are: the playout loop's own step
+        pickers = None if priors else [self.random.randrange] * sample.num_players
         for _ in range(self._depth):
             if sample.is_over or (deadline is not None and time.perf_counter() >= deadline):
                 return   # past the time cap the rollout stops and the position is judged as it stands
+            if pickers is not None:
+                if not decide_by_index(sample, pickers):
+                    return
+                continue
             mover, legal = _to_move(sample, None)
             if mover is None:
                 return
-            sample.apply(_pick(sample, legal, priors, self.random) if priors else
-                         legal[self.random.randrange(len(legal))])
+            _carry_out(sample, _pick(sample, legal, priors, self.random))
 
 
 class ISMCTSAgent(SearchAgent):
@@ -242,6 +248,12 @@ def action_key(action):
         return (action.player, action.name, action.args)
     except TypeError:
         return (action.player, action.name, repr(action.args))
+
+
+def _carry_out(sample, action) -> None:
+    """Play ``action``, taken from the sample's own legal actions: ``apply`` without its check."""
+    sample.work = 0
+    sample.carry_out_legal(action)
 
 
 def _to_move(sample, prefer):

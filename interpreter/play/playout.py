@@ -24,29 +24,35 @@ def play_by_index(game, pickers, max_decisions: int | None = None) -> int:
     state = game.state
     made = 0
     while not state.over:
-        pending = state.pending
-        for seat in decisions.deciding(pending):
-            game.work = 0
-            if pending["kind"] == "choice":
-                actions = decisions.legal_actions(game, seat)
-                passing = False
-            else:
-                actions = decisions.offered(game, pending, seat)
-                passing = pending["kind"] == "turn" and pending["pass"]
-            count = len(actions) + passing
-            if not count:
-                continue
-            index = pickers[seat](count)
-            action = actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn")
-            game.work = 0
-            game.carry_out_legal(action)
-            made += 1
-            if max_decisions is not None and made >= max_decisions:
-                return made
-            break
-        else:
+        if not decide_by_index(game, pickers):
             raise nobody_can_act(game)
+        made += 1
+        if max_decisions is not None and made >= max_decisions:
+            return made
     return made
+
+
+def decide_by_index(game, pickers) -> bool:
+    """One decision of a game not over: the first deciding seat ``s`` with a legal action takes the
+    ``pickers[s](n)``-th of its ``n``; False when no deciding seat has one."""
+    pending = game.state.pending
+    for seat in decisions.deciding(pending):
+        game.work = 0
+        if pending["kind"] == "choice":
+            actions = decisions.legal_actions(game, seat)
+            passing = False
+        else:
+            actions = decisions.offered(game, pending, seat)
+            passing = pending["kind"] == "turn" and pending["pass"]
+        count = len(actions) + passing
+        if not count:
+            continue
+        index = pickers[seat](count)
+        action = actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn")
+        game.work = 0
+        game.carry_out_legal(action)
+        return True
+    return False
 
 
 def nobody_can_act(game) -> GameError:
