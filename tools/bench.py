@@ -121,6 +121,14 @@ class Engine:
         self.proc.wait()
 
 
+def start_engines(args) -> dict:
+    """A worker for this checkout ("new"), and one for ``--baseline`` ("old") if given, old first."""
+    engines = {"new": Engine(HERE.parent)}
+    if args.baseline:
+        engines = {"old": Engine(args.baseline.resolve()), **engines}
+    return engines
+
+
 def player_counts(rid: str) -> list[int]:
     sys.path.insert(0, str(HERE.parent))
     from interpreter import load_ruleset
@@ -148,9 +156,7 @@ def main():
     if args.search:
         return search_table(args)
 
-    engines = {"new": Engine(HERE.parent)}
-    if args.baseline:
-        engines = {"old": Engine(args.baseline.resolve()), **engines}
+    engines = start_engines(args)
     ref = None if args.no_reference else Engine(HERE.parent)
     head = f"{'ruleset':<19}{'p':>3}"
     for name in engines:
@@ -184,9 +190,7 @@ def main():
 
 def search_table(args):
     """Iterations per CPU second of a search bot on a mid-game position, old and new interleaved."""
-    engines = {"new": Engine(HERE.parent)}
-    if args.baseline:
-        engines = {"old": Engine(args.baseline.resolve()), **engines}
+    engines = start_engines(args)
     print(f"{'ruleset':<19}{'p':>3}" + "".join(f"{name + ' iter/s':>14}" for name in engines)
           + (f"{'new/old':>9}" if args.baseline else ""))
     for rid in args.rulesets.split(","):
