@@ -371,6 +371,8 @@ def test_ctrl_c_during_simulate_with_workers_prints_a_partial_result_and_no_trac
         for pid in workers:
             assert os.path.exists(f"/proc/{pid}") and " Z " not in open(f"/proc/{pid}/stat").read(), pid
         os.killpg(proc.pid, signal.SIGINT)
+        # the terminal is read until the process has gone: a full terminal would block its last writes
+        err += _read_until(main, lambda text: proc.poll() is not None, patience=300)
         out, _ = proc.communicate(timeout=300)
         err += _read_until(main, lambda text: False, patience=3)
     finally:

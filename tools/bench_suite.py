@@ -69,6 +69,10 @@ def run_suite(python: str, checkout: Path, selection: list[str]) -> dict:
         for line in lines:     # a suite that fails is not measured as if it passed: say what failed
             if line.startswith(("FAILED ", "ERROR ")):
                 print(f"{checkout}: {line}", file=sys.stderr)
+        if done.returncode != 0:   # and keep pytest's report, so that a failure seen only here can be read
+            kept = Path(tempfile.mkstemp(prefix="davit-suite-failures-", suffix=".txt")[1])
+            kept.write_text(done.stdout + done.stderr)
+            print(f"{checkout}: pytest's output is in {kept}", file=sys.stderr)
         tests = json.loads(out.read_text())["tests"] if out.is_file() else {}
     return {"cpu": cpu, "wall": wall, "load": (load, os.getloadavg()[0]), "summary": summary,
             "tests": tests, "ok": done.returncode == 0}
