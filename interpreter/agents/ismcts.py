@@ -33,7 +33,7 @@ import random
 import time
 
 from ..errors import GameError
-from ..play.determinize import determinize
+from ..play.determinize import deal_plan, determinize
 from ..play.playout import decide_by_index
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
@@ -109,8 +109,9 @@ class SearchAgent:
         if self.resample:
             root = Node(None, n)
             done = 0
+            plan = deal_plan(game, seat)   # the same position every iteration: its hidden groups once
             while self._more(done, count, deadline):
-                sample = determinize(game, seat, self.random)
+                sample = determinize(game, seat, self.random, plan)
                 if self._baseline is None:
                     self._baseline = _leads_or_none(sample)
                 self._iterate(root, sample, seat, n)
@@ -119,8 +120,9 @@ class SearchAgent:
             return [root]
         samples = max(1, min(8, (count or 80) // 25))
         roots = []
+        plan = deal_plan(game, seat)
         for k in range(samples):
-            base, root, done = determinize(game, seat, self.random), Node(None, n), 0
+            base, root, done = determinize(game, seat, self.random, plan), Node(None, n), 0
             if self._baseline is None:
                 self._baseline = _leads_or_none(base)
             share = None if count is None else count // samples + (1 if k < count % samples else 0)

@@ -74,23 +74,36 @@ def hidden_groups(game, seat: int) -> dict:
     return groups
 
 
-def determinize(game, seat: int, rand: random.Random):
-    """A clone of ``game`` that ``seat`` cannot tell from the real one (see the module text)."""
+def deal_plan(game, seat: int) -> list:
+    """What :func:`determinize` deals: per group of hidden things of one look (two or more, in a fixed
+    order), its slots and its ids sorted. It depends on the position and the seat only, so a bot that
+    samples one position many times works it out once and passes it on."""
+    groups = hidden_groups(game, seat)
+    plan = []
+    for key in sorted(groups, key=repr):
+        slots = groups[key]
+        if len(slots) >= 2:
+            plan.append((slots, sorted(tid for _, _, tid in slots)))
+    return plan
+
+
+def determinize(game, seat: int, rand: random.Random, plan: list | None = None):
+    """A clone of ``game`` that ``seat`` cannot tell from the real one (see the module text); ``plan`` is
+    :func:`deal_plan` of this game and seat, when the caller has it."""
     sample = game.clone()
     sample.record = False
     sample.log = []
     st = sample.state
     mapping: dict[str, str] = {}
-    groups = hidden_groups(game, seat)
-    for key in sorted(groups, key=repr):
-        slots = groups[key]
-        if len(slots) < 2:
-            continue
-        ids = sorted(tid for _, _, tid in slots)
+    zones, where = st.zones, st.where
+    for slots, ordered in (deal_plan(game, seat) if plan is None else plan):
+        ids = ordered[:]
         rand.shuffle(ids)
         for (zid, index, old), new in zip(slots, ids):
             if old != new:
                 mapping[old] = new
+                zones[zid][index] = new
+                where[new] = zid
     if mapping:
         _relabel(sample, mapping)
     _forget_hidden_counters(sample, seat)
@@ -104,14 +117,9 @@ def determinize(game, seat: int, rand: random.Random):
 
 
 def _relabel(sample, mapping: dict) -> None:
-    """Put thing ``mapping[old]`` where ``old`` was; the slot's properties stay where they are."""
+    """Thing ``mapping[old]`` now lies where ``old`` did (the zones say so already): it takes over the
+    slot's properties and every reference to ``old`` in the state."""
     st, things = sample.state, sample.table.things
-    for zid, items in st.zones.items():
-        for i, tid in enumerate(items):
-            new = mapping.get(tid)
-            if new is not None:
-                items[i] = new
-                st.where[new] = zid
     st.move_props(mapping)
     refs = {things[old]: things[new] for old, new in mapping.items()}
     swap = lambda v: _swap_refs(v, refs)  # noqa: E731
