@@ -154,6 +154,33 @@ def test_reads_written_out_answer_as_the_reader_does(rid):
         assert written_out == [game.get_attr(t, name, None) for t in game.table.thing_list], name
 
 
+def test_a_name_both_declared_and_printed_reads_written_out_as_the_reader_does():
+    # Collapsible D declares `gate`, `section`, ... as zone properties and prints them on its spaces: written
+    # out, `s.gate` is the property once set, else the space's attribute, else the default, as the reader says
+    from interpreter.authoring.snippets import SnippetCompiler
+    from interpreter.rules.build import _layout
+    checked = 0
+    for rid in bundled_ids():
+        rs = load_ruleset(rid)
+        game = Game(rs, rs.max_players, seed=4)
+        play_out(game, make_agents("random", rs.max_players, 4), max_decisions=15)
+        layout = _layout(rs)
+        snippets = SnippetCompiler(rs)
+        spaces = [game.table.zones[i] for i in snippets.evaluate(game, "[s.id for s in spaces()]")]
+        for name in sorted(set(layout.zone_props) & layout.zone_attrs):
+            printed = next((z for z in spaces if name in z.attrs), None)
+            if printed is not None:   # a property set in play wins over what is printed
+                game.state.own_zprops(printed.id)[name] = game.get_attr(printed, name, None) * 2 or 7
+            written_out = snippets.evaluate(game, f"[s.{name} for s in spaces()]")
+            assert written_out == [game.get_attr(z, name, None) for z in spaces], (rid, name)
+            checked += 1
+        for name in sorted(set(layout.thing_props) & layout.thing_attrs):
+            written_out = snippets.evaluate(game, f"[t.{name} for t in things()]")
+            assert written_out == [game.get_attr(t, name, None) for t in game.table.thing_list], (rid, name)
+            checked += 1
+    assert checked
+
+
 @pytest.mark.parametrize("rid", bundled_ids())
 def test_the_readers_made_for_a_ruleset_answer_as_the_general_reader(rid):
     # `t.zone.gate` cannot be written out; its reader looks first where the declarations leave `gate`

@@ -74,8 +74,15 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str) ->
 
 def _thing(gen, layout, name, key, x, fallback):
     if name in layout.thing_attrs:
-        if name in layout.thing_props or name in THING_BUILTINS:
+        if name in THING_BUILTINS:
             return None
+        if name in layout.thing_props:
+            # declared as a property and carried by some things as an attribute: the property once set,
+            # else the thing's attribute, else the declared default (the reader's order)
+            default = layout.thing_props[name]
+            if not isinstance(default, SCALARS):
+                return None
+            return f"g.state.props[{x}.id].get({key}, {x}.attrs.get({key}, {gen.literal(default)}))"
         # an attribute some things carry: theirs, the reader for the rest
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
     if name in layout.thing_props:
@@ -98,7 +105,12 @@ def _zone(gen, layout, name, key, x, fallback):
         return None
     if name in layout.zone_attrs:
         if name in layout.zone_props:
-            return None
+            # a declared property some zones also carry as an attribute (a space's printed value): as above
+            default = layout.zone_props[name]
+            if not isinstance(default, SCALARS):
+                return None
+            return (f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, "
+                    f"{x}.attrs.get({key}, {gen.literal(default)}))")
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
     if name in layout.zone_props and isinstance(layout.zone_props[name], SCALARS):
         return f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, {gen.literal(layout.zone_props[name])})"
