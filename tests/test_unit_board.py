@@ -141,6 +141,30 @@ def test_reachable_from_removed_space_is_empty(game):
     assert sorted(ids(game.board.reachable(game, "b"))) == ["c", "d"]
 
 
+def test_reachable_answers_are_fresh_lists(game):
+    # answers are kept per tree; a rule that changes the list it got must not change the next answer
+    first = game.board.reachable(game, "a")
+    first.clear()
+    assert sorted(ids(game.board.reachable(game, "a"))) == ["b", "c", "d"]
+    game.board.set_removed(game, "c", True)   # a new tree, a new answer
+    assert sorted(ids(game.board.reachable(game, "a"))) == ["b", "d"]
+
+
+def test_distance_is_the_length_of_the_shortest_path(game):
+    board = game.board
+    spaces = ["a", "b", "c", "d", "e"]
+
+    def by_path(x, y):
+        route = board.path(game, x, y)
+        return len(route) - 1 if route else None
+    assert board.distance(game, "b", "a") == 3 and board.distance(game, "a", "e") is None
+    for change in (lambda: None, lambda: board.connect(game, "e", "c", "rope", False),
+                   lambda: board.set_removed(game, "d", True)):
+        change()
+        assert [[board.distance(game, x, y) for y in spaces] for x in spaces] == \
+            [[by_path(x, y) for y in spaces] for x in spaces]
+
+
 def test_path_is_shortest_and_respects_arrows(game):
     board = game.board
     assert ids(board.path(game, "a", "b")) == ["a", "b"]

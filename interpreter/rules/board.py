@@ -81,7 +81,8 @@ class Board:
         return [g.table.zones[m] for m in seen]
 
     def _tree(self, g, origin, kind=None):
-        """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order.
+        """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order, and a
+        dict where :meth:`reachable` keeps its answers from that tree.
 
         The board changes only by removed spaces and added links, so a tree is
         computed once per origin, edge kind and such change, and reused: the
@@ -104,22 +105,36 @@ class Board:
                     todo.append(m)
         if len(self._trees) > 4096:
             self._trees.clear()
-        self._trees[key] = dist, parent
-        return dist, parent
+        found = self._trees[key] = dist, parent, {}
+        return found
 
     def reachable(self, g, start, steps=None, kind=None):
         origin = self._id(start)
-        if g.state.zprops.get(origin, {}).get("removed"):
+        if g.state.zprops.get(origin, _NO_PROPS).get("removed"):
             return []
-        dist, _ = self._tree(g, origin, kind)
-        zones = g.table.zones
-        return [zones[m] for m, d in dist.items() if m != origin and (steps is None or d <= steps)]
+        dist, _, answers = self._tree(g, origin, kind)
+        key = (steps, g.table) if steps is None or isinstance(steps, int) else None
+        found = answers.get(key) if key is not None else None
+        if found is None:
+            zones = g.table.zones
+            found = tuple(zones[m] for m, d in dist.items() if m != origin and (steps is None or d <= steps))
+            if key is not None:
+                answers[key] = found
+        return list(found)
+
+    def distance(self, g, start, goal):
+        """The number of edges on a shortest path from ``start`` to ``goal``, or None (``len(path) - 1``)."""
+        a, b = self._id(start), self._id(goal)
+        zprops = g.state.zprops
+        if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
+            return None
+        return self._tree(g, a)[0].get(b)
 
     def path(self, g, start, goal):
         a, b = self._id(start), self._id(goal)
         if g.state.zprops.get(a, {}).get("removed") or g.state.zprops.get(b, {}).get("removed"):
             return []
-        _, parent = self._tree(g, a)
+        _, parent, _ = self._tree(g, a)
         if b not in parent:
             return []
         route, node = [], b
