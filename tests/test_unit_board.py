@@ -159,6 +159,7 @@ def test_distance_is_the_length_of_the_shortest_path(game):
         return len(route) - 1 if route else None
     assert board.distance(game, "b", "a") == 3 and board.distance(game, "a", "e") is None
     for change in (lambda: None, lambda: board.connect(game, "e", "c", "rope", False),
+                   lambda: board.connect(game, "b", "a", "rope", True),   # one way: b to a only
                    lambda: board.set_removed(game, "d", True)):
         change()
         assert [[board.distance(game, x, y) for y in spaces] for x in spaces] == \

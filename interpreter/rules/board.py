@@ -94,15 +94,25 @@ class Board:
         found = self._trees.get(key)
         if found is not None:
             return found
+        # the arcs _arcs yields, in its order (printed ones, then added ones in the order they were added),
+        # with the added links sorted by space once instead of scanned at every space the walk reaches
+        adjacency, gone = self.adjacency, set(removed)
+        added: dict = {}
+        for a, b, k, one_way in g.state.links:
+            added.setdefault(a, []).append((b, k))
+            if not one_way and b != a:
+                added.setdefault(b, []).append((a, k))
         dist, parent = {origin: 0}, {origin: None}
         todo = deque([origin])
         while todo:
             node = todo.popleft()
-            for m, k in self._arcs(g, node):
-                if (kind is None or k == kind) and m not in dist:
-                    dist[m] = dist[node] + 1
-                    parent[m] = node
-                    todo.append(m)
+            step = dist[node] + 1
+            for arcs in (adjacency.get(node, ()), added.get(node, ())):
+                for m, k in arcs:
+                    if m not in dist and m not in gone and (kind is None or k == kind):
+                        dist[m] = step
+                        parent[m] = node
+                        todo.append(m)
         if len(self._trees) > 4096:
             self._trees.clear()
         found = self._trees[key] = dist, parent, {}
