@@ -118,6 +118,19 @@ def test_link_to_a_removed_space_is_not_followed(game):
     assert ids(board.neighbours(game, "e")) == []
 
 
+def test_links_added_to_a_clone_stay_in_the_clone(game):
+    board = game.board
+    board.connect(game, "e", "c", "rope", False)
+    assert ids(board.neighbours(game, "e")) == ["c"]          # the added arcs are now worked out ...
+    twin = game.clone()
+    board.connect(twin, "e", "a", "rope", True)               # ... and shared with the clone until it adds one
+    assert ids(board.neighbours(twin, "e")) == ["c", "a"]
+    assert ids(board.neighbours(game, "e")) == ["c"]
+    assert ids(board.neighbours(twin, "a")) == sorted(ids(board.neighbours(game, "a")))   # one way: not back
+    restored = Game.from_json(game.ruleset, twin.to_json())   # worked out anew from the saved links
+    assert [ids(board.neighbours(restored, s)) for s in "abcde"] == [ids(board.neighbours(twin, s)) for s in "abcde"]
+
+
 def test_reachable(game):
     board = game.board
     assert sorted(ids(board.reachable(game, "a"))) == ["b", "c", "d"]

@@ -50,15 +50,31 @@ class Board:
         return where.id if isinstance(where, ZoneRef) else str(where)
 
     def _arcs(self, g, node):
+        """The arcs out of ``node`` to spaces still on the board: the printed ones, then the added ones."""
         zprops = g.state.zprops
-        for m, kind in self.adjacency.get(node, ()):
-            if not zprops.get(m, {}).get("removed"):
-                yield m, kind
-        for a, b, kind, one_way in g.state.links:
-            if a == node and not zprops.get(b, {}).get("removed"):
-                yield b, kind
-            elif b == node and not one_way and not zprops.get(a, {}).get("removed"):
-                yield a, kind
+        for arcs in (self.adjacency.get(node, ()), self._added(g).get(node, ())):
+            for m, kind in arcs:
+                if not zprops.get(m, _NO_PROPS).get("removed"):
+                    yield m, kind
+
+    @staticmethod
+    def _added(g) -> dict:
+        """The state's added links as arcs by space, in the order they were added: {space: [(to, kind)]}.
+
+        Worked out once and kept in the state (links are only ever added, by :meth:`connect`, which
+        adds to it); a game that rewires its board as it goes (Titanic's flooding adds a link for each
+        merged room) would otherwise scan every link at every space.
+        """
+        st = g.state
+        added = st.added_arcs
+        if added is None:
+            added = {}
+            for a, b, kind, one_way in st.links:
+                added.setdefault(a, []).append((b, kind))
+                if not one_way and b != a:
+                    added.setdefault(b, []).append((a, kind))
+            st.added_arcs = added
+        return added
 
     def neighbours(self, g, where, kind=None):
         node = self._id(where)
@@ -94,14 +110,8 @@ class Board:
         found = self._trees.get(key)
         if found is not None:
             return found
-        # the arcs _arcs yields, in its order (printed ones, then added ones in the order they were added),
-        # with the added links sorted by space once instead of scanned at every space the walk reaches
-        adjacency, gone = self.adjacency, set(removed)
-        added: dict = {}
-        for a, b, k, one_way in g.state.links:
-            added.setdefault(a, []).append((b, k))
-            if not one_way and b != a:
-                added.setdefault(b, []).append((a, k))
+        # the arcs _arcs yields, in its order, with removed spaces read from a set
+        adjacency, added, gone = self.adjacency, self._added(g), set(removed)
         dist, parent = {origin: 0}, {origin: None}
         todo = deque([origin])
         while todo:
@@ -167,5 +177,13 @@ class Board:
         for end in link[:2]:
             if end not in self.graph:
                 raise GameError(f"'{end}' is not a board space")
-        g.state.links.append(link)
+        st = g.state
+        st.links.append(link)
+        added = st.added_arcs
+        if added is not None:   # kept up to date (rules may ask between links); clones share it: a new dict
+            start, end, kind, one_way = link
+            added = st.added_arcs = dict(added)
+            added[start] = added.get(start, []) + [(end, kind)]
+            if not one_way and end != start:
+                added[end] = added.get(end, []) + [(start, kind)]
         g.emit({"e": "board", "link": link})
