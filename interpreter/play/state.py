@@ -74,7 +74,7 @@ class State:
         self.where: dict[str, str] = {}    # thing id -> zone id
         self.props: dict[str, dict] = {}   # thing id -> dynamic properties (face_up, known_to, ...)
         self.zprops: dict[str, dict] = {}  # zone id -> dynamic properties (removed, ...)
-        self.links: list[list] = []        # board edges added during play: [a, b, kind]
+        self.links: list[list] = []        # board edges added during play: [a, b, kind, one_way]
         self.stack: list[list] = []        # VM frames, laid out as machine.vm.CODE/PC/LOCALS/RET
         self.pending: dict | None = None   # the decision the game waits for
         self.rng: int = 0
