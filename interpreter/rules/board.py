@@ -62,8 +62,8 @@ class Board:
         """The state's added links as arcs by space, in the order they were added: {space: [(to, kind)]}.
 
         Worked out once and kept in the state (links are only ever added, by :meth:`connect`, which
-        adds to it); a game that rewires its board as it goes (Titanic's flooding adds a link for each
-        merged room) would otherwise scan every link at every space.
+        adds to it); a game that rewires its board as it goes (one bundled ruleset adds a link for
+        each room it merges, a hundred and more a game) would otherwise scan every link at every space.
         """
         st = g.state
         added = st.added_arcs
