@@ -81,20 +81,24 @@ class Board:
         zprops = g.state.zprops
         if zprops.get(node, _NO_PROPS).get("removed"):
             return []
-        printed_kind = kind is None or (isinstance(kind, str) and kind in self._kinds)
-        if not g.state.links and node in self.adjacency and printed_kind:
-            # no edge added: the printed neighbours, worked out once per space and kind, less removed spaces
-            near = self._near.get((node, kind))
-            if near is None:
-                near = self._near[(node, kind)] = tuple(
-                    m for m, k in self.adjacency[node] if kind is None or k == kind)
-            zones = g.table.zones
-            return [zones[m] for m in near if not zprops.get(m, _NO_PROPS).get("removed")]
-        seen = []
-        for m, k in self._arcs(g, node):
-            if (kind is None or k == kind) and m not in seen:
-                seen.append(m)
-        return [g.table.zones[m] for m in seen]
+        found = self._printed(node, kind)
+        added = self._added(g).get(node) if g.state.links else None
+        if added:
+            found = list(found)
+            for m, k in added:
+                if (kind is None or k == kind) and m not in found:
+                    found.append(m)
+        zones = g.table.zones
+        return [zones[m] for m in found if not zprops.get(m, _NO_PROPS).get("removed")]
+
+    def _printed(self, node, kind) -> tuple:
+        """The printed neighbours of ``node`` by edges of ``kind`` (any kind: None), worked out once each."""
+        if node not in self.adjacency or not (kind is None or (isinstance(kind, str) and kind in self._kinds)):
+            return ()   # not a space, or no printed edge of that kind (an added one may have it)
+        near = self._near.get((node, kind))
+        if near is None:
+            near = self._near[(node, kind)] = tuple(m for m, k in self.adjacency[node] if kind is None or k == kind)
+        return near
 
     def _tree(self, g, origin, kind=None):
         """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order, and a
@@ -152,7 +156,8 @@ class Board:
 
     def path(self, g, start, goal):
         a, b = self._id(start), self._id(goal)
-        if g.state.zprops.get(a, {}).get("removed") or g.state.zprops.get(b, {}).get("removed"):
+        zprops = g.state.zprops
+        if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
             return []
         _, parent, _ = self._tree(g, a)
         if b not in parent:
