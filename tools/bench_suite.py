@@ -70,7 +70,9 @@ def run_suite(python: str, checkout: Path, selection: list[str]) -> dict:
             if line.startswith(("FAILED ", "ERROR ")):
                 print(f"{checkout}: {line}", file=sys.stderr)
         if done.returncode != 0:   # and keep pytest's report, so that a failure seen only here can be read
-            kept = Path(tempfile.mkstemp(prefix="davit-suite-failures-", suffix=".txt")[1])
+            handle, name = tempfile.mkstemp(prefix="davit-suite-failures-", suffix=".txt")
+            os.close(handle)
+            kept = Path(name)
             kept.write_text(done.stdout + done.stderr)
             print(f"{checkout}: pytest's output is in {kept}", file=sys.stderr)
         tests = json.loads(out.read_text())["tests"] if out.is_file() else {}

@@ -172,7 +172,7 @@ class SearchAgent:
                 new = child is None
                 if new:   # the tree grows by one node an iteration; the rollout goes on from it
                     child = children[keys[i]] = Node(mover, n)
-                _carry_out(sample, legal[i])
+                sample.carry_out_legal(legal[i])   # from the sample's own legal list: no check
                 path.append(child)
                 if new:
                     break
@@ -230,7 +230,7 @@ class SearchAgent:
             mover, legal = _to_move(sample, None)
             if mover is None:
                 return
-            _carry_out(sample, _pick(sample, legal, priors, self.random))
+            sample.carry_out_legal(_pick(sample, legal, priors, self.random))
 
 
 class ISMCTSAgent(SearchAgent):
@@ -250,12 +250,6 @@ def action_key(action):
         return (action.player, action.name, action.args)
     except TypeError:
         return (action.player, action.name, repr(action.args))
-
-
-def _carry_out(sample, action) -> None:
-    """Play ``action``, taken from the sample's own legal actions: ``apply`` without its check."""
-    sample.work = 0
-    sample.carry_out_legal(action)
 
 
 def _to_move(sample, prefer):

@@ -116,6 +116,7 @@ class Game(RuleRuntime):
 
     def carry_out_legal(self, action: Action) -> None:
         """Carry out an action known to be legal, unchecked (``apply`` checks first; so does the playout loop)."""
+        self.work = 0   # its effects get the decision's whole budget, whatever finding or checking it cost
         decisions.commit(self, action)
         self.decisions += 1
         self._advance()

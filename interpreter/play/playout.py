@@ -49,7 +49,6 @@ def decide_by_index(game, pickers) -> bool:
             continue
         index = pickers[seat](count)
         action = actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn")
-        game.work = 0
         game.carry_out_legal(action)
         return True
     return False
