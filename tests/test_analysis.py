@@ -334,6 +334,10 @@ def _games_shown(text: str) -> int:
     return int(counts[-1]) if counts else 0
 
 
+def _sigint_by_default():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_simulate_with_workers_prints_a_partial_result_and_no_traceback():
     """Workers ignore SIGINT; a terminal's Ctrl-C ends simulate with a partial result, never a traceback.
 
@@ -353,9 +357,13 @@ def test_ctrl_c_during_simulate_with_workers_prints_a_partial_result_and_no_trac
     main, child = pty.openpty()
     # a terminal of 0 columns (a new pty's size) would show a progress bar of no characters
     fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
+    # a command started in the background (`pytest &` in a script) inherits SIGINT ignored, and a process
+    # that starts with SIGINT ignored rightly keeps ignoring it (as `nohup` relies on): the child gets Ctrl-C's
+    # default back, as a terminal's foreground command has it
     proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", "tutorial", "--games", "1000000",
                              "--players", "2", "--workers", "2"], cwd=REPO, env=env, stdout=subprocess.PIPE,
-                            stderr=child, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+                            stderr=child, stdin=subprocess.DEVNULL, text=True, start_new_session=True,
+                            preexec_fn=_sigint_by_default)
     os.close(child)
     err = ""
     try:
