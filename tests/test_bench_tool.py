@@ -29,6 +29,16 @@ def test_bench_measures_a_search_bots_iterations_old_and_new():
     assert row[:2] == ["tutorial", "4"] and float(row[2]) > 0 and float(row[3]) > 0 and row[4].endswith("×")
 
 
+def test_bench_measures_views_without_and_with_the_log():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--views", "--rulesets", "tutorial",
+                           "--rounds", "1", "--seconds", "0.05"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["ruleset", "p", "no", "log", "new", "views/s", "log", "new", "views/s"]
+    row = lines[1].split()
+    assert row[:2] == ["tutorial", "4"] and float(row[2]) > 0 and float(row[3]) > 0
+
+
 def test_bench_measures_the_hand_written_yardstick():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos", "--rounds", "1",
                            "--seconds", "0.05"], capture_output=True, text=True, timeout=300)

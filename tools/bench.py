@@ -6,6 +6,7 @@ player count (the smallest and the largest), random agents, no event log:
 
     python tools/bench.py [--rounds 5] [--seconds 1] [--rulesets der-mythos,tutorial]
     python tools/bench.py --search ismcts:100 [--rulesets ...]   # a search bot's iterations per second
+    python tools/bench.py --views [--rulesets ...]               # what seats see: views per second
 
 With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old
 HEAD~3``) the same work runs on the old and the new engine, each in its own
@@ -93,10 +94,25 @@ def search(rid, players, seconds, agent):
         done += bot.last_iterations
     return {"iterations": done / (time.process_time() - start)}
 
+def views(rid, players, seconds, log):
+    # what seats see: every seat's view and a spectator's in turn, of the same mid-game position; without the
+    # log (log=False) as the learning environments ask for it, with it as the web table and the terminal do
+    game = mid_game(rid, players)
+    if not log:
+        game.log = []
+    seats = [*range(players), None]
+    start = time.process_time()
+    done = 0
+    while time.process_time() - start < seconds or done == 0:
+        for seat in seats:
+            game.view(seat)
+        done += len(seats)
+    return {"views": done / (time.process_time() - start)}
+
 for line in sys.stdin:
     job = json.loads(line)
     kind = job.pop("kind")
-    out = {"games": games, "clones": clones, "reference": reference, "search": search}[kind](**job)
+    out = {"games": games, "clones": clones, "reference": reference, "search": search, "views": views}[kind](**job)
     print(json.dumps(out), flush=True)
 '''
 
@@ -152,9 +168,14 @@ def main():
     parser.add_argument("--no-reference", action="store_true", help="skip the hand-written yardstick")
     parser.add_argument("--search", metavar="BOT", help="measure this search bot's iterations per CPU second "
                         "instead (e.g. ismcts:100), at each ruleset's largest player count")
+    parser.add_argument("--views", action="store_true", help="measure views per CPU second instead (every seat's "
+                        "and a spectator's, mid-game, without and with the log), at each ruleset's largest player count")
     args = parser.parse_args()
     if args.search:
-        return search_table(args)
+        return rate_table(args, "iter/s", [dict(kind="search", agent=args.search)], "iterations")
+    if args.views:
+        return rate_table(args, "views/s", [dict(kind="views", log=False), dict(kind="views", log=True)], "views",
+                          ["no log", "log"])
 
     engines = start_engines(args)
     ref = None if args.no_reference else Engine(HERE.parent)
@@ -188,21 +209,26 @@ def main():
         engine.close()
 
 
-def search_table(args):
-    """Iterations per CPU second of a search bot on a mid-game position, old and new interleaved."""
+def rate_table(args, unit: str, jobs: list, key: str, labels=("",)):
+    """A rate per CPU second (``key`` of each job's answer) on a mid-game position at each ruleset's
+    largest player count, old and new interleaved; one group of columns per job."""
     engines = start_engines(args)
-    print(f"{'ruleset':<19}{'p':>3}" + "".join(f"{name + ' iter/s':>14}" for name in engines)
-          + (f"{'new/old':>9}" if args.baseline else ""))
+    head = f"{'ruleset':<19}{'p':>3}"
+    for label in labels:
+        head += "".join(f"{(label + ' ' if label else '') + name + ' ' + unit:>{len(label) + 16}}" for name in engines)
+        head += f"{'new/old':>9}" if args.baseline else ""
+    print(head)
     for rid in args.rulesets.split(","):
         players = player_counts(rid)[-1]
-        rows = {name: [] for name in engines}
-        for _ in range(args.rounds):
-            for name, engine in engines.items():
-                rows[name].append(engine.ask(kind="search", rid=rid, players=players, seconds=args.seconds,
-                                             agent=args.search))
-        line = f"{rid:<19}{players:>3}" + "".join(f"{median(rows[name], 'iterations'):>14.0f}" for name in engines)
-        if args.baseline:
-            line += f"{median(rows['new'], 'iterations') / median(rows['old'], 'iterations'):>8.2f}×"
+        line = f"{rid:<19}{players:>3}"
+        for label, job in zip(labels, jobs):
+            rows = {name: [] for name in engines}
+            for _ in range(args.rounds):
+                for name, engine in engines.items():
+                    rows[name].append(engine.ask(rid=rid, players=players, seconds=args.seconds, **job))
+            line += "".join(f"{median(rows[name], key):>{len(label) + 16}.0f}" for name in engines)
+            if args.baseline:
+                line += f"{median(rows['new'], key) / median(rows['old'], key):>8.2f}×"
         print(line, flush=True)
     for engine in engines.values():
         engine.close()

@@ -34,6 +34,7 @@ class Game(RuleRuntime):
     """
 
     work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
+    redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..machine.values import encode
 from . import decisions
-from .visibility import can_see, redact
+from .visibility import face_shown_to, redact, zone_open_to
 
 
 def back_of(g, thing) -> str:
@@ -19,16 +19,43 @@ def back_of(g, thing) -> str:
 
 
 def thing_view(g, seat, tid: str, zid: str) -> dict:
+    """What ``seat`` sees of thing ``tid`` lying in zone ``zid``."""
+    return _entry(g, tid, zone_open_to(g, seat, zid) or face_shown_to(g.state.props[tid], seat))
+
+
+def _entry(g, tid: str, visible: bool) -> dict:
     t = g.table.things[tid]
-    face_up = bool(g.state.props[tid].get("face_up"))
-    if can_see(g, seat, tid, zid):
-        entry = {"id": tid, "name": t.name, "kind": t.kind, "face_up": face_up}
-        entry.update({k: encode(v) for k, v in t.attrs.items()})
-        entry.update({k: encode(v) for k, v in g.state.props[tid].items() if k not in ("face_up", "known_to")})
-        return entry
-    entry = {"hidden": True, "back": back_of(g, t)}
-    entry.update({k: encode(t.attrs[k]) for k in t.public if k in t.attrs})
+    parts = g.table.view_parts.get(tid)
+    if parts is None:
+        parts = g.table.view_parts[tid] = _static_parts(t)
+    if not visible:
+        hidden = parts[1]
+        return dict(hidden) if hidden is not None else _hidden_entry(t)
+    props = g.state.props[tid]
+    entry = {"id": tid, "name": t.name, "kind": t.kind, "face_up": bool(props.get("face_up"))}
+    attrs = parts[0]
+    entry.update(attrs if attrs is not None else {k: encode(v) for k, v in t.attrs.items()})
+    if props:
+        entry.update({k: encode(v) for k, v in props.items() if k not in ("face_up", "known_to")})
     return entry
+
+
+def _hidden_entry(t) -> dict:
+    entry = {"hidden": True, "back": back_of(None, t)}
+    entry.update({k: encode(v) for k, v in t.attrs.items() if k in t.public})   # in declaration order, not a set's
+    return entry
+
+
+def _static_parts(t) -> tuple:
+    """(encoded attributes, hidden entry) of a thing, worked out once per table. A part holding a
+    list or map is None instead, made afresh for each view: no two views share a mutable value."""
+    attrs = {k: encode(v) for k, v in t.attrs.items()}
+    hidden = _hidden_entry(t)
+    return (attrs if _plain(attrs) else None, hidden if _plain(hidden) else None)
+
+
+def _plain(entry: dict) -> bool:
+    return not any(isinstance(v, (list, dict)) for v in entry.values())
 
 
 def view(g, seat) -> dict:
@@ -48,8 +75,12 @@ def view(g, seat) -> dict:
         if zid == "box":
             continue
         zone = table.zones[zid]
-        zones[zid] = {"name": zone.name, "owner": zone.owner, "count": len(items),
-                      "things": [thing_view(g, seat, t, zid) for t in items]}
+        if zone_open_to(g, seat, zid):
+            things = [_entry(g, t, True) for t in items]
+        else:
+            props = st.props
+            things = [_entry(g, t, face_shown_to(props[t], seat)) for t in items]
+        zones[zid] = {"name": zone.name, "owner": zone.owner, "count": len(items), "things": things}
         extra = st.zprops.get(zid)
         if extra:
             zones[zid]["props"] = {k: encode(v) for k, v in extra.items()}
@@ -70,5 +101,21 @@ def view(g, seat) -> dict:
         "phase": list(st.phase), "players": players, "zones": zones, "pending": shown_pending,
         "legal_actions": [a.to_json() | {"label": str(a)} for a in g.legal_actions(seat)] if seat in waiting else [],
         "over": st.over, "winners": g.winners,
-        "log": [redact(e, seat) for e in g.log],
+        "log": _log_seen_by(g, seat),
     }
+
+
+def _log_seen_by(g, seat) -> list:
+    """The event log as ``seat`` may read it. The log only grows, so each event is redacted once per seat
+    and kept (a view is asked for at every step of a game at a table; redacting it all again made that
+    quadratic); the events are shared between views, and no reader changes them."""
+    kept = g.redacted_logs
+    if kept is None or kept[0] is not g.log:   # a new game, a clone or a loaded one: a log of its own
+        kept = g.redacted_logs = (g.log, {})
+    shown = kept[1].setdefault(seat, [])
+    log = g.log
+    if len(shown) > len(log):   # never by playing; if the list was cut short in place, start again
+        shown.clear()
+    if len(shown) < len(log):
+        shown.extend(redact(e, seat) for e in log[len(shown):])
+    return list(shown)

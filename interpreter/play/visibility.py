@@ -22,19 +22,21 @@ NEVER_SHOWN = ("only", "seed")
 
 def can_see(g, seat, thing_id: str, zone_id: str | None = None) -> bool:
     """True if the player in ``seat`` (None: a spectator) may see this thing's face."""
-    st = g.state
-    zone_id = zone_id or st.where[thing_id]
-    zdef = g.table.zones[zone_id].defn
-    if zdef.visibility == "everyone":
-        return True
-    props = st.props[thing_id]
-    if props.get("face_up"):
-        return True
-    if seat is None:
-        return False
-    if zdef.visibility == "owner" and g.table.zones[zone_id].owner == seat:
-        return True
-    return seat in props.get("known_to", ())
+    zone_id = zone_id or g.state.where[thing_id]
+    return zone_open_to(g, seat, zone_id) or face_shown_to(g.state.props[thing_id], seat)
+
+
+def zone_open_to(g, seat, zone_id: str) -> bool:
+    """True if ``seat`` sees the face of everything in the zone, face up or down: an open zone, or its own."""
+    zone = g.table.zones[zone_id]
+    visibility = zone.defn.visibility
+    return visibility == "everyone" or (visibility == "owner" and seat is not None and zone.owner == seat)
+
+
+def face_shown_to(props: dict, seat) -> bool:
+    """True if ``seat`` sees the face of a thing with these properties in a zone not open to it:
+    it lies face up, or the seat was let see it."""
+    return bool(props.get("face_up")) or (seat is not None and seat in props.get("known_to", ()))
 
 
 def watchers(g, thing_id: str, *zone_ids) -> list | None:

@@ -39,7 +39,7 @@ def instance_ids(defn: dict, seats) -> list[tuple[str, dict, int | None]]:
 
 class Table:
     __slots__ = ("ruleset", "num_players", "players", "player_names", "seat_zones", "things", "thing_list", "things_by_kind",
-                 "zones", "zone_list", "constants", "start_zone", "space_list")
+                 "zones", "zone_list", "constants", "start_zone", "space_list", "view_parts")
 
     def __init__(self, ruleset, num_players: int):
         self.ruleset = ruleset
@@ -86,6 +86,7 @@ class Table:
             self.things_by_kind.setdefault(ref.kind, []).append(ref)
         self.space_list = [self.zones[s] for s in ruleset.board.spaces] if ruleset.board else []
         self.constants = {name: resolve_constant(value, num_players) for name, value in ruleset.constants.items()}
+        self.view_parts: dict = {}   # thing id -> what views show of it that never changes (play/views.py)
 
 
 _HOLE = re.compile(r"\{(\w+)\}")
