@@ -35,9 +35,14 @@ def _entry(g, tid: str, visible: bool) -> dict:
     entry = {"id": tid, "name": t.name, "kind": t.kind, "face_up": bool(props.get("face_up"))}
     attrs = parts[0]
     entry.update(attrs if attrs is not None else {k: encode(v) for k, v in t.attrs.items()})
-    if props:
-        entry.update({k: encode(v) for k, v in props.items() if k not in ("face_up", "known_to")})
+    for k, v in props.items():
+        if k != "face_up" and k != "known_to":
+            entry[k] = v if v.__class__ in _AS_THEY_ARE else encode(v)
     return entry
+
+
+# values that are JSON as they are (encode would hand them back): no call for the commonest properties
+_AS_THEY_ARE = frozenset((str, int, bool, float, type(None)))
 
 
 def _hidden_entry(t) -> dict:
@@ -75,7 +80,9 @@ def view(g, seat) -> dict:
         if zid == "box":
             continue
         zone = table.zones[zid]
-        if zone_open_to(g, seat, zid):
+        if not items:   # most spaces of a board, most of the time
+            things = []
+        elif zone_open_to(g, seat, zid):
             things = [_entry(g, t, True) for t in items]
         else:
             props = st.props
@@ -83,7 +90,7 @@ def view(g, seat) -> dict:
         zones[zid] = {"name": zone.name, "owner": zone.owner, "count": len(items), "things": things}
         extra = st.zprops.get(zid)
         if extra:
-            zones[zid]["props"] = {k: encode(v) for k, v in extra.items()}
+            zones[zid]["props"] = {k: v if v.__class__ in _AS_THEY_ARE else encode(v) for k, v in extra.items()}
     pending = st.pending
     waiting = decisions.deciding(pending)
     shown_pending = None
