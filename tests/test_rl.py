@@ -142,6 +142,31 @@ def test_observation_does_not_change_when_hidden_parts_change(rid):
     assert not np.array_equal(before, encoder.encode(visible.view(0)))
 
 
+@pytest.mark.parametrize("rid", ["collapsible-d", "titanic"])
+def test_an_encoding_into_a_used_array_is_the_fresh_one_and_holds_what_the_view_shows(rid):
+    rs = load_ruleset(rid)
+    players = rs.min_players
+    session = Session(rs, players, seed=3)
+    for _ in range(12):
+        session.step(session.legal_tokens()[0])
+    encoder = ObservationEncoder(rs, players, session.catalogue)
+    view = session.view(0)
+    fresh = encoder.encode(view)
+    used = np.full(encoder.size, 7.0, np.float32)
+    assert np.array_equal(encoder.encode(view, out=used), fresh)
+    # every thing seat 0 sees is in its row: seen, its zone, its place there, and its declared properties
+    things = encoder.split(fresh)["things"]
+    for zid, zone in view["zones"].items():
+        for position, entry in enumerate(zone["things"]):
+            if entry.get("hidden"):
+                continue
+            row = things[encoder.thing_index[entry["id"]]]
+            assert list(row[:3]) == [1.0, encoder.zone_index[zid] + 1, position]
+            for j, name in enumerate(encoder.thing_props):
+                expected = encoder.scalar(entry[name]) if entry.get(name) is not None else 0.0
+                assert row[4 + j] == np.float32(expected), (entry["id"], name)
+
+
 def test_a_seat_sees_its_own_hidden_cards_change():
     rs = load_ruleset("der-mythos")
     session = Session(rs, 3, seed=4)

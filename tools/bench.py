@@ -19,6 +19,7 @@ rounds as the yardstick.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import statistics
 import subprocess
@@ -109,10 +110,27 @@ def views(rid, players, seconds, log):
         done += len(seats)
     return {"views": done / (time.process_time() - start)}
 
+def encodings(rid, players, seconds):
+    # the learning environments' observation: each seat's view (without the log) encoded as numbers
+    from interpreter.rl.observation import ObservationEncoder
+    from interpreter.rl.session import Session
+    game = mid_game(rid, players)
+    game.log = []
+    encoder = ObservationEncoder(ruleset(rid), players, Session(ruleset(rid), players).catalogue)
+    seen = [game.view(seat) for seat in range(players)]
+    start = time.process_time()
+    done = 0
+    while time.process_time() - start < seconds or done == 0:
+        for view in seen:
+            encoder.encode(view)
+        done += len(seen)
+    return {"encodings": done / (time.process_time() - start)}
+
 for line in sys.stdin:
     job = json.loads(line)
     kind = job.pop("kind")
-    out = {"games": games, "clones": clones, "reference": reference, "search": search, "views": views}[kind](**job)
+    out = {"games": games, "clones": clones, "reference": reference, "search": search, "views": views,
+           "encodings": encodings}[kind](**job)
     print(json.dumps(out), flush=True)
 '''
 
@@ -169,13 +187,17 @@ def main():
     parser.add_argument("--search", metavar="BOT", help="measure this search bot's iterations per CPU second "
                         "instead (e.g. ismcts:100), at each ruleset's largest player count")
     parser.add_argument("--views", action="store_true", help="measure views per CPU second instead (every seat's "
-                        "and a spectator's, mid-game, without and with the log), at each ruleset's largest player count")
+                        "and a spectator's, mid-game, without and with the log), and the learning environments' "
+                        "encodings of them (with the rl extra), at each ruleset's largest player count")
     args = parser.parse_args()
     if args.search:
         return rate_table(args, "iter/s", [dict(kind="search", agent=args.search)], "iterations")
     if args.views:
-        return rate_table(args, "views/s", [dict(kind="views", log=False), dict(kind="views", log=True)], "views",
-                          ["no log", "log"])
+        rate_table(args, "views/s", [dict(kind="views", log=False), dict(kind="views", log=True)], "views",
+                   ["no log", "log"])
+        if importlib.util.find_spec("numpy") is not None:   # the `rl` extra: what a learning agent observes
+            rate_table(args, "encodings/s", [dict(kind="encodings")], "encodings")
+        return
 
     engines = start_engines(args)
     ref = None if args.no_reference else Engine(HERE.parent)

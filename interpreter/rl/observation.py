@@ -24,6 +24,7 @@ counts.
 from __future__ import annotations
 
 import zlib
+from collections import defaultdict
 
 import numpy as np
 
@@ -79,6 +80,7 @@ class ObservationEncoder:
         self.global_index = {n: i for i, n in enumerate(names)}
         self.pvars = list(ruleset.player_vars)
         self.thing_props = list(ruleset.thing_props)
+        self.thing_prop_slots = {name: 4 + j for j, name in enumerate(self.thing_props)}   # in a thing's row
         self.zone_props = list(ruleset.zone_props)
         self.zone_width = 2 + len(self.kinds) + len(public) + len(self.zone_props)
         self.thing_width = 4 + len(self.thing_props)
@@ -106,7 +108,9 @@ class ObservationEncoder:
 
     def encode(self, view: dict, partial=(), out=None):
         """Fill ``out`` (or a new float32 array) with the encoding of a seat's ``view``."""
-        buf = [0.0] * self.size          # plain list: item assignment is far cheaper than on an array
+        # the cells written, by index: most of an encoding is zeros (the spaces and things of a big board), and
+        # turning a whole list of floats into an array cost more than the rest of the encoding
+        buf = defaultdict(float)
         at = self.offsets
         seat = view["you"]
         if seat is not None:
@@ -141,8 +145,13 @@ class ObservationEncoder:
         self._zones(view["zones"], buf)
         for token in partial:
             buf[at["partial"] + token] += 1.0
-        tensor = np.zeros(self.size, np.float32) if out is None else out
-        tensor[:] = buf
+        if out is None:
+            tensor = np.zeros(self.size, np.float32)
+        else:
+            tensor = out
+            tensor[:] = 0.0
+        if buf:
+            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
         return tensor
 
     def _zones(self, zones: dict, buf):
@@ -150,7 +159,10 @@ class ObservationEncoder:
         zone_base, thing_base = self.offsets["zones"], self.offsets["things"]
         zw, tw = self.zone_width, self.thing_width
         props_at = 2 + kinds + len(publics)
+        prop_slots = self.thing_prop_slots
         for zid, zone in zones.items():
+            if not zone["count"] and "props" not in zone:   # an empty zone adds nothing: most of a board
+                continue
             zi = self.zone_index[zid]
             row = zone_base + zi * zw
             buf[row] = zone["count"]
@@ -170,10 +182,10 @@ class ObservationEncoder:
                 buf[trow + 1] = zi + 1
                 buf[trow + 2] = position
                 buf[trow + 3] = float(bool(entry.get("face_up")))
-                for j, name in enumerate(self.thing_props):
-                    value = entry.get(name)
-                    if value is not None:
-                        buf[trow + 4 + j] = scalar(value)
+                for name, value in entry.items():   # an entry has fewer keys than a ruleset may declare properties
+                    at = prop_slots.get(name)
+                    if at is not None and value is not None:
+                        buf[trow + at] = scalar(value)
             props = zone.get("props")
             if props:
                 for j, name in enumerate(self.zone_props):
