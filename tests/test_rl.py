@@ -2,6 +2,8 @@
 import copy
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from interpreter.rl import pettingzoo as davit_pz
 from interpreter.rl.catalogue import Catalogue, CatalogueError
 from interpreter.rl.observation import ObservationEncoder
 from interpreter.rl.session import Session
+from ruleset_builder import load
 
 RULESETS = bundled_ids()
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
@@ -98,8 +101,36 @@ def test_an_action_the_catalogue_cannot_spell_is_an_error():
     action_id = next(iter(rs.actions))
     with pytest.raises(CatalogueError, match="cannot spell"):
         catalogue.spell(Action(0, action_id, (("to", "a text the catalogue has no id for"),)))
-    with pytest.raises(CatalogueError, match="more than"):
-        catalogue.spell_choice("some text", 10_000)
+    with pytest.raises(CatalogueError, match="more than 4096"):
+        catalogue.spell_choice("some text", 64 * 64)
+
+
+def test_options_past_the_first_page_are_spelt_with_a_page_and_no_spelling_starts_another():
+    catalogue = Catalogue(load_ruleset("tutorial"), 2)
+    spellings = [catalogue.spell_choice(["a text"], index) for index in range(64 * 64)]
+    assert len(set(spellings)) == len(spellings)
+    assert spellings[5] == (catalogue.names.index("option #5"),)
+    assert spellings[64 * 3 + 5] == (catalogue.names.index("option page #3"), catalogue.names.index("option #5"))
+    complete = set(spellings)
+    assert not any(s[:k] in complete for s in spellings for k in range(1, len(s)))
+
+
+def test_a_choice_of_more_than_a_page_of_options_is_played_through_the_environment(tmp_path):
+    # 100 options that are not plain values (a text in each): the second page is reached and taken
+    rs = load(tmp_path, {
+        "variables": {"got": ""},
+        "zones": [{"id": "pile"}],
+        "flow": [{"do": 'o = choose(player(0), [["pick", text(i)] for i in range(0, 100)], prompt="pick")\n'
+                        "got = o[1]"}],
+        "end": {"when": 'got != ""'},
+    })
+    session = Session(rs, 1, seed=1)
+    page = session.catalogue.names.index("option page #1")
+    assert page in session.legal_tokens()
+    session.step(page)
+    assert session.legal_tokens() == [session.catalogue.names.index(f"option #{i}") for i in range(36)]
+    session.step(session.catalogue.names.index("option #30"))
+    assert session.game.is_over and session.game.state.vars["got"] == "94"
 
 
 def _swap_hidden_pair(game, seat):
@@ -241,3 +272,13 @@ def test_the_docs_example_runs():
     assert blocks, "docs/rl.md has no python example"
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), {})
+
+
+def test_the_throughput_command_of_the_page_runs():
+    # docs/rl.md shows `python tools/rl_throughput.py --seconds 10`; here briefly, one ruleset (speed is not checked)
+    assert "python tools/rl_throughput.py --seconds 10" in DOC.read_text()
+    done = subprocess.run([sys.executable, str(DOC.parent.parent / "tools" / "rl_throughput.py"), "--seconds", "0.2",
+                           "tutorial"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("|") for line in done.stdout.splitlines()[2:]]
+    assert [r[1].strip() for r in rows] == ["`tutorial`"] and float(rows[0][4].replace(",", "")) > 0

@@ -15,7 +15,10 @@ fixed vocabulary derived from the declarations:
   (``move token-3`` → ``value space-2`` → ``list`` → ``value die.1`` → ``end``);
 * for a choice: ``choose v`` for an option that is a value of the vocabulary,
   or ``option #i`` (its position among the offered options) for one that is
-  not (a text, a list holding a text, a number outside ``0..MAX_NUMBER``).
+  not (a text, a list holding a text, a number outside ``0..MAX_NUMBER``);
+  a position past the first ``MAX_OPTIONS`` is ``option page #p`` then
+  ``option #i`` (position ``p × MAX_OPTIONS + i``), so a choice may offer up to
+  ``MAX_OPTIONS²`` such options for ``2 × MAX_OPTIONS`` ids.
 
 The values ``v`` are ``none``, ``false``, ``true``, the numbers
 ``0..MAX_NUMBER`` and every player, zone and thing of the table. Two bounds
@@ -80,6 +83,8 @@ class Catalogue:
             self._add(("choose", head), f"choose {_name(head)}")
         for i in range(MAX_OPTIONS):
             self._add(("option", i), f"option #{i}")
+        for page in range(1, MAX_OPTIONS):
+            self._add(("option page", page), f"option page #{page}")
         for head in heads + [END]:
             self._add(("value", head), f"value {_name(head)}")
         self.size = len(self.names)
@@ -108,11 +113,14 @@ class Catalogue:
         keys = _keys(option)
         if keys is not None:
             return (self._ids[("choose", keys[0])], *(self._ids[("value", k)] for k in keys[1:]))
-        if index >= MAX_OPTIONS:
-            raise CatalogueError(f"a choice offers more than {MAX_OPTIONS} options that are not players, zones, "
+        page, at = divmod(index, MAX_OPTIONS)
+        if page >= MAX_OPTIONS:
+            raise CatalogueError(f"a choice offers more than {MAX_OPTIONS ** 2} options that are not players, zones, "
                                  f"things, truth values or numbers 0..{MAX_NUMBER} (option {display(option)})",
                                  hint="raise interpreter.rl.catalogue.MAX_OPTIONS")
-        return (self._ids[("option", index)],)
+        if page:   # a page id first: no spelling is the start of another
+            return (self._ids[("option page", page)], self._ids[("option", at)])
+        return (self._ids[("option", at)],)
 
     def _heads_and_rest(self, value, action):
         keys = _keys(value)
