@@ -39,6 +39,18 @@ def test_bench_measures_views_without_and_with_the_log():
     assert row[:2] == ["tutorial", "4"] and float(row[2]) > 0 and float(row[3]) > 0
 
 
+def test_bench_plays_with_the_log_on_when_asked():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--log", "--rulesets", "tutorial",
+                           "--rounds", "1", "--seconds", "0.05", "--no-reference"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[-1] == "events/s"
+    rows = [line.split() for line in lines[1:]]
+    assert [row[:2] for row in rows] == [["tutorial", "2"], ["tutorial", "4"]]
+    assert all(float(row[2]) > 0 and float(row[-1]) > 0 for row in rows)   # games played, events logged
+
+
 def test_bench_measures_the_hand_written_yardstick():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos", "--rounds", "1",
                            "--seconds", "0.05"], capture_output=True, text=True, timeout=300)

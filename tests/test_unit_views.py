@@ -288,3 +288,33 @@ def test_the_log_of_a_view_is_the_log_redacted_now(rid):
     other[-1] = {"e": "log", "text": "another log"}
     saved.log = other
     assert saved.view(1)["log"][-1] == {"e": "log", "text": "another log"}
+
+
+def _watchers_by_definition(game, tid, *zids):
+    players = range(game.num_players)
+    if all(can_see(game, None, tid, z) for z in zids):
+        return None
+    return [s for s in players if any(can_see(game, s, tid, z) for z in zids)]
+
+
+@pytest.mark.parametrize("rid", ["der-mythos", "sos-titanic", "collapsible-d"])
+def test_watchers_are_the_seats_can_see_lets_see(rid):
+    rs = load_ruleset(rid)
+    players = rs.max_players
+    game = Game(rs, players, seed=6)
+    agents = make_agents("random", players, 6)
+    zones = list(game.state.zones)
+    asked = hidden = 0
+    for step in range(80):
+        if game.is_over:
+            break
+        for tid, zid in list(game.state.where.items())[::3]:
+            other = zones[(zones.index(zid) + step) % len(zones)]
+            for where in ((zid,), (zid, other)):
+                expected = _watchers_by_definition(game, tid, *where)
+                assert watchers(game, tid, *where) == expected, (tid, where)
+                asked += 1
+                hidden += expected is not None
+        seat = game.deciding_players[0]
+        game.apply(agents[seat].choose(game, seat, game.legal_actions(seat)))
+    assert asked and hidden, "some thing must be hidden from someone"

@@ -7,6 +7,7 @@ player count (the smallest and the largest), random agents, no event log:
     python tools/bench.py [--rounds 5] [--seconds 1] [--rulesets der-mythos,tutorial]
     python tools/bench.py --search ismcts:100 [--rulesets ...]   # a search bot's iterations per second
     python tools/bench.py --views [--rulesets ...]               # what seats see: views per second
+    python tools/bench.py --log [--rulesets ...]                 # games with the event log on
 
 With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old
 HEAD~3``) the same work runs on the old and the new engine, each in its own
@@ -41,19 +42,20 @@ def ruleset(rid):
         rulesets[rid] = load_ruleset(rid)
     return rulesets[rid]
 
-def games(rid, players, seconds):
+def games(rid, players, seconds, record=False):
     global seed_base
     rs = ruleset(rid)
     start = time.process_time()
-    n = decisions = 0
+    n = decisions = events = 0
     while time.process_time() - start < seconds or n == 0:
         seed = seed_base + n
-        game = Game(rs, players, seed=seed, record=False)
+        game = Game(rs, players, seed=seed, record=record)
         decisions += play_out(game, make_agents("random", players, seed))
+        events += len(game.log)
         n += 1
     elapsed = time.process_time() - start
     seed_base += n
-    return {"games": n / elapsed, "decisions": decisions / elapsed}
+    return {"games": n / elapsed, "decisions": decisions / elapsed, "events": events / elapsed}
 
 def mid_game(rid, players):
     rs = ruleset(rid)
@@ -184,6 +186,8 @@ def main():
     parser.add_argument("--rulesets", default=",".join(bundled_ids()), help="comma-separated ruleset ids")
     parser.add_argument("--baseline", type=Path, help="another checkout to measure in the same rounds")
     parser.add_argument("--no-reference", action="store_true", help="skip the hand-written yardstick")
+    parser.add_argument("--log", action="store_true", help="play with the event log on, as davit play, the web "
+                        "table and the tests do (davit simulate and the bots play without it)")
     parser.add_argument("--search", metavar="BOT", help="measure this search bot's iterations per CPU second "
                         "instead (e.g. ismcts:100), at each ruleset's largest player count")
     parser.add_argument("--views", action="store_true", help="measure views per CPU second instead (every seat's "
@@ -207,6 +211,8 @@ def main():
     if args.baseline:
         head += f"{'new/old':>9}"
     head += f"{'clone µs':>10}{'deepcopy':>10}{'ref/new':>9}"
+    if args.log:
+        head += f"{'events/s':>10}"
     print(head)
     for rid in args.rulesets.split(","):
         for players in player_counts(rid):
@@ -214,7 +220,8 @@ def main():
             refs = []
             for _ in range(args.rounds):
                 for name, engine in engines.items():
-                    rows[name].append(engine.ask(kind="games", rid=rid, players=players, seconds=args.seconds))
+                    rows[name].append(engine.ask(kind="games", rid=rid, players=players, seconds=args.seconds,
+                                                 record=args.log))
                 if ref is not None and rid == "der-mythos":
                     refs.append(ref.ask(kind="reference", players=players, seconds=args.seconds))
             clone = engines["new"].ask(kind="clones", rid=rid, players=players)
@@ -226,6 +233,8 @@ def main():
             line += f"{clone['clone_us']:>10.1f}{clone['deepcopy_us']:>10.1f}"
             if refs:
                 line += f"{median(refs, 'games') / median(rows['new'], 'games'):>8.1f}×"
+            if args.log:   # the new engine's events logged per second: the log was on
+                line += f"{'':>9}" * (not refs) + f"{median(rows['new'], 'events'):>10.0f}"
             print(line, flush=True)
     for engine in [*engines.values(), *([ref] if ref else [])]:
         engine.close()

@@ -40,14 +40,29 @@ def face_shown_to(props: dict, seat) -> bool:
 
 
 def watchers(g, thing_id: str, *zone_ids) -> list | None:
-    """Seats that see ``thing_id`` in any of the zones, or None if everyone does."""
-    zones = g.table.zones
-    if all(zones[z].defn.visibility == "everyone" for z in zone_ids):
+    """Seats that see ``thing_id`` in any of the zones, or None if everyone does (a spectator too).
+
+    What ``can_see`` says seat by seat, worked out once per zone (it runs for every move
+    the log records): in a zone open to all, or face up, everyone sees the thing;
+    elsewhere the zone's owner (where only the owner sees) and the seats let see it.
+    """
+    props = g.state.props[thing_id]
+    face_up = props.get("face_up")
+    seen = set()
+    hidden_somewhere = False
+    for zid in zone_ids:
+        zone = g.table.zones[zid]
+        visibility = zone.defn.visibility
+        if visibility == "everyone" or face_up:
+            seen.update(range(len(g.table.players)))
+            continue
+        hidden_somewhere = True
+        if visibility == "owner" and zone.owner is not None:
+            seen.add(zone.owner)
+        seen.update(props.get("known_to", ()))
+    if not hidden_somewhere:
         return None
-    seats = [s for s in range(len(g.table.players)) if any(can_see(g, s, thing_id, z) for z in zone_ids)]
-    if len(seats) == len(g.table.players) and all(can_see(g, None, thing_id, z) for z in zone_ids):
-        return None
-    return seats
+    return [s for s in range(len(g.table.players)) if s in seen]
 
 
 def seers_of(g, values) -> list | None:
