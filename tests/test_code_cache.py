@@ -88,9 +88,10 @@ def cache(tmp_path, monkeypatch):
 
 
 def forget():
-    """As a new process would start: no ruleset or tree kept in memory, no line table of this test's code."""
+    """As a new process starts: no ruleset, tree or cache file kept in memory, no line table of this test's code."""
     loading._load.cache_clear()
     tree_cache._TREES.clear()
+    code_cache.clear_memory()
     for name in set(linetable.TABLES) - BEFORE_THIS_TEST:
         del linetable.TABLES[name]
 

@@ -4,8 +4,9 @@ Rule snippets and code blocks become Python source (:mod:`interpreter.dsl.expres
 :mod:`interpreter.machine.execute`), which Python compiles on first use. A
 ruleset loaded by :func:`interpreter.rules.loading.load_ruleset` gets a
 :class:`Bundle`: every function built for it belongs to the bundle, and the
-bundle is one file, ``<cache>/code/<hash of ruleset path and variant>.bin``,
-holding the code objects of its functions, like ``__pycache__`` holds a
+bundle is kept in one file per ruleset, ``<cache>/code/<hash of its path>.bin``
+(its variants share it: they repeat most of its code), holding the code
+objects of its functions, like ``__pycache__`` holds a
 module's (and like Jinja2's bytecode cache holds a template's). An entry's
 key is a hash of the generated source text itself, so a stale entry can
 never be used: a changed rule generates other source, hence another key.
@@ -43,6 +44,7 @@ import hashlib
 import importlib.util
 import marshal
 import sys
+import threading
 import types
 from contextlib import contextmanager
 
@@ -65,91 +67,117 @@ def source_key(source: str) -> str:
     return hashlib.blake2b(source.encode("utf-8"), digest_size=16).hexdigest()
 
 
-class Bundle:
-    """The compiled code of one loaded ruleset, read from and written to one file."""
+class _File:
+    """One file's entries (source key -> marshalled module code), read once per process and shared by
+    every bundle kept in it (a ruleset's variants repeat most of its code)."""
 
     def __init__(self, name: str):
-        self.name = name            # the ruleset's path and variant: which file holds its code
-        self.lazy: list = []        # (file name, source) of every function built for it, compiled or not
-        self.stored: dict | None = None   # source key -> marshalled module code, as read or written
-        self.filled = False         # every function of ``lazy`` has an entry (in the file or about to be)
-        self.at_fill: list = []     # more to compile through this bundle when it is filled (the runners)
-        self._filling = False
+        self.name = name
+        self.entries: dict | None = None
+        self.lock = threading.RLock()   # one compiles and writes at a time (a web server's threads)
 
-    def file(self):
+    def path(self):
         folder = cache_folder.cache_dir("code")
         if folder is None:
             return None
         return folder / (hashlib.blake2b(self.name.encode("utf-8"), digest_size=16).hexdigest() + ".bin")
 
-    def _read(self) -> dict:
-        path = self.file()
-        if path is None:
-            return {}
-        try:
-            data = path.read_bytes()
-        except OSError:
-            return {}
-        head = stamp()
-        if not data.startswith(head) or len(data) < len(head) + 32:
-            return {}
-        check, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
-        if hashlib.blake2b(payload, digest_size=32).digest() != check:
-            return {}   # truncated or damaged: unmarshalling it could build broken code
-        try:
-            entries = marshal.loads(payload)
-        except Exception:  # noqa: BLE001 - any unreadable file is only a cache miss
-            return {}
-        if not isinstance(entries, dict) or not all(isinstance(k, str) and isinstance(v, bytes)
-                                                     for k, v in entries.items()):
-            return {}
-        return entries
+    def read(self) -> dict:
+        if self.entries is None:
+            self.entries = _read(self.path())
+        return self.entries
 
-    def _write(self) -> None:
-        path = self.file()
+    def write(self) -> None:
+        path = self.path()
         if path is None:
             return
-        payload = marshal.dumps(self.stored)
+        payload = marshal.dumps(self.entries)
         try:
             write_atomically(str(path), stamp() + hashlib.blake2b(payload, digest_size=32).digest() + payload)
         except OSError:
             pass   # a cache that cannot be written only costs time
 
+
+_FILES: dict[str, _File] = {}
+
+
+def clear_memory() -> None:
+    """Forget every file read, as a new process starts (for tests)."""
+    _FILES.clear()
+
+
+def _read(path) -> dict:
+    if path is None:
+        return {}
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    head = stamp()
+    if not data.startswith(head) or len(data) < len(head) + 32:
+        return {}
+    check, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
+    if hashlib.blake2b(payload, digest_size=32).digest() != check:
+        return {}   # truncated or damaged: unmarshalling it could build broken code
+    try:
+        entries = marshal.loads(payload)
+    except Exception:  # noqa: BLE001 - any unreadable file is only a cache miss
+        return {}
+    if not isinstance(entries, dict) or not all(isinstance(k, str) and isinstance(v, bytes)
+                                                 for k, v in entries.items()):
+        return {}
+    return entries
+
+
+class Bundle:
+    """The compiled code of one loaded ruleset (one variant of it), kept in its ruleset's file."""
+
+    def __init__(self, name: str):
+        self.file = _FILES.get(name) or _FILES.setdefault(name, _File(name))
+        self.lazy: list = []        # (file name, source) of every function built for it, compiled or not
+        self.filled = False         # every function of ``lazy`` has an entry (in the file or about to be)
+        self.at_fill: list = []     # more to compile through this bundle when it is filled (the runners)
+        self._filling = False
+
     def module_code(self, source: str, file_name: str) -> types.CodeType:
-        if self.stored is None:
-            self.stored = self._read()
         key = source_key(source)
-        entry = self.stored.get(key)
-        if entry is not None:
-            try:
-                code = marshal.loads(entry)
-            except Exception:  # noqa: BLE001 - a bad entry is a miss
-                code = None
-            if isinstance(code, types.CodeType):
-                return _renamed(code, file_name)
-        code = compile(source, file_name, "exec")
-        self.stored[key] = marshal.dumps(code)
-        if self._filling:
+        with self.file.lock:
+            entries = self.file.read()
+            entry = entries.get(key)
+            if entry is not None:
+                try:
+                    code = marshal.loads(entry)
+                except Exception:  # noqa: BLE001 - a bad entry is a miss
+                    code = None
+                if isinstance(code, types.CodeType):
+                    return _renamed(code, file_name)
+            code = compile(source, file_name, "exec")
+            entries[key] = marshal.dumps(code)
+            if self._filling:
+                return code
+            if not self.filled:
+                self._fill(entries, key)
+            self.file.write()
             return code
-        if not self.filled:
-            # the first miss: compile everything else the file lacks now, so that it is written once
-            self.filled = True
-            wanted = {source_key(other) for _, other in self.lazy}
-            if len(self.stored) > 2 * len(wanted) + MAX_OTHER:
-                # entries of rules since edited pile up: keep this build's (runners come back when missed)
-                self.stored = {k: v for k, v in self.stored.items() if k in wanted or k == key}
-            for other_name, other_source in self.lazy:
-                other_key = source_key(other_source)
-                if other_key not in self.stored:
-                    self.stored[other_key] = marshal.dumps(compile(other_source, other_name, "exec"))
-            self._filling = True
-            try:
-                for more in self.at_fill:
-                    more(self)
-            finally:
-                self._filling = False
-        self._write()
-        return code
+
+    def _fill(self, entries: dict, key: str) -> None:
+        """The first miss: compile everything else the file lacks now, so that it is written once."""
+        self.filled = True
+        wanted = {source_key(other) for _, other in self.lazy}
+        if len(entries) > 2 * len(wanted) + MAX_OTHER:
+            # entries of rules since edited pile up: keep this build's (the others come back when missed)
+            for old in [k for k in entries if k not in wanted and k != key]:
+                del entries[old]
+        for other_name, other_source in self.lazy:
+            other_key = source_key(other_source)
+            if other_key not in entries:
+                entries[other_key] = marshal.dumps(compile(other_source, other_name, "exec"))
+        self._filling = True
+        try:
+            for more in self.at_fill:
+                more(self)
+        finally:
+            self._filling = False
 
 
 def _renamed(code: types.CodeType, file_name: str) -> types.CodeType:

@@ -105,8 +105,8 @@ def _load(path_text: str, wanted: tuple):
         files.append(variant_file)
     raise_all(_unique(errors))
     variant = "+".join(declared_ids) if declared_ids else None
-    # the compiled code of its functions is kept on disk, one file per ruleset and variant
-    with code_cache.collecting(f"{path_text}\0{variant or ''}") as bundle:
+    # the compiled code of its functions is kept on disk, one file per ruleset (its variants share it)
+    with code_cache.collecting(path_text) as bundle:
         rs = build_ruleset(data, variant)
     rs.code_bundle = bundle
     bundle.at_fill.append(runners_at_fill(list(rs.codes.values())))
