@@ -6,20 +6,21 @@ ruleset loaded by :func:`interpreter.rules.loading.load_ruleset` gets a
 :class:`Bundle`: every function built for it belongs to the bundle, and the
 bundle is kept in one file per ruleset, ``<cache>/code/<hash of its path>.bin``
 (its variants share it: they repeat most of its code), holding the code
-objects of its functions, like ``__pycache__`` holds a
-module's (and like Jinja2's bytecode cache holds a template's). An entry's
-key is a hash of the generated source text itself, so a stale entry can
-never be used: a changed rule generates other source, hence another key.
-The file also carries a stamp (the file format, Python's bytecode magic
-number and davit's version); another stamp reads as an empty file.
+objects of its functions as ``__pycache__`` holds a module's (and as Jinja2's
+bytecode cache holds a template's). An entry's key is a hash of the
+generated source text itself, so a stale entry can never be used: a changed
+rule generates other source, hence another key. The file also carries a
+stamp (the file format, Python's bytecode magic number, its optimisation
+level and davit's version); another stamp reads as an empty file.
 
 The file is read when the bundle's first function is called, not when the
 ruleset is built (``davit validate`` calls none). The first call that misses
 compiles every function of the bundle the file lacks, and the runner of
 every code block, and writes the file once (atomically); a later miss (code
-made after loading) adds its entry and writes again. A file that cannot be read, is
-truncated or corrupt (each file carries a checksum of its contents), or a
-folder that cannot be made: the code is compiled as if there were no cache.
+made after loading) adds its entry and writes again. A file that cannot be
+read, is truncated or corrupt (each file carries a checksum of its contents),
+or a folder that cannot be made: the code is compiled as if there were no
+cache.
 ``DAVIT_NO_CACHE=1`` turns it off (:mod:`interpreter.load.cache_folder`).
 
 Why ``marshal`` and not ``pickle``: unmarshalling builds only plain values
@@ -59,8 +60,9 @@ _CURRENT: contextvars.ContextVar = contextvars.ContextVar("davit_code_bundle", d
 def stamp() -> bytes:
     """What a file must have been written by: this format, this Python's bytecode, this davit."""
     from .. import __version__
-    return b"davit-code %d %s %s %s\n" % (FORMAT, importlib.util.MAGIC_NUMBER.hex().encode(),
-                                         sys.implementation.cache_tag.encode(), __version__.encode())
+    return b"davit-code %d %s %s -O%d %s\n" % (FORMAT, importlib.util.MAGIC_NUMBER.hex().encode(),
+                                             sys.implementation.cache_tag.encode(), sys.flags.optimize,
+                                             __version__.encode())
 
 
 def source_key(source: str) -> str:
