@@ -145,7 +145,7 @@ def compile_code(code, bundle=None):
     return namespace["_run"]
 
 
-def runners_at_fill(codes) -> callable:
+def runners_at_fill(codes):
     """For :attr:`code_cache.Bundle.at_fill`: compile the runner of every block in ``codes`` at once."""
     def fill(bundle):
         for code in codes:
