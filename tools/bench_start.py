@@ -34,7 +34,8 @@ COMMANDS = [["simulate", "der-mythos", "--games", "1", "--players", "4"],
             ["simulate", "titanic", "--games", "1", "--players", "4"],
             ["simulate", "collapsible-d", "--games", "1", "--players", "4"],
             ["simulate", "collapsible-d", "--games", "20", "--players", "4"],
-            ["test", "tutorial"]]
+            ["test", "tutorial"],
+            ["validate", "rulesets", "--no-cache"]]   # every scenario runs rules; the findings are not kept
 WAYS = ("off", "empty", "warm")
 
 
