@@ -160,6 +160,18 @@ def test_a_folder_that_cannot_be_made_or_the_switch_only_compiles(tmp_path, cach
     assert cache_folder.cache_dir("findings") is None   # the switch turns validate's cache off too
 
 
+def test_whatever_fails_inside_the_cache_the_code_is_compiled_as_before(tmp_path, cache, monkeypatch):
+    reference = play_two("tutorial")
+    forget()
+
+    def broken(self):
+        raise RuntimeError("a cache bug")
+    monkeypatch.setattr(code_cache._File, "read", broken)
+    cache.clear()
+    assert play_two("tutorial") == reference      # no error reaches the game
+    assert cache                                  # the file's code was there, but compiled afresh
+
+
 def test_an_error_in_code_read_from_the_cache_names_the_rule(tmp_path, cache):
     folder = tmp_path / "rs"
     folder.mkdir()

@@ -37,7 +37,8 @@ def cache_dir(name: str) -> Path | None:
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = folder.stat()
-        if info.st_uid != os.getuid() or not os.access(folder, os.W_OK):
+        owner = getattr(os, "getuid", None)   # none on Windows, where a profile's folders are its user's
+        if (owner is not None and info.st_uid != owner()) or not os.access(folder, os.W_OK):
             return None
         if stat.S_IMODE(info.st_mode) & 0o077:
             # made by hand or by an old davit: what is read from it may be run, so keep others out

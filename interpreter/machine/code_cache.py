@@ -190,9 +190,12 @@ def _renamed(code: types.CodeType, file_name: str) -> types.CodeType:
 
 def module_code(source: str, file_name: str, bundle: Bundle | None = None) -> types.CodeType:
     """The code of the generated module ``source`` under the name ``file_name``: cached if it may be."""
-    if bundle is None:
-        return compile(source, file_name, "exec")
-    return bundle.module_code(source, file_name)
+    if bundle is not None:
+        try:
+            return bundle.module_code(source, file_name)
+        except Exception:  # noqa: BLE001 - a cache only saves time: whatever fails in it, compile as before
+            pass
+    return compile(source, file_name, "exec")
 
 
 @contextmanager
