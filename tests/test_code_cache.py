@@ -195,5 +195,9 @@ def test_the_folder_is_its_owners_alone(tmp_path, monkeypatch):
     folder = cache_folder.cache_dir("code")
     assert folder == tmp_path / "cache" / "code"
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-    folder.chmod(0o777)                            # opened up by hand: closed again before it is used
-    assert cache_folder.cache_dir("code") == folder and stat.S_IMODE(folder.stat().st_mode) == 0o700
+    (folder / "planted.bin").write_bytes(b"")
+    folder.chmod(0o777)                            # opened up: whatever lies in it may be another user's
+    assert cache_folder.cache_dir("code") is None
+    folder.chmod(0o750)                            # others may read, not write: still safe to use
+    assert cache_folder.cache_dir("code") == folder
+    folder.chmod(0o700)

@@ -5,7 +5,7 @@ and the compiled rule code (machine stage); both stages reach this module
 because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/davit``, else ``~/.cache/davit``; each cache has a
 subfolder of its own, made with mode 0700 and refused when another user owns
-it or others may write to it. ``DAVIT_NO_CACHE=1`` turns every disk cache
+it or others may write to it (as someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` turns every disk cache
 off. Whoever cannot get a folder (none can be made, a read-only home, the
 switch) simply does the work again: a cache only ever saves time.
 """
@@ -40,9 +40,10 @@ def cache_dir(name: str) -> Path | None:
         owner = getattr(os, "getuid", None)   # none on Windows, where a profile's folders are its user's
         if (owner is not None and info.st_uid != owner()) or not os.access(folder, os.W_OK):
             return None
-        if stat.S_IMODE(info.st_mode) & 0o077:
-            # made by hand or by an old davit: what is read from it may be run, so keep others out
-            os.chmod(folder, 0o700)
+        if stat.S_IMODE(info.st_mode) & 0o022:
+            # others could have put files there, and what is read from it may be run: not closing it
+            # now would make those files trusted, so it is not used at all (delete it to get a new one)
+            return None
     except OSError:
         return None
     return folder

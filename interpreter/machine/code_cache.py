@@ -29,8 +29,8 @@ hash of source this process generated from the rules. But a code object is
 run: whoever can write into the cache folder could put their own code under
 a key davit will look up, and davit would run it. The defence is the one
 ``__pycache__`` has: the folder belongs to its user and nobody else may
-write to it (it is refused otherwise); the checksum only catches damage,
-not intent.
+write to it (a folder another user owns, or one others may write to, is not
+used at all); the checksum only catches damage, not intent.
 
 A code object carries the file name it was compiled under, and the line
 tables (:mod:`interpreter.machine.linetable`) are keyed by that name
