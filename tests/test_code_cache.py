@@ -201,3 +201,18 @@ def test_the_folder_is_its_owners_alone(tmp_path, monkeypatch):
     folder.chmod(0o750)                            # others may read, not write: still safe to use
     assert cache_folder.cache_dir("code") == folder
     folder.chmod(0o700)
+
+
+def test_lark_keeps_its_tables_in_davits_folder_never_in_the_shared_temporary_one(tmp_path):
+    # lark's cache is a pickle: in the temporary folder another user could leave one under the name lark reads
+    code = "from interpreter.dsl import parser\nparser._lark()\n"
+    for switch in ({}, {"DAVIT_NO_CACHE": "1"}):
+        temporary, cache = tmp_path / f"tmp{len(switch)}", tmp_path / f"cache{len(switch)}"
+        temporary.mkdir()
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "PYTHONPATH": str(REPO), "TMPDIR": str(temporary),
+                                   "DAVIT_CACHE_DIR": str(cache), **switch})
+        assert done.returncode == 0 and done.stderr == "", done.stderr
+        assert list(temporary.iterdir()) == []
+        kept = sorted(p.name for p in (cache / "lark").iterdir()) if (cache / "lark").is_dir() else []
+        assert len(kept) == (0 if switch else 1) and all(name.startswith("grammar-") for name in kept)

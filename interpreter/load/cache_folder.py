@@ -1,8 +1,8 @@
 """Where davit keeps what it caches on disk, in a folder only its owner may use.
 
-Two caches live here: the findings of ``davit validate`` (authoring stage)
-and the compiled rule code (machine stage); both stages reach this module
-because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
+Three caches live here: the findings of ``davit validate`` (authoring
+stage), the compiled rule code (machine stage) and the DSL parser's LALR
+tables (dsl stage); they all reach this module because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/davit``, else ``~/.cache/davit``; each cache has a
 subfolder of its own, made with mode 0700 and refused when another user owns
 it or others may write to it (as someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` turns every disk cache
