@@ -5,9 +5,12 @@ Not part of the tests (speed is measured here, never asserted). Each command
 runs in a fresh process three ways, one after the other in every round so
 that the load of a shared machine falls on all three alike:
 
-    off    DAVIT_NO_CACHE=1: every function compiled by Python, as before the cache
-    empty  an empty cache folder: compiles everything once and writes the file
-    warm   the folder the earlier rounds filled: the compiled code is read back
+    off    no code cache (its folder cannot be made): every function compiled by Python
+    empty  an empty code cache: compiles everything once and writes the file
+    warm   the code cache the earlier rounds filled: the compiled code is read back
+
+Only the code cache differs: each way has the parser's tables already kept
+(the other caches in davit's folder), as any but the very first start has.
 
 Python's own bytecode cache of davit's modules is on (in a private folder,
 whatever PYTHONDONTWRITEBYTECODE says), as on an installed davit, so that the
@@ -49,6 +52,17 @@ def cpu_seconds(python: str, args: list[str], env: dict) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def without_code(python: str, base: dict, root: Path, block: bool) -> Path:
+    """A cache folder with the parser's tables kept and no compiled code (``block``: none can be kept)."""
+    root.mkdir(parents=True, exist_ok=True)
+    # lark's file is bound to its path (the path is part of what it hashes): made in place, not copied
+    subprocess.run([python, "-c", "from interpreter.dsl import parser; parser._lark()"], cwd=ROOT, check=True,
+                   env={**base, "DAVIT_CACHE_DIR": str(root)})
+    if block:
+        (root / "code").write_text("a file where the code cache's folder would be: it is off\n")
+    return root
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="runs of each command each way")
@@ -65,13 +79,15 @@ def main() -> int:
             if args.only and args.only not in text:
                 continue
             warm = scratch / "warm"
-            shutil.rmtree(warm, ignore_errors=True)
-            env = {"off": {**base, "DAVIT_CACHE_DIR": str(scratch / "off"), "DAVIT_NO_CACHE": "1"},
-                   "warm": {**base, "DAVIT_CACHE_DIR": str(warm)}}
+            for old in (warm, scratch / "off"):
+                shutil.rmtree(old, ignore_errors=True)
+            env = {"warm": {**base, "DAVIT_CACHE_DIR": str(warm)}}
             cpu_seconds(args.python, command, env["warm"])   # untimed: fills the warm cache and Python's own
+            off = without_code(args.python, base, scratch / "off", block=True)
+            env["off"] = {**base, "DAVIT_CACHE_DIR": str(off)}
             times: dict = {way: [] for way in WAYS}
             for round_ in range(args.rounds):
-                empty = scratch / f"empty{round_}"
+                empty = without_code(args.python, base, scratch / f"empty{round_}", block=False)
                 env["empty"] = {**base, "DAVIT_CACHE_DIR": str(empty)}
                 for way in WAYS:
                     times[way].append(cpu_seconds(args.python, command, env[way]))
