@@ -84,3 +84,14 @@ def test_bench_suite_prints_the_suites_cpu_time_per_file_and_per_test():
     assert files.split()[0] == "tests/test_prims_dice.py" and float(files.split()[1]) >= 0
     slowest = lines[lines.index(next(x for x in lines if x.startswith("slowest tests"))) + 1:]
     assert len(slowest) == 2 and all(row.startswith("tests/test_prims_dice.py::") for row in slowest)
+
+
+def test_bench_start_measures_a_cold_start_with_the_code_cache_off_empty_and_warm():
+    # tools/bench_start.py, shown in docs/performance.md, one round of its smallest command
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_start.py"), "--rounds", "1", "--only",
+                           "der-mythos"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["command", "off", "empty", "warm", "warm/off"]
+    assert len(lines) == 2 and lines[1].startswith("davit simulate der-mythos ") and lines[1].endswith("×")
+    assert all(float(cell.rstrip("s")) > 0 for cell in lines[1].split()[-4:-1])

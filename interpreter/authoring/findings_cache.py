@@ -11,8 +11,9 @@ gives another key, so a stale answer cannot be returned.
 
 Entries are JSON, never pickles: reading one can only give back findings.
 The cache lives in ``$DAVIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/davit``,
-else ``~/.cache/davit``, in a folder only its owner may read and write; if
-it cannot be made, nothing is cached. ``davit validate --no-cache`` skips it.
+else ``~/.cache/davit``, in a folder only its owner may read and write
+(:mod:`interpreter.load.cache_folder`); if it cannot be made, nothing is
+cached. ``davit validate --no-cache`` skips it, and so does ``DAVIT_NO_CACHE=1``.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import json
 import os
 from pathlib import Path
 
+from ..load import cache_folder
 from ..load.files import bundled_rulesets_dir, write_atomically
 
 PACKAGE = Path(__file__).resolve().parent.parent
@@ -28,18 +30,7 @@ FORMAT = 1
 
 
 def cache_dir() -> Path | None:
-    root = os.environ.get("DAVIT_CACHE_DIR")
-    if not root:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        root = os.path.join(base, "davit")
-    folder = Path(root) / "findings"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if folder.stat().st_uid != os.getuid() or not os.access(folder, os.W_OK):
-            return None
-    except OSError:
-        return None
-    return folder
+    return cache_folder.cache_dir("findings")
 
 
 def _engine_stamp() -> str:

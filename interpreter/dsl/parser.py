@@ -7,6 +7,7 @@ character in the YAML file the snippet came from.
 from __future__ import annotations
 
 import ast as py_ast
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from ..errors import DslError
+from ..load import cache_folder
 from ..load.yaml_reader import position_in_file
 from . import ast
 
@@ -40,12 +42,18 @@ def _lark() -> Lark:
     # time of parsing the ~1,000 snippets of the bundled rulesets.
     options = dict(parser="lalr", start=["start_block", "start_expr"], postlex=_DslIndenter(),
                    keep_all_tokens=True, maybe_placeholders=True, transformer=_ToAst())
-    try:
-        # lark keeps the LALR tables it derives from the grammar in a file named by the grammar's
-        # hash (in the temporary folder): 0.03 s instead of 0.17 s at the start of each command
-        return Lark(grammar, cache=True, **options)
-    except Exception:  # noqa: BLE001 - no writable temporary folder, an old cache: derive the tables again
-        return Lark(grammar, **options)
+    # lark keeps the LALR tables it derives from the grammar in a file named by the grammar's hash:
+    # 0.03 s instead of 0.17 s at the start of each command. The file is a pickle, so it lives in davit's
+    # own cache folder, which only its user may write to, never in the shared temporary folder (lark's
+    # default), where another user could leave a file under the name lark will read.
+    folder = cache_folder.cache_dir("lark")
+    if folder is not None:
+        name = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:32]
+        try:
+            return Lark(grammar, cache=str(folder / f"grammar-{name}.pickle"), **options)
+        except Exception:  # noqa: BLE001 - a damaged or unwritable cache: derive the tables again
+            pass
+    return Lark(grammar, **options)
 
 
 def _pos(meta_or_token) -> tuple:

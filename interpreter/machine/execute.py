@@ -30,7 +30,7 @@ from __future__ import annotations
 from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
-from . import linetable
+from . import code_cache, linetable
 from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 INLINED = (Do, Jump, JumpIfNot, ForInit, ForNext)
@@ -44,8 +44,8 @@ def for_items(g, items) -> list:
     return [tuple(work_budget.each(g, items, None)), 0]   # a tuple: never changed, so a clone shares it
 
 
-def compile_code(code):
-    """The function that runs ``code`` (see the module's doc)."""
+def compile_code(code, bundle=None):
+    """The function that runs ``code`` (see the module's doc); ``bundle``: its ruleset's cached code."""
     instrs = code.instrs
     size = len(instrs)
     leaders = {0, size}
@@ -141,8 +141,17 @@ def compile_code(code):
     source = "\n".join(lines)
     linetable.register(file_name, table, source)
     namespace = dict(names, __builtins__={})
-    exec(compile(source, file_name, "exec"), namespace)
+    exec(code_cache.module_code(source, file_name, bundle), namespace)
     return namespace["_run"]
+
+
+def runners_at_fill(codes):
+    """For :attr:`code_cache.Bundle.at_fill`: compile the runner of every block in ``codes`` at once."""
+    def fill(bundle):
+        for code in codes:
+            if code.runner is None:
+                code.runner = compile_code(code, bundle)
+    return fill
 
 
 def run(g, stack: list, sync: bool = False) -> None:
@@ -168,7 +177,7 @@ def run(g, stack: list, sync: bool = False) -> None:
             continue
         runner = code.runner
         if runner is None:
-            runner = code.runner = compile_code(code)
+            runner = code.runner = compile_code(code, getattr(g.ruleset, "code_bundle", None))
         done = runner(g, frame, stack, budget - used, was_over)
         used += done
         if not sync:

@@ -15,6 +15,7 @@ import linecache
 import types
 
 from ..errors import DavitError, GameError, Location
+from . import code_cache
 
 # file name -> {line: (where, local name or None)}; where is a Location or (snippet, pos) with snippet.loc(pos)
 TABLES: dict[str, dict] = {}
@@ -66,7 +67,9 @@ def located_error(exc: BaseException, default: Location | None) -> DavitError:
 # A generated function starts with this code, which compiles the real body on
 # the first call and puts it in place (``__code__``): every holder of the
 # function then calls the real code directly. A ruleset that is only checked
-# (``davit validate``) never pays for compiling thousands of snippets.
+# (``davit validate``) never pays for compiling thousands of snippets. A function of a
+# loaded ruleset takes its code from the ruleset's file of compiled code when it
+# can (:mod:`interpreter.machine.code_cache`).
 _FIRST_CALL = compile("def _f(*args):\n    return _compile_now(_self, *args)\n", "<davit first call>", "exec")
 _FIRST_CALL = next(c for c in _FIRST_CALL.co_consts if hasattr(c, "co_code"))
 
@@ -77,10 +80,15 @@ def lazy_function(file_name: str, namespace: dict):
     namespace["_self"] = fn
     namespace["_compile_now"] = _compile_now
     fn.__davit_file__ = file_name
+    bundle = code_cache.current()
+    if bundle is not None:   # a loaded ruleset's function: its compiled code may be on disk already
+        fn.__davit_bundle__ = bundle
+        bundle.lazy.append((file_name, SOURCES[file_name]))
     return fn
 
 
 def _compile_now(fn, *args):
-    module = compile(SOURCES[fn.__davit_file__], fn.__davit_file__, "exec")
+    name = fn.__davit_file__
+    module = code_cache.module_code(SOURCES[name], name, getattr(fn, "__davit_bundle__", None))
     fn.__code__ = next(c for c in module.co_consts if getattr(c, "co_name", None) == "_f")
     return fn(*args)

@@ -23,6 +23,8 @@ from ..load.files import (
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
+from ..machine import code_cache
+from ..machine.execute import runners_at_fill
 from .build import build_ruleset
 
 
@@ -103,7 +105,11 @@ def _load(path_text: str, wanted: tuple):
         files.append(variant_file)
     raise_all(_unique(errors))
     variant = "+".join(declared_ids) if declared_ids else None
-    rs = build_ruleset(data, variant)
+    # the compiled code of its functions is kept on disk, one file per ruleset (its variants share it)
+    with code_cache.collecting(path_text) as bundle:
+        rs = build_ruleset(data, variant)
+    rs.code_bundle = bundle
+    bundle.at_fill.append(runners_at_fill(list(rs.codes.values())))
     for vdata, vid in zip(overlays, declared_ids):
         if "reconstructed" in vdata:
             rs.provenance.append((vdata.loc_of("reconstructed"), " ".join(str(vdata["reconstructed"]).split()), vid))

@@ -1,0 +1,49 @@
+"""Where davit keeps what it caches on disk, in a folder only its owner may use.
+
+Three caches live here: the findings of ``davit validate`` (authoring
+stage), the compiled rule code (machine stage) and the DSL parser's LALR
+tables (dsl stage); they all reach this module because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
+``$XDG_CACHE_HOME/davit``, else ``~/.cache/davit``; each cache has a
+subfolder of its own, made with mode 0700 and refused when another user owns
+it or others may write to it (as someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` turns every disk cache
+off. Whoever cannot get a folder (none can be made, a read-only home, the
+switch) simply does the work again: a cache only ever saves time.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+def disabled() -> bool:
+    """True when ``DAVIT_NO_CACHE`` is set to anything but empty or ``0``."""
+    return os.environ.get("DAVIT_NO_CACHE", "") not in ("", "0")
+
+
+def cache_root() -> Path:
+    root = os.environ.get("DAVIT_CACHE_DIR")
+    if not root:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "davit")
+    return Path(root)
+
+
+def cache_dir(name: str) -> Path | None:
+    """The private folder of one cache (made if missing), or None when there is none to use."""
+    if disabled():
+        return None
+    folder = cache_root() / name
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = folder.stat()
+        owner = getattr(os, "getuid", None)   # none on Windows, where a profile's folders are its user's
+        if (owner is not None and info.st_uid != owner()) or not os.access(folder, os.W_OK):
+            return None
+        if stat.S_IMODE(info.st_mode) & 0o022:
+            # others could have put files there, and what is read from it may be run: not closing it
+            # now would make those files trusted, so it is not used at all (delete it to get a new one)
+            return None
+    except OSError:
+        return None
+    return folder
