@@ -85,17 +85,24 @@ def reference(players, seconds):
         n += 1
     return {"games": n / (time.process_time() - start)}
 
+def per_second(seconds, step):
+    # units per CPU second: step() does some and says how many, again for at least `seconds` (and once)
+    start = time.process_time()
+    done = 0
+    while time.process_time() - start < seconds or done == 0:
+        done += step()
+    return done / (time.process_time() - start)
+
 def search(rid, players, seconds, agent):
     # a search bot's iterations per CPU second, thinking about the same mid-game position again and again
     game = mid_game(rid, players)
     seat = game.deciding_players[0]
     bot = make_agents(agent, players, 7)[seat]
-    start = time.process_time()
-    done = 0
-    while time.process_time() - start < seconds or done == 0:
+
+    def think():
         bot.choose(game, seat, game.legal_actions(seat))
-        done += bot.last_iterations
-    return {"iterations": done / (time.process_time() - start)}
+        return bot.last_iterations
+    return {"iterations": per_second(seconds, think)}
 
 def views(rid, players, seconds, log):
     # what seats see: every seat's view and a spectator's in turn, of the same mid-game position; without the
@@ -104,13 +111,12 @@ def views(rid, players, seconds, log):
     if not log:
         game.log = []
     seats = [*range(players), None]
-    start = time.process_time()
-    done = 0
-    while time.process_time() - start < seconds or done == 0:
+
+    def look():
         for seat in seats:
             game.view(seat)
-        done += len(seats)
-    return {"views": done / (time.process_time() - start)}
+        return len(seats)
+    return {"views": per_second(seconds, look)}
 
 def encodings(rid, players, seconds):
     # the learning environments' observation: each seat's view (without the log) encoded as numbers
@@ -120,13 +126,12 @@ def encodings(rid, players, seconds):
     game.log = []
     encoder = ObservationEncoder(ruleset(rid), players, Session(ruleset(rid), players).catalogue)
     seen = [game.view(seat) for seat in range(players)]
-    start = time.process_time()
-    done = 0
-    while time.process_time() - start < seconds or done == 0:
+
+    def encode():
         for view in seen:
             encoder.encode(view)
-        done += len(seen)
-    return {"encodings": done / (time.process_time() - start)}
+        return len(seen)
+    return {"encodings": per_second(seconds, encode)}
 
 for line in sys.stdin:
     job = json.loads(line)
