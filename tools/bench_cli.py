@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark: CPU time of the designer's everyday commands (`davit --help`, `list`, `validate`, `test`).
+"""Benchmark: CPU time of the designer's everyday commands (`davit --help`, `list`, `validate`, `test`, `simulate`).
 
 Not part of the tests (speed is measured here, never asserted). Each command
 runs in a fresh process several times; the CPU time (user + system of the
@@ -28,7 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = [["--help"], ["list"], ["validate", "rulesets"], ["validate", "rulesets", "--no-cache"],
-            ["test", "tutorial"]]
+            ["test", "tutorial"], ["simulate", "der-mythos", "--games", "1"],
+            ["simulate", "collapsible-d", "--games", "1"]]
 
 
 def cpu_seconds(python: str, checkout: Path, args: list[str], cache: str) -> float:

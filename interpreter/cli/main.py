@@ -5,6 +5,7 @@ a non-zero exit; a Python traceback is shown only with ``DAVIT_DEBUG=1``.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -132,7 +133,10 @@ def cmd_copy(args) -> int:
 
 def cmd_validate(args) -> int:
     from ..authoring.validate import validate_paths
-    findings = validate_paths(args.paths, provenance=args.provenance, cache=not args.no_cache)
+    from ..load import cache_folder
+    # --no-cache: everything afresh, no disk cache of any stage
+    with cache_folder.turned_off() if args.no_cache else contextlib.nullcontext():
+        findings = validate_paths(args.paths, provenance=args.provenance, cache=not args.no_cache)
     errors = [f for f in findings if f.severity == "error"]
     if args.format == "json":
         print(json.dumps([f.to_json() for f in findings], indent=2))

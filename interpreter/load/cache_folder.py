@@ -1,11 +1,12 @@
 """Where davit keeps what it caches on disk, in a folder only its owner may use.
 
-Three caches live here: the findings of ``davit validate`` (authoring
-stage), the compiled rule code (machine stage) and the DSL parser's LALR
-tables (dsl stage); they all reach this module because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
+Four caches live here: the findings of ``davit validate`` (authoring
+stage), the compiled rule code (machine stage), the DSL parser's LALR
+tables (dsl stage) and the marks of YAML trees found free of schema errors
+(load stage); they all reach this module because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/davit``, else ``~/.cache/davit``; each cache has a
 subfolder of its own, made with mode 0700 and refused when another user owns
-it or others may write to it (as someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` turns every disk cache
+it or others may write to it (as someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` (or a :func:`turned_off` block) turns every disk cache
 off. Whoever cannot get a folder (none can be made, a read-only home, the
 switch) simply does the work again: a cache only ever saves time.
 """
@@ -13,12 +14,26 @@ from __future__ import annotations
 
 import os
 import stat
+from contextlib import contextmanager
 from pathlib import Path
+
+_turned_off = 0   # how many turned_off() blocks are open
 
 
 def disabled() -> bool:
-    """True when ``DAVIT_NO_CACHE`` is set to anything but empty or ``0``."""
-    return os.environ.get("DAVIT_NO_CACHE", "") not in ("", "0")
+    """True when ``DAVIT_NO_CACHE`` is set to anything but empty or ``0``, or inside :func:`turned_off`."""
+    return _turned_off > 0 or os.environ.get("DAVIT_NO_CACHE", "") not in ("", "0")
+
+
+@contextmanager
+def turned_off():
+    """No disk cache inside this block (``davit validate --no-cache``: everything checked afresh)."""
+    global _turned_off
+    _turned_off += 1
+    try:
+        yield
+    finally:
+        _turned_off -= 1
 
 
 def cache_root() -> Path:

@@ -4,19 +4,23 @@ The schemas in ``schemas/`` (draft-07) are the single source for what a
 ruleset, variant or scenario file may contain; editors use the same files
 through the ``# yaml-language-server: $schema=...`` line. All errors are
 reported, not only the first.
+
+A tree found clean is remembered on disk (:mod:`interpreter.load.cache_folder`):
+an empty file named by a hash of the tree's content, its kind and the schemas.
+Only "no error" is ever remembered, so a changed tree, schema or davit is
+checked again, and errors are always found afresh with their locations. A
+command that loads an unchanged ruleset then neither validates it nor
+imports jsonschema (together about a fifth of a cold start).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 
-import jsonschema
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT7
-
 from ..errors import Location, SchemaError, did_you_mean
-from .files import schemas_dir
+from . import cache_folder
+from .files import schemas_dir, write_atomically
 from .yaml_reader import LocList, LocMap
 
 KINDS = ("ruleset", "variant", "scenario")
@@ -30,6 +34,10 @@ def load_schema(kind: str) -> dict:
 
 @lru_cache(maxsize=None)
 def _validator(kind: str):
+    # imported here: a command whose trees are all remembered clean never needs them
+    import jsonschema
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT7
     # Schemas refer to each other by file name ("ruleset.schema.json#/definitions/..."),
     # exactly as editors resolve them beside the YAML files.
     resources = []
@@ -64,6 +72,7 @@ def _path_text(path) -> str:
 
 def _message(error) -> str:
     if error.validator in ("anyOf", "oneOf") and error.context:
+        from jsonschema.exceptions import best_match
         deepest = best_match(error.context)
         return deepest.message
     if error.validator == "additionalProperties":
@@ -87,6 +96,58 @@ def _alternative_keys(error) -> list:
 
 def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
     """Every schema violation of ``data`` (a located YAML tree) as a located error."""
+    marker = _clean_marker(data, kind)
+    if marker is not None and marker.exists():
+        return []
+    found = _violations(data, kind, fallback)
+    if not found and marker is not None:
+        try:
+            write_atomically(str(marker), b"")
+        except OSError:
+            pass   # a marker that cannot be written only costs time
+    return found
+
+
+@lru_cache(maxsize=None)
+def _schemas_stamp() -> bytes:
+    from .. import __version__
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(schemas_dir().glob("*.schema.json")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.digest()
+
+
+def _clean_marker(data, kind: str):
+    """Where the mark that this very tree is clean lives (None: no cache folder)."""
+    folder = cache_folder.cache_dir("schema")
+    if folder is None:
+        return None
+    digest = hashlib.sha256(_schemas_stamp() + kind.encode() + b"\0")
+    _feed(data, digest)
+    return folder / digest.hexdigest()
+
+
+def _feed(value, digest) -> None:
+    """Feed ``digest`` an encoding of a YAML tree that tells apart whatever the schema tells apart: its
+    structure and each scalar's type and value (the key 1 and the key "1" differ)."""
+    if isinstance(value, dict):
+        digest.update(b"{")
+        for key in sorted(value, key=lambda k: (type(k).__name__, repr(k))):
+            _feed(key, digest)
+            _feed(value[key], digest)
+        digest.update(b"}")
+    elif isinstance(value, list):
+        digest.update(b"[")
+        for item in value:
+            _feed(item, digest)
+        digest.update(b"]")
+    else:
+        kind = "str" if isinstance(value, str) else type(value).__name__
+        text = str.__str__(value) if isinstance(value, str) else repr(value)
+        digest.update(f"{kind}:{len(text)}:".encode() + text.encode("utf-8", "surrogatepass"))
+
+
+def _violations(data, kind: str, fallback: Location) -> list[SchemaError]:
     found = []
     hints: dict = {}  # id(mapping) -> a hint for its unknown keys
     for error in _validator(kind).iter_errors(data):
