@@ -4,6 +4,8 @@ Only "clean" is remembered: a tree with errors is checked every time, and a
 changed tree (even a key's type), another schema or no cache folder means a
 fresh check.
 """
+import os
+
 import pytest
 
 from interpreter.errors import Location
@@ -77,3 +79,16 @@ def test_without_a_cache_every_tree_is_checked(cache, monkeypatch, off):
     with pytest.raises(AssertionError, match="checked again"):
         checked(GOOD)
     monkeypatch.undo()
+
+
+def test_past_the_bound_the_older_half_of_the_marks_goes(cache, monkeypatch):
+    monkeypatch.setattr(schema_check, "MAX_MARKS", 4)
+    for n in range(4):
+        before = set(cache.iterdir()) if cache.exists() else set()
+        assert check(GOOD.replace("max: 2", f"max: {n + 2}")) == []
+        (made,) = set(cache.iterdir()) - before
+        os.utime(made, ns=(n * 10**9, n * 10**9))   # one second apart: the file system's clock may be coarse
+    assert check(GOOD.replace("max: 2", "max: 6")) == []
+    assert len(list(cache.iterdir())) == 3   # five made; at the fifth, the two oldest went
+    no_validator(monkeypatch)
+    assert check(GOOD.replace("max: 2", "max: 6")) == []   # the newest is kept

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import lru_cache
 
 from ..errors import Location, SchemaError, did_you_mean
@@ -103,9 +104,25 @@ def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
     if not found and marker is not None:
         try:
             write_atomically(str(marker), b"")
+            _prune(marker.parent)
         except OSError:
             pass   # a marker that cannot be written only costs time
     return found
+
+
+MAX_MARKS = 4096   # each edit of a file leaves one: past this many, the older half goes (a re-check each)
+
+
+def _prune(folder) -> None:
+    marks = list(os.scandir(folder))
+    if len(marks) <= MAX_MARKS:
+        return
+    marks.sort(key=lambda entry: entry.stat().st_mtime_ns)
+    for entry in marks[:len(marks) // 2]:
+        try:
+            os.unlink(entry.path)
+        except OSError:
+            pass
 
 
 @lru_cache(maxsize=None)
