@@ -8,7 +8,7 @@ with everything it can see:
 * **hidden things** (``visibility.can_see`` false) are grouped by what the seat
   sees of them: their back (:func:`views.back_of`: the kind, unless the
   ruleset declares a back several kinds share) and the attributes their
-  definition marks ``public`` (what :func:`views.thing_view` shows), and their owner (a
+  definition marks ``public`` (what :func:`views.hidden_entry` shows), and their owner (a
   per-player thing's back shows its colour). Each group's ids are sorted,
   shuffled with the caller's random stream and dealt back to the group's
   hidden slots, whatever zone a slot is in (a slot is a position in a zone:

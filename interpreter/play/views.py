@@ -18,19 +18,15 @@ def back_of(g, thing) -> str:
     return thing.back
 
 
-def thing_view(g, seat, tid: str, zid: str) -> dict:
-    """What ``seat`` sees of thing ``tid`` lying in zone ``zid``."""
-    return _entry(g, tid, zone_open_to(g, seat, zid) or face_shown_to(g.state.props[tid], seat))
-
-
 def _entry(g, tid: str, visible: bool) -> dict:
+    """What a seat sees of thing ``tid``: all of it if ``visible``, else its hidden entry."""
     t = g.table.things[tid]
     parts = g.table.view_parts.get(tid)
     if parts is None:
         parts = g.table.view_parts[tid] = _static_parts(t)
     if not visible:
         hidden = parts[1]
-        return dict(hidden) if hidden is not None else _hidden_entry(t)
+        return dict(hidden) if hidden is not None else hidden_entry(t)
     props = g.state.props[tid]
     entry = {"id": tid, "name": t.name, "kind": t.kind, "face_up": bool(props.get("face_up"))}
     attrs = parts[0]
@@ -45,7 +41,8 @@ def _entry(g, tid: str, visible: bool) -> dict:
 _AS_THEY_ARE = frozenset((str, int, bool, float, type(None)))
 
 
-def _hidden_entry(t) -> dict:
+def hidden_entry(t) -> dict:
+    """What everyone sees of thing ``t`` lying face down where they may not look: its back, its public attributes."""
     entry = {"hidden": True, "back": back_of(None, t)}
     entry.update({k: encode(v) for k, v in t.attrs.items() if k in t.public})   # in declaration order, not a set's
     return entry
@@ -55,7 +52,7 @@ def _static_parts(t) -> tuple:
     """(encoded attributes, hidden entry) of a thing, worked out once per table. A part holding a
     list or map is None instead, made afresh for each view: no two views share a mutable value."""
     attrs = {k: encode(v) for k, v in t.attrs.items()}
-    hidden = _hidden_entry(t)
+    hidden = hidden_entry(t)
     return (attrs if _plain(attrs) else None, hidden if _plain(hidden) else None)
 
 
