@@ -92,3 +92,13 @@ def test_past_the_bound_the_older_half_of_the_marks_goes(cache, monkeypatch):
     assert len(list(cache.iterdir())) == 3   # five made; at the fifth, the two oldest went
     no_validator(monkeypatch)
     assert check(GOOD.replace("max: 2", "max: 6")) == []   # the newest is kept
+
+
+def test_turned_off_leaves_on_only_what_depends_on_davit_alone(cache, monkeypatch):
+    with cache_folder.turned_off():
+        assert cache_folder.cache_dir("schema") is None
+        assert cache_folder.cache_dir("code") is None
+        assert cache_folder.cache_dir("lark", of_rulesets=False) is not None   # the grammar's tables
+    assert cache_folder.cache_dir("schema") is not None
+    monkeypatch.setenv("DAVIT_NO_CACHE", "1")
+    assert cache_folder.cache_dir("lark", of_rulesets=False) is None

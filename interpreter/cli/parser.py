@@ -69,8 +69,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     p.add_argument("--provenance", action="store_true", help="list values marked as reconstructed")
     p.add_argument("--no-cache", action="store_true",
-                   help="validate everything again, using no disk cache (not the findings of unchanged "
-                        "ruleset folders, nor the marks of files found free of schema errors)")
+                   help="validate everything again, using no disk cache of rulesets (not the findings of "
+                        "unchanged ruleset folders, nor the marks of files found free of schema errors)")
 
     p = sub.add_parser("play", help="play one game (bots, or a human at the terminal)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)

@@ -46,7 +46,7 @@ def _lark() -> Lark:
     # 0.03 s instead of 0.17 s at the start of each command. The file is a pickle, so it lives in davit's
     # own cache folder, which only its user may write to, never in the shared temporary folder (lark's
     # default), where another user could leave a file under the name lark will read.
-    folder = cache_folder.cache_dir("lark")
+    folder = cache_folder.cache_dir("lark", of_rulesets=False)
     if folder is not None:
         name = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:32]
         try:

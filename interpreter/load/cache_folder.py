@@ -3,12 +3,14 @@
 Four caches live here: the findings of ``davit validate`` (authoring
 stage), the compiled rule code (machine stage), the DSL parser's LALR
 tables (dsl stage) and the marks of YAML trees found free of schema errors
-(load stage); they all reach this module because it sits below them. The root is ``$DAVIT_CACHE_DIR``, else
-``$XDG_CACHE_HOME/davit``, else ``~/.cache/davit``; each cache has a
-subfolder of its own, made with mode 0700 and refused when another user owns
-it or others may write to it (as someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` (or a :func:`turned_off` block) turns every disk cache
-off. Whoever cannot get a folder (none can be made, a read-only home, the
-switch) simply does the work again: a cache only ever saves time.
+(load stage); they all reach this module because it sits below them. The
+root is ``$DAVIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/davit``, else
+``~/.cache/davit``; each cache has a subfolder of its own, made with mode
+0700 and refused when another user owns it or others may write to it (as
+someone who changed its mode made it). ``DAVIT_NO_CACHE=1`` turns every disk
+cache off; a :func:`turned_off` block every cache of rulesets (all but the
+parser's tables). Whoever cannot get a folder (none can be made, a read-only
+home, the switch) simply does the work again: a cache only ever saves time.
 """
 from __future__ import annotations
 
@@ -20,14 +22,14 @@ from pathlib import Path
 _turned_off = 0   # how many turned_off() blocks are open
 
 
-def disabled() -> bool:
-    """True when ``DAVIT_NO_CACHE`` is set to anything but empty or ``0``, or inside :func:`turned_off`."""
-    return _turned_off > 0 or os.environ.get("DAVIT_NO_CACHE", "") not in ("", "0")
+def switched_off() -> bool:
+    """True when ``DAVIT_NO_CACHE`` is set to anything but empty or ``0``: no disk cache at all."""
+    return os.environ.get("DAVIT_NO_CACHE", "") not in ("", "0")
 
 
 @contextmanager
 def turned_off():
-    """No disk cache inside this block (``davit validate --no-cache``: everything checked afresh)."""
+    """No disk cache of rulesets inside this block (``davit validate --no-cache``: everything checked afresh)."""
     global _turned_off
     _turned_off += 1
     try:
@@ -44,9 +46,13 @@ def cache_root() -> Path:
     return Path(root)
 
 
-def cache_dir(name: str) -> Path | None:
-    """The private folder of one cache (made if missing), or None when there is none to use."""
-    if disabled():
+def cache_dir(name: str, *, of_rulesets: bool = True) -> Path | None:
+    """The private folder of one cache (made if missing), or None when there is none to use.
+
+    ``of_rulesets=False``: a cache of what depends on davit alone (the parser's tables), which a
+    :func:`turned_off` block leaves on: checking every ruleset afresh need not rebuild davit's own grammar.
+    """
+    if switched_off() or (of_rulesets and _turned_off > 0):
         return None
     folder = cache_root() / name
     try:
