@@ -177,7 +177,7 @@ def run(g, stack: list, sync: bool = False) -> None:
             continue
         runner = code.runner
         if runner is None:
-            runner = code.runner = compile_code(code, getattr(g.ruleset, "code_bundle", None))
+            runner = code.runner = compile_code(code, g.ruleset.code_bundle)
         done = runner(g, frame, stack, budget - used, was_over)
         used += done
         if not sync:

@@ -121,6 +121,7 @@ class Ruleset:
         self.data: dict = {}              # the merged YAML, for explain/diff tools
         self.vocabulary = None            # the type checker's view of the declared names (set by the builder)
         self.root = None                  # folder of the ruleset
+        self.code_bundle = None           # machine.code_cache.Bundle: its compiled code on disk (set by loading)
 
     @property
     def fingerprint(self) -> str:
