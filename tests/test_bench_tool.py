@@ -55,8 +55,10 @@ def test_bench_measures_the_hand_written_yardstick():
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos", "--rounds", "1",
                            "--seconds", "0.05"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    rows = [line.split() for line in done.stdout.splitlines()[1:]]
-    assert len(rows) == 2 and all(row[-1].endswith("×") for row in rows)
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[-2:] == ["ref/new", "ref/ceil"]
+    rows = [line.split() for line in lines[1:]]
+    assert len(rows) == 2 and all(row[-1].endswith("×") and row[-2].endswith("×") for row in rows)
 
 
 def test_bench_cli_runs_old_and_new_side_by_side():

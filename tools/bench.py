@@ -15,7 +15,9 @@ worker process, interleaved round by round, so that the noise of a shared
 machine falls on both alike; the table then shows both and their ratio.
 Rates are CPU time (``time.process_time``) of the worker, medians over the
 rounds. The hand-written Der Mythos in ``tools/reference/`` runs in the same
-rounds as the yardstick.
+rounds as the yardstick (``ref/new``), and so does the ceiling: the same game
+written as the best code generator could emit it under davit's contract
+(``ref/ceil``, see ``tools/reference/der_mythos_state_machine.py``).
 """
 from __future__ import annotations
 
@@ -76,8 +78,12 @@ def clones(rid, players):
     game = mid_game(rid, players)
     return {"clone_us": per_call(game.clone), "deepcopy_us": per_call(lambda: copy.deepcopy(game.state))}
 
-def reference(players, seconds):
-    from reference.der_mythos import play
+def reference(players, seconds, ceiling=False):
+    # the hand-written game; with ceiling=True the same game as the best code generator could emit it
+    if ceiling:
+        from reference.der_mythos_state_machine import play
+    else:
+        from reference.der_mythos import play
     start = time.process_time()
     n = 0
     while time.process_time() - start < seconds:
@@ -215,20 +221,21 @@ def main():
         head += f"{name + ' games/s':>15}{'decisions/s':>13}"
     if args.baseline:
         head += f"{'new/old':>9}"
-    head += f"{'clone µs':>10}{'deepcopy':>10}{'ref/new':>9}"
+    head += f"{'clone µs':>10}{'deepcopy':>10}{'ref/new':>9}{'ref/ceil':>9}"
     if args.log:
         head += f"{'events/s':>10}"
     print(head)
     for rid in args.rulesets.split(","):
         for players in player_counts(rid):
             rows = {name: [] for name in engines}
-            refs = []
+            refs, ceilings = [], []
             for _ in range(args.rounds):
                 for name, engine in engines.items():
                     rows[name].append(engine.ask(kind="games", rid=rid, players=players, seconds=args.seconds,
                                                  record=args.log))
                 if ref is not None and rid == "der-mythos":
                     refs.append(ref.ask(kind="reference", players=players, seconds=args.seconds))
+                    ceilings.append(ref.ask(kind="reference", players=players, seconds=args.seconds, ceiling=True))
             clone = engines["new"].ask(kind="clones", rid=rid, players=players)
             line = f"{rid:<19}{players:>3}"
             for name in engines:
@@ -238,8 +245,9 @@ def main():
             line += f"{clone['clone_us']:>10.1f}{clone['deepcopy_us']:>10.1f}"
             if refs:
                 line += f"{median(refs, 'games') / median(rows['new'], 'games'):>8.1f}×"
+                line += f"{median(refs, 'games') / median(ceilings, 'games'):>8.1f}×"
             if args.log:   # the new engine's events logged per second: the log was on
-                line += f"{'':>9}" * (not refs) + f"{median(rows['new'], 'events'):>10.0f}"
+                line += f"{'':>9}" * 2 * (not refs) + f"{median(rows['new'], 'events'):>10.0f}"
             print(line, flush=True)
     for engine in [*engines.values(), *([ref] if ref else [])]:
         engine.close()
