@@ -14,6 +14,7 @@ from ..dsl.expressions import bind_call_sites
 from ..dsl.fast_reads import Layout
 from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
+from ..dsl.state_free import kept_if_fixed
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
 from ..errors import DavitError, RulesetError, did_you_mean, raise_all
 from ..load.limits import DEFAULT_MAX_DECISIONS, MAX_DECISIONS_CEILING, MAX_PLAYERS, MAX_STEPS_CEILING, MAX_THINGS
@@ -278,7 +279,7 @@ class Builder:
             if code is not None and "do" not in spec:
                 # a `value:` function is one expression: call it as a closure, without a VM frame
                 expr = info.body[0].value
-                info.fast = self.compiler._value_function(expr, snippet, info.params)
+                info.fast = kept_if_fixed(self.compiler._value_function(expr, snippet, info.params), name, self.env)
                 info.value_location = snippet.loc(expr)
                 bind_call_sites(info)
             elif code is not None and not info.suspends:

@@ -1,0 +1,124 @@
+"""Ruleset functions whose value depends on their arguments alone: their answers are kept.
+
+Rules often name a place by building its id, ``room(lvl, c, s) =
+space("r" + text(lvl) + text(c) + s)``, and ask for it many times a move.
+Such a function reads nothing of the position: only its arguments, the
+ruleset's constants, the player count and the table's fixed pieces (spaces,
+zones, things and players by id). Its answer for given arguments is the
+same in every game of that table, so :func:`remembered` keeps it on the
+table (which all games of one ruleset and player count share).
+
+:func:`depends_on_arguments_alone` decides it from the syntax tree, by a
+whitelist: a comprehension, a lambda, a membership test
+(``in`` looks into a zone's things), a game variable, a primitive not in
+:data:`TABLE_ONLY_PRIMITIVES` or a call to a function that is not itself so
+makes the answer "no". An attribute read is allowed where the ruleset's
+declarations prove that no object can hold that name anywhere but in its
+printed attributes or its fixed built-ins (a thing's ``id``, ``kind``,
+``name`` and ``owner``, a player's ``seat`` and ``name``). Only answers that cannot be changed by whoever
+receives them are kept (numbers, text, references), and only for arguments
+that compare by identity of meaning (no ``true``/``1``/``1.0`` sharing a key).
+"""
+from __future__ import annotations
+
+from ..machine.attributes import THING_BUILTINS
+from ..machine.values import PlayerRef, ThingRef, ZoneRef
+from . import ast
+from .fast_reads import ENGINE_PROPS, ZONE_BUILTINS
+
+# primitives that read their arguments and the table's fixed pieces, never the position
+TABLE_ONLY_PRIMITIVES = frozenset({"abs", "text", "space", "zone", "thing", "player", "things", "lookup", "range"})
+# built-in values fixed for a table
+TABLE_ONLY_VALUES = frozenset({"num_players", "all_players"})
+ORDERING = frozenset({"==", "!=", "<", "<=", ">", ">="})
+KEPT_ARGUMENTS = frozenset({str, int, PlayerRef, ThingRef, ZoneRef})
+KEPT_ANSWERS = frozenset({str, int, float, bool, type(None), PlayerRef, ThingRef, ZoneRef})
+# built-in attributes fixed for ever, of whatever object answers them (runtime.py's *_builtin)
+FIXED_BUILTINS = frozenset({"id", "kind", "name", "owner", "seat"})
+# built-in attributes that read the position: where a thing lies, a zone's contents, who is out
+MOVING_BUILTINS = (THING_BUILTINS | ZONE_BUILTINS | ENGINE_PROPS | {"out", "next"}) - FIXED_BUILTINS
+MAX_KEPT = 65536   # answers kept per table, all functions together: memory stays bounded
+
+
+def depends_on_arguments_alone(name: str, env) -> bool:
+    """Whether ruleset function ``name`` is one expression that reads only its arguments and the table."""
+    return _function(name, env, set())
+
+
+def _function(name, env, visiting) -> bool:
+    info = env.functions.get(name)
+    if info is None or name in visiting or len(info.body) != 1 or not isinstance(info.body[0], ast.Return) \
+            or info.body[0].value is None or info.suspends or info.changes_game:
+        return False
+    visiting.add(name)
+    try:
+        return _expression(info.body[0].value, env, set(info.params), visiting)
+    finally:
+        visiting.discard(name)
+
+
+def _expression(n, env, params, visiting) -> bool:
+    def free(node):
+        return _expression(node, env, params, visiting)
+
+    if isinstance(n, ast.Const):
+        return True
+    if isinstance(n, ast.Name):
+        return n.id in params or (n.id not in env.globals and (
+            n.id in env.constants or n.id in env.zones or n.id in TABLE_ONLY_VALUES))
+    if isinstance(n, (ast.BinOp, ast.BoolOp)):
+        return free(n.left) and free(n.right)
+    if isinstance(n, (ast.Neg, ast.Not)):
+        return free(n.operand)
+    if isinstance(n, ast.IfExp):
+        return free(n.cond) and free(n.then) and free(n.other)
+    if isinstance(n, ast.ListLit):
+        return all(free(item) for item in n.items)
+    if isinstance(n, ast.Attr):
+        return fixed_attribute(n.name, env.layout) and free(n.obj)
+    if isinstance(n, ast.Index):
+        return free(n.obj) and free(n.index)
+    if isinstance(n, ast.Compare):
+        return free(n.first) and all(op in ORDERING and free(e) for op, e in n.rest)
+    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+        name = n.func.id
+        if name in env.functions:
+            called = _function(name, env, visiting)
+        else:
+            called = name in TABLE_ONLY_PRIMITIVES
+        return called and all(free(a) for a in n.args) and all(free(v) for _, v in n.kwargs)
+    return False
+
+
+def fixed_attribute(name: str, layout) -> bool:
+    """Whether ``x.name`` reads only what never changes, whatever object ``x`` is: no declared property,
+    counter or per-player zone has that name, nor does a built-in that reads the position."""
+    if layout is None or name in MOVING_BUILTINS:
+        return False
+    if name in layout.thing_props or name in layout.zone_props or name in layout.player_vars \
+            or name in layout.seat_zones:
+        return False
+    return name in FIXED_BUILTINS or name in layout.thing_attrs or name in layout.zone_attrs
+
+
+def kept_if_fixed(fast, name: str, env):
+    """``fast``, the compiled ``value:`` function ``name``, keeping its answers if it reads only its arguments."""
+    return remembered(fast) if depends_on_arguments_alone(name, env) else fast
+
+
+def remembered(fast):
+    """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it."""
+    def call(g, *args):
+        for arg in args:
+            if arg.__class__ not in KEPT_ARGUMENTS:
+                return fast(g, *args)
+        kept = g.table.kept_answers
+        key = (call, args)
+        answer = kept.get(key, kept)
+        if answer is kept:
+            answer = fast(g, *args)
+            if answer.__class__ in KEPT_ANSWERS and len(kept) < MAX_KEPT:
+                kept[key] = answer
+        return answer
+    call.__wrapped__ = fast
+    return call
