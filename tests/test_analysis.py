@@ -12,9 +12,11 @@ import sys
 import time
 
 import pytest
+from cli_runner import REPO
+from cli_runner import run as _run
 
-from cli_runner import REPO, run as _run
-from interpreter.analysis import runner, simulate as simulate_module, stats
+from interpreter.analysis import runner, stats
+from interpreter.analysis import simulate as simulate_module
 from interpreter.load.files import bundled_ids
 from interpreter.machine import rng
 from interpreter.rules.loading import load_ruleset

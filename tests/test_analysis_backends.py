@@ -11,8 +11,8 @@ import shutil
 import subprocess
 
 import pytest
-
-from cli_runner import REPO, run as _run
+from cli_runner import REPO
+from cli_runner import run as _run
 
 TIMING = {"seconds", "games_per_second"}
 

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from test_authoring_guide import _steps
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,12 +13,11 @@ import json
 import sys
 
 import pytest
+from cli_runner import REPO
+from cli_runner import davit as _davit
+from cli_runner import run as _run
 
 import interpreter.agents  # noqa: F401  (imported first on purpose, as in any long-lived process)
-
-from cli_runner import REPO, davit as _davit, run as _run
-
-
 
 
 @pytest.fixture(autouse=True)

@@ -4,10 +4,10 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from interpreter import load_ruleset
-from interpreter.cli import main
 from interpreter.authoring.diff import diff, format_diff
 from interpreter.authoring.draw import to_dot, to_svg
 from interpreter.authoring.explain import explain
+from interpreter.cli import main
 from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
 
 

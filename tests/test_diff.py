@@ -6,8 +6,8 @@ import pytest
 
 from interpreter.authoring.diff import Change, diff, format_diff, normalise_dsl
 from interpreter.load.files import bundled_ids
-from interpreter.rules.loading import load_ruleset
 from interpreter.load.yaml_reader import plain
+from interpreter.rules.loading import load_ruleset
 
 
 def texts(changes):

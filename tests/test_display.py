@@ -10,14 +10,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from ruleset_builder import load
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents
 from interpreter.errors import DavitError
 from interpreter.observe.narrate import describe_view
 from interpreter.observe.status import status
-
-from ruleset_builder import load
 
 BUNDLED = ["tutorial", "der-mythos", "collapsible-d", "titanic", "titanic-board-game", "sos-titanic"]
 PLAYERS = {"tutorial": 3, "der-mythos": 4, "collapsible-d": 3, "titanic": 3, "titanic-board-game": 3,

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from interpreter.authoring.draw import files as draw_files
-from interpreter.rules.board import Board
 from interpreter.authoring.draw import NAMED_COLOURS, draw_main, to_dot, to_svg, write_drawing
+from interpreter.authoring.draw import files as draw_files
 from interpreter.errors import DavitError
+from interpreter.rules.board import Board
 from interpreter.rules.loading import load_ruleset
 from interpreter.rules.model import Ruleset, ZoneDef
 

@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-
 from cli_runner import REPO
 
 SOURCE = REPO / "rulesets" / "tutorial"

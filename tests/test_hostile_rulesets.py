@@ -5,15 +5,14 @@ located error in play, or the game's end by length — quickly, never with a
 traceback or a MemoryError.
 """
 import pytest
+from ruleset_builder import load
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.errors import DavitError, GameError, LoadError
-from interpreter.machine.budget import WorkBudgetError
 from interpreter.load.limits import DEFAULT_MAX_DECISIONS, LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_WORK
 from interpreter.load.yaml_reader import parse_yaml
-
-from ruleset_builder import load
+from interpreter.machine.budget import WorkBudgetError
 
 
 def _located(exc):

@@ -17,10 +17,12 @@ import re
 from dataclasses import dataclass, field
 
 import pytest
+from cli_runner import REPO
+from cli_runner import davit as _davit
+from cli_runner import run as _run
 
 from interpreter.errors import DavitError, SaveError
 
-from cli_runner import REPO, davit as _davit, run as _run
 INVALID = REPO / "tests" / "invalid"
 FIX = "tests/invalid"
 

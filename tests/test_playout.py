@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import Game, load_ruleset
-from interpreter.errors import GameError, SaveError
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.bots import RandomAgent
+from interpreter.errors import GameError, SaveError
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from record_game_hashes import combos  # noqa: E402

@@ -3,8 +3,8 @@
 import pytest
 import yaml
 
-from interpreter.authoring.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
+from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.dsl.primitives import PRIMITIVES
 from interpreter.errors import GameError
 

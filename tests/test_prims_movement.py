@@ -3,10 +3,9 @@
 import pytest
 import yaml
 
-from interpreter.authoring.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
+from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.errors import GameError
-
 
 # A ring a-b-c-d-a, a spur d-e (e is a dead end), a one-way arrow c->f,
 # and a room r off b (kind "door").

@@ -3,11 +3,10 @@
 import pytest
 import yaml
 
-from interpreter.authoring.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
+from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.dsl.primitives import PRIMITIVES
 from interpreter.errors import GameError
-
 
 # Two columns of a patience layout: the first thing of a zone is its far end.
 RULESET = {

@@ -15,6 +15,7 @@ pytest.importorskip("pettingzoo", reason=REASON)
 pyspiel = pytest.importorskip("pyspiel", reason=REASON)
 
 from pettingzoo.test import api_test, parallel_api_test, seed_test
+from ruleset_builder import load
 
 from interpreter import load_ruleset
 from interpreter.load.files import bundled_ids
@@ -25,7 +26,6 @@ from interpreter.rl import pettingzoo as davit_pz
 from interpreter.rl.catalogue import Catalogue, CatalogueError
 from interpreter.rl.observation import ObservationEncoder
 from interpreter.rl.session import Session
-from ruleset_builder import load
 
 RULESETS = bundled_ids()
 DOC = Path(__file__).resolve().parent.parent / "docs" / "rl.md"

@@ -1,8 +1,8 @@
 """Every scenario file of every bundled ruleset passes (the rulebook examples)."""
 import pytest
 
-from interpreter.load.files import bundled_rulesets_dir
 from interpreter.authoring.scenario import find_scenarios, run_scenario
+from interpreter.load.files import bundled_rulesets_dir
 
 SCENARIOS = find_scenarios([bundled_rulesets_dir()])
 

@@ -1,11 +1,10 @@
 """Unit tests for interpreter.agents: make_agents, random/first/greedy/human agents, play_out."""
 
 import pytest
+from ruleset_builder import load as build
 
 from interpreter import Action, Game
-from interpreter.agents import (FirstAgent, GreedyAgent, HumanAgent, RandomAgent, make_agents, play_out)
-
-from ruleset_builder import load as build
+from interpreter.agents import FirstAgent, GreedyAgent, HumanAgent, RandomAgent, make_agents, play_out
 
 
 def load(tmp_path, spec):

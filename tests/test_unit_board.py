@@ -5,8 +5,8 @@ import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
-from interpreter.rules.board import Board
 from interpreter.errors import GameError
+from interpreter.rules.board import Board
 
 _serial = itertools.count()
 

@@ -5,8 +5,7 @@ import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
-from interpreter.errors import did_you_mean
-from interpreter.errors import DavitError, DslError, Findings, GameError
+from interpreter.errors import DavitError, DslError, Findings, GameError, did_you_mean
 
 _serial = itertools.count()
 

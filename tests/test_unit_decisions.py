@@ -1,12 +1,10 @@
 """Unit tests for interpreter.play.decisions: actions, turns, choices, simultaneous play, refusals."""
 
 import pytest
+from ruleset_builder import load
 
 from interpreter import Action, Applied, Game, Refused
 from interpreter.errors import GameError
-
-from ruleset_builder import load
-
 
 TURNS = {
     "player": {"vars": {"score": 0, "coins": {"initial": 2, "min": 0}}},

@@ -1,8 +1,7 @@
 """Unit tests for interpreter.dsl.parser: statements, expressions, lambdas, errors."""
 import pytest
 
-from interpreter.dsl import ast
-from interpreter.dsl import parser
+from interpreter.dsl import ast, parser
 from interpreter.dsl.parser import parse
 from interpreter.errors import DslError, Location
 from interpreter.load.yaml_reader import parse_yaml

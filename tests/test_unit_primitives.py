@@ -7,12 +7,11 @@ run on a game that waits at a decision (a finished game runs no code).
 import pytest
 import yaml
 
-from interpreter.authoring.snippets import SnippetCompiler
 from interpreter import Game, load_ruleset
+from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from interpreter.errors import GameError
 from interpreter.machine.values import PlayerRef, ThingRef, ZoneRef
-
 
 #   s1 == s2 == s3 --ladder--> s4
 RULESET = {

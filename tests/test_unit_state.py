@@ -2,14 +2,12 @@
 import json
 
 import pytest
+from ruleset_builder import load
 
 from interpreter import Action, Game
 from interpreter.errors import SaveError
-from interpreter.play.state import State
 from interpreter.machine.values import PlayerRef, ThingRef, ZoneRef
-
-from ruleset_builder import load
-
+from interpreter.play.state import State
 
 # A game that stops at a choice in the middle of a function, with every part of
 # the state filled: globals holding references, counters, zones, thing and zone

@@ -2,15 +2,13 @@
 import json
 
 import pytest
+from ruleset_builder import load
 
 from interpreter import Action, Game, load_ruleset
 from interpreter.agents import make_agents
 from interpreter.load.files import bundled_ids
 from interpreter.machine.values import encode
 from interpreter.play.visibility import can_see, redact, watchers
-
-from ruleset_builder import load
-
 
 BASE = {
     "player": {"vars": {"score": 0,

@@ -3,11 +3,18 @@ import pickle
 
 import pytest
 
-from interpreter.load import yaml_reader
 from interpreter.errors import LoadError, Location
-from interpreter.load.yaml_reader import (LocList, LocMap, LocStr, load_yaml_file, located, parse_yaml, plain,
-                                     position_in_file)
-
+from interpreter.load import yaml_reader
+from interpreter.load.yaml_reader import (
+    LocList,
+    LocMap,
+    LocStr,
+    load_yaml_file,
+    located,
+    parse_yaml,
+    plain,
+    position_in_file,
+)
 
 # --- located values ------------------------------------------------------------
 

@@ -119,7 +119,7 @@ for (r, x), s in sorted(spaces.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
     if s["colour"] != "white":
         extra = ', admit: "room_for(thing, zone)", admit_reason: "at most two pawns on a space unless it is white"'
     print(f'    - {{id: {sid(r, x)}, name: "{name} ({s["colour"]})", attrs: {{{a}}}, pos: [{x}, {r}]{extra},')
-    print(f'       reconstructed: "board layout not given in the rulebook text"}}')
+    print('       reconstructed: "board layout not given in the rulebook text"}')
 print("  edges:")
 for a, b, k in edges:
     print(f"    - {{from: {a}, to: {b}, kind: {k}}}")
