@@ -220,6 +220,15 @@ def test_effects_refused_in_every_condition(tmp_path, section):
     assert "changes the game and cannot be used in a condition" in errs[0].message
 
 
+def test_a_condition_may_not_change_the_game_through_functions_calling_functions(tmp_path):
+    spec = {"zones": [{"id": "deck"}, {"id": "pile"}], "things": [{"id": "card", "start": "deck"}],
+            "functions": {"sneaky": {"do": "move(thing('card'), pile)\nreturn true"},
+                          "outer": {"value": "sneaky()"}, "outermost": {"do": "return outer()"}},
+            "actions": [{"id": "go", "if": "outermost()", "do": "pass"}]}
+    errs = errors(load_spec, tmp_path, spec)
+    assert [e.message for e in errs] == ["function 'outermost' changes the game and cannot be used in a condition"]
+
+
 def test_effects_allowed_in_statements(tmp_path):
     rs = load_spec(tmp_path, {"flow": [{"do": "score(player(0), 4)"}]})
     assert Game(rs, 1).scores == {0: 4}

@@ -10,7 +10,7 @@ import yaml
 from interpreter import Game, load_ruleset
 from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.dsl.primitives import BUILTIN_VALUES, PRIMITIVES
-from interpreter.errors import GameError
+from interpreter.errors import DavitError, GameError
 from interpreter.machine.values import PlayerRef, ThingRef, ZoneRef
 
 #   s1 == s2 == s3 --ladder--> s4
@@ -166,6 +166,23 @@ def test_lookups_of_missing_things_are_game_errors(game, text, message):
     with pytest.raises(GameError) as info:
         ev(game, text)
     assert message in info.value.message
+
+
+def test_thing_with_a_player_is_that_players_copy_of_a_per_player_thing(tmp_path):
+    folder = tmp_path / "per-player"
+    folder.mkdir()
+    spec = dict(RULESET, things=[{"id": "pawn", "per_player": True, "start": "deck"},
+                                 {"id": "card", "start": "deck"}])
+    (folder / "ruleset.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+    game = Game(load_ruleset(folder), 3, seed=1)
+    assert [ev(game, f"thing('pawn', player({seat}))").id for seat in range(3)] == ["pawn@0", "pawn@1", "pawn@2"]
+    assert ev(game, "thing('pawn', player(2)).owner") == PlayerRef(2)
+    with pytest.raises(GameError) as info:
+        ev(game, "thing('pawn', 2)")
+    assert "thing(id, player) needs a player, got number" in info.value.message
+    with pytest.raises(DavitError) as info:   # a literal id that no per-player thing has: caught as it loads
+        ev(game, "thing('card', player(0))")
+    assert "no per-player thing has the id 'card'" in str(info.value)
 
 
 def test_next_player_and_turn_order(game):

@@ -387,6 +387,12 @@ class Generator:
                 and isinstance(n.args[0].value, str) and not (name == "zone" and len(n.args) > 1):
             known = self.env.thing_ids if name == "thing" else self.env.zone_ids
             wanted = n.args[0].value
+            if name == "thing" and len(n.args) > 1:   # thing("pawn", p): a per-player thing (pawn@0, pawn@1, ...)
+                mine = {tid.rpartition("@")[0] for tid in known if tid.endswith("@0")}
+                if known and wanted not in mine:
+                    raise DslError(f"no per-player thing has the id '{wanted}'", self.sn.loc(n.args[0]),
+                                   did_you_mean(wanted, mine), code="unknown-reference")
+                return
             if known and wanted not in known:
                 raise DslError(f"no {'thing' if name == 'thing' else 'zone or space'} has the id '{wanted}'",
                                self.sn.loc(n.args[0]), did_you_mean(wanted, known), code="unknown-reference")

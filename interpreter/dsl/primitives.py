@@ -272,8 +272,12 @@ def space(g, loc, id):
 
 
 @primitive()
-def thing(g, loc, id):
-    """thing("card-5@0"): a card, piece or token by id."""
+def thing(g, loc, id, player=None):
+    """thing("card-5@0"): a card, piece or token by id; thing("pawn", p): p's own copy of a per-player thing."""
+    if player is not None:
+        if not isinstance(player, PlayerRef):
+            raise GameError(f"thing(id, player) needs a player, got {type_name(player)}", loc)
+        id = f"{id}@{player.seat}"
     found = g.table.things.get(str(id))
     if found is None:
         raise GameError(f"no thing with id '{id}'", loc)

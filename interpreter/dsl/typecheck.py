@@ -465,7 +465,7 @@ class TypeChecker:
         if name == "things" and literal is not None and literal in self.vocab.kind_attrs:
             return ("list", ThingOf(literal))
         if name == "thing" and literal is not None:
-            kind = self.vocab.kind_of_id(literal)
+            kind = self.vocab.kind_of_id(literal if len(n.args) == 1 else literal + "@0")
             return ThingOf(kind) if kind is not None else THING
         if name in self.vocab.functions:
             return self.function_type(name)
