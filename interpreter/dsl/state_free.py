@@ -9,15 +9,16 @@ same in every game of that table, so :func:`remembered` keeps it on the
 table (which all games of one ruleset and player count share).
 
 :func:`depends_on_arguments_alone` decides it from the syntax tree, by a
-whitelist: a comprehension, a lambda, a membership test
-(``in`` looks into a zone's things), a game variable, a primitive not in
-:data:`TABLE_ONLY_PRIMITIVES` or a call to a function that is not itself so
+whitelist. A comprehension, a lambda, a membership test (``in`` looks into
+a zone's things), a game variable, a primitive not in
+:data:`TABLE_ONLY_PRIMITIVES` or a call of a function that is not itself so
 makes the answer "no". An attribute read is allowed where the ruleset's
 declarations prove that no object can hold that name anywhere but in its
 printed attributes or its fixed built-ins (a thing's ``id``, ``kind``,
-``name`` and ``owner``, a player's ``seat`` and ``name``). Only answers that cannot be changed by whoever
-receives them are kept (numbers, text, references), and only for arguments
-that compare by identity of meaning (no ``true``/``1``/``1.0`` sharing a key).
+``name`` and ``owner``, a player's ``seat`` and ``name``). Only answers that
+whoever receives them cannot change are kept (numbers, text, references),
+and only for arguments that cannot share a key by mere equality (``true``,
+``1`` and ``1.0`` are equal in Python).
 """
 from __future__ import annotations
 
