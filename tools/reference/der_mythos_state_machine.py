@@ -8,7 +8,7 @@ does, because of what it promises (see docs/performance.md, "the ceiling"):
 - the position is data that a bot can clone and a saved game restore at any
   decision: zones as lists of thing numbers, where each thing lies, which
   side is up, the players' counters, the game's own random stream (one
-  integer, splitmix64, as ``interpreter/machine/rng.py``), the pending
+  integer, splitmix64: ``interpreter/machine/rng.py`` itself), the pending
   decision and the moves committed to it;
 - the rules run as a resumable state machine (a ``pc`` kept in that data),
   so the game can stop at a decision and go on from a copy;
@@ -26,33 +26,14 @@ from __future__ import annotations
 
 import random
 
-MASK = (1 << 64) - 1
+from interpreter.machine.rng import seed_state, shuffled   # the game's own stream, as davit draws it
+
 LIMITS = {2: 12, 3: 18, 4: 24, 5: 30}
 ROUNDS = 9
 # the cards in davit's order (rulesets/der-mythos/cards.yaml): 9 passengers a player, then the ship
 # cards (2 bows, 2 plain middles, 3 funnels, the broken funnel, the stern), then the lifeboats
 SHIP = [False] * 7 + [True, False]        # broken funnel on the back
 BOAT_FACTORS = [1, 1, 1, 2, 2, 2, 3, 3]
-
-
-def _below(state: int, n: int) -> tuple[int, int]:
-    limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        z ^= z >> 31
-        if z < limit:
-            return state, z % n
-
-
-def _shuffled(state: int, items: list) -> tuple[int, list]:
-    items = list(items)
-    for i in range(len(items) - 1, 0, -1):
-        state, j = _below(state, i + 1)
-        items[i], items[j] = items[j], items[i]
-    return state, items
 
 
 class Table:
@@ -101,13 +82,13 @@ def new_game(table: Table, seed: int) -> State:
     st.face_up = table.face_up[:]
     st.score = [0] * table.players
     st.round, st.pc, st.deciding, st.commits, st.over = 0, 0, (), {}, False
-    st.rng = (seed * 0x9E3779B97F4A7C15 + 0x2545F4914F6CDD1D) & MASK
+    st.rng = seed_state(seed)
     # setup: shuffle the middle stack into the ship behind the bows, add the stern, shuffle the lifeboats
-    st.rng, st.zones[table.MIDDLE] = _shuffled(st.rng, st.zones[table.MIDDLE])
+    st.rng, st.zones[table.MIDDLE] = shuffled(st.rng, st.zones[table.MIDDLE])
     for t in st.zones[table.MIDDLE][:]:
         _move(st, t, table.SHIP, False)
     _move(st, st.zones[table.BOX][0], table.SHIP, False)
-    st.rng, st.zones[table.BOATS] = _shuffled(st.rng, st.zones[table.BOATS])
+    st.rng, st.zones[table.BOATS] = shuffled(st.rng, st.zones[table.BOATS])
     return st
 
 
