@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from interpreter.machine.rng import seed_state, shuffled   # the game's own stream, as davit draws it
+from interpreter.machine.rng import seed_state, shuffled  # the game's own stream, as davit draws it
 
 LIMITS = {2: 12, 3: 18, 4: 24, 5: 30}
 ROUNDS = 9
