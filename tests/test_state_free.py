@@ -95,6 +95,16 @@ def test_the_kept_answers_stay_bounded(tmp_path, monkeypatch):
     assert len(game.table.kept_answers) == 5
 
 
+def test_long_texts_are_not_kept(tmp_path):
+    # texts may be 100,000 characters long: 65,536 of them kept would be gigabytes
+    rs = load(tmp_path, SPEC)
+    game = Game(rs, 2, seed=1)
+    label = rs.functions["label"].fast
+    long = "x" * (state_free.MAX_KEPT_TEXT + 1)
+    assert label(game, long) == long and label(game, "short") == "short"
+    assert [key[1] for key in game.table.kept_answers] == [("short",)]
+
+
 @pytest.mark.parametrize("rid", bundled_ids())
 def test_games_are_the_same_with_answers_kept_and_not(rid, monkeypatch):
     def played(players):

@@ -39,6 +39,7 @@ FIXED_BUILTINS = frozenset({"id", "kind", "name", "owner", "seat"})
 # built-in attributes that read the position: where a thing lies, a zone's contents, who is out
 MOVING_BUILTINS = (THING_BUILTINS | ZONE_BUILTINS | ENGINE_PROPS | {"out", "next"}) - FIXED_BUILTINS
 MAX_KEPT = 65536   # answers kept per table, all functions together: memory stays bounded
+MAX_KEPT_TEXT = 256   # nor is a text longer than this kept, as an argument or an answer (texts reach 100,000)
 
 
 def depends_on_arguments_alone(name: str, env) -> bool:
@@ -111,14 +112,15 @@ def remembered(fast):
     """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it."""
     def call(g, *args):
         for arg in args:
-            if arg.__class__ not in KEPT_ARGUMENTS:
+            if arg.__class__ not in KEPT_ARGUMENTS or (arg.__class__ is str and len(arg) > MAX_KEPT_TEXT):
                 return fast(g, *args)
         kept = g.table.kept_answers
         key = (call, args)
         answer = kept.get(key, kept)
         if answer is kept:
             answer = fast(g, *args)
-            if answer.__class__ in KEPT_ANSWERS and len(kept) < MAX_KEPT:
+            if answer.__class__ in KEPT_ANSWERS and len(kept) < MAX_KEPT \
+                    and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
                 kept[key] = answer
         return answer
     call.__wrapped__ = fast
