@@ -32,7 +32,8 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "set_var", "set_attr",
               # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones", "get",
-              "players", "owner"}
+              "players", "owner",
+              "record"}   # a log line is worked out only when the log is kept (`if g.record`)
 
 
 def structure_problems(source: str) -> list[str]:
@@ -205,3 +206,25 @@ def test_the_readers_made_for_a_ruleset_answer_as_the_general_reader(rid):
     for name in names:
         fast, general = reader_for(layout, name), attributes.reader(name)
         assert [answer(fast, o, name) for o in objects] == [answer(general, o, name) for o in objects], name
+
+
+def test_a_log_line_is_worked_out_only_when_the_log_is_kept(tmp_path):
+    # log()'s values are narration: unlogged (davit simulate, the bots) they are not worked out at all, unless
+    # working them out changes the game (here bump(), which counts its calls), which then happens either way
+    before = set(linetable.SOURCES)
+    rs = load(tmp_path, {
+        "variables": {"bumps": 0},
+        "functions": {"bump": {"do": "bumps = bumps + 1\nreturn bumps"},
+                      "shown": {"params": ["x"], "value": "x * 2"}},
+        "flow": [{"do": "log(\"pure {}\", shown(3))\nlog(\"effect {}\", bump())\nlog(\"plain\")"}],
+    })
+    for record in (True, False):
+        game = Game(rs, 1, seed=1, record=record)
+        assert game.is_over and game.state.vars["bumps"] == 1
+        lines = [e["text"] for e in game.log if e["e"] == "log"]
+        assert lines == (["pure 6", "effect 1", "plain"] if record else [])
+    sources = generated_since(before).values()
+
+    def guards(literal):
+        return [s.count("if g.record else None") for s in sources if literal in s]
+    assert guards("'pure {}'") == [1] and guards("'plain'") == [1] and guards("'effect {}'") == [0]

@@ -348,7 +348,25 @@ class Generator:
             return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"]))
         args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
-        return self.node(n, f"{args[0]}({', '.join(args[1:])})")
+        call = f"{args[0]}({', '.join(args[1:])})"
+        if prim.narration and self._changes_nothing((n.args, n.kwargs)):
+            # nobody reads the log (davit simulate, the bots): its line and the values it shows are not worked out
+            call = f"({call} if g.record else None)"
+        return self.node(n, call)
+
+    def _changes_nothing(self, nodes) -> bool:
+        """Whether evaluating ``nodes`` can change nothing: no effect, no function that changes the game or
+        asks a player, no call the compiler does not know (then leaving it out changes no game)."""
+        for node in ast.walk(nodes):
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else None
+                info = self.env.functions.get(name)
+                if info is not None:
+                    if info.changes_game or info.suspends:
+                        return False
+                elif name not in PRIMITIVES or PRIMITIVES[name].effect:
+                    return False
+        return True
 
     def _inlined_lambda(self, lam, source: str, form: str) -> str:
         """``filter(xs, x -> cond)`` and its kin as a comprehension over ``source``: the lambda's body inline,

@@ -26,13 +26,14 @@ class Primitive:
     kwargs: tuple
     doc: str
     static_check: object = None
+    narration: bool = False   # its only effect is a line of the event log: skipped, arguments and all, when unlogged
 
 
 PRIMITIVES: dict[str, Primitive] = {}
 BUILTIN_VALUES: dict = {}
 
 
-def primitive(effect: bool = False, name: str | None = None):
+def primitive(effect: bool = False, name: str | None = None, narration: bool = False):
     def register(fn):
         sig = inspect.signature(fn)
         params = list(sig.parameters.values())[2:]  # skip game, loc
@@ -42,7 +43,7 @@ def primitive(effect: bool = False, name: str | None = None):
         # any parameter but *args may also be given by name: sorted(xs, key=x -> x.value)
         kw = tuple(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
         key = name or fn.__name__.rstrip("_")
-        PRIMITIVES[key] = Primitive(key, fn, effect, low, high, kw, inspect.getdoc(fn) or "")
+        PRIMITIVES[key] = Primitive(key, fn, effect, low, high, kw, inspect.getdoc(fn) or "", narration=narration)
         return fn
     return register
 

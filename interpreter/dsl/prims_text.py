@@ -41,7 +41,7 @@ def fill_holes(template: str, values: list, loc) -> str:
     return "".join(out)
 
 
-@primitive(effect=True)
+@primitive(effect=True, narration=True)
 def log(g, loc, message, *args, to=None):
     """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value.
 
