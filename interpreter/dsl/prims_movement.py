@@ -1,7 +1,7 @@
 """Roll-and-move helpers: where a piece can end a move of exactly n steps.
 
 Registered in the same registry as primitives.py (imported automatically).
-They read the board through ``g.board._arcs``, so one-way edges, edges added
+They read the board through ``g.board.arcs``, so one-way edges, edges added
 during play and removed spaces are respected exactly as ``neighbours`` does.
 """
 from __future__ import annotations
@@ -50,23 +50,30 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
     seen = set()
     todo = [(origin, None, steps)]
     while todo:
-        node, prev, left = todo.pop()
-        if (node, prev, left) in seen:
+        step = todo.pop()
+        if step in seen:
             continue
-        seen.add((node, prev, left))
+        seen.add(step)
+        node, prev, left = step
         if left == 0:
             ends[node] = None
             continue
-        arcs = list(board._arcs(g, node))
+        arcs = board.arcs(g, node)
         charge(g, 1 + len(arcs), loc)   # a walk of a billion steps round a loop of spaces is a lot of work
         for nxt, k in arcs:
             if kinds is not None and k not in kinds:
                 continue
             if no_reverse and nxt == prev:
                 continue
-            if not may_enter(nxt):
+            entered = allowed.get(nxt)
+            if entered is None:
+                entered = may_enter(nxt)
+            if not entered:
                 continue
-            if stops_at(nxt):
+            stopped = stops.get(nxt)
+            if stopped is None:
+                stopped = stops_at(nxt)
+            if stopped:
                 ends[nxt] = None
                 continue
             todo.append((nxt, node, left - 1))

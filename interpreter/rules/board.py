@@ -49,13 +49,18 @@ class Board:
     def _id(self, where) -> str:
         return where.id if isinstance(where, ZoneRef) else str(where)
 
-    def _arcs(self, g, node):
-        """The arcs out of ``node`` to spaces still on the board: the printed ones, then the added ones."""
+    def arcs(self, g, node):
+        """The arcs ``(to, kind)`` out of ``node`` to spaces still on the board, the printed ones then the
+        added ones: a sequence to read, not to change."""
+        arcs = self.adjacency.get(node, ())
+        if g.state.links:
+            added = self._added(g).get(node)
+            if added:
+                arcs = [*arcs, *added]
         zprops = g.state.zprops
-        for arcs in (self.adjacency.get(node, ()), self._added(g).get(node, ())):
-            for m, kind in arcs:
-                if not zprops.get(m, _NO_PROPS).get("removed"):
-                    yield m, kind
+        if not zprops:   # nothing removed (nor any zone property set): every arc stands
+            return arcs
+        return [(m, kind) for m, kind in arcs if not zprops.get(m, _NO_PROPS).get("removed")]
 
     @staticmethod
     def _added(g) -> dict:
