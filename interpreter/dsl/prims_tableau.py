@@ -8,6 +8,7 @@ loop in the rules. They name no game.
 from __future__ import annotations
 
 from ..errors import GameError
+from ..machine.attributes import reader
 from ..machine.values import ThingRef, ZoneRef, type_name
 from .primitives import primitive
 
@@ -63,9 +64,9 @@ def stack_targets(g, loc, thing_, zones, attr, step, same=None):
     """
     if not isinstance(thing_, ThingRef):
         raise GameError(f"stack_targets() needs a thing, got {type_name(thing_)}", loc)
-    get = g.get_attr
-    want = get(thing_, attr, loc) + step
-    keys = [(k, get(thing_, k, loc)) for k in (same or [])]
+    read = reader(attr)   # asked of every zone's last thing: the reader made for the name, not get_attr's search
+    want = read(g, thing_, loc) + step
+    keys = [(reader(k), g.get_attr(thing_, k, loc)) for k in (same or [])]
     props = g.state.props
     things = g.table.things
     found = []
@@ -74,6 +75,6 @@ def stack_targets(g, loc, thing_, zones, attr, step, same=None):
         if not ids or not props[ids[-1]].get("face_up", False):
             continue
         last = things[ids[-1]]
-        if get(last, attr, loc) == want and all(get(last, k, loc) == v for k, v in keys):
+        if read(g, last, loc) == want and all(read_key(g, last, loc) == v for read_key, v in keys):
             found.append(z)
     return found

@@ -19,13 +19,17 @@ THING_FIELDS = ("id", "kind", "name")
 THING_BUILTINS = {"id", "kind", "name", "zone", "owner", "holder", "position", "face_up"}
 
 _readers: dict = {}
+MAX_READERS = 4096   # names come from rule texts, but a primitive may be given a name made while playing
 
 
 def reader(name: str):
     """``read(g, obj, loc)``: the value of ``obj.<name>``, as ``g.get_attr(obj, name, loc)`` gives it."""
-    if name not in _readers:
-        _readers[name] = _make(name)
-    return _readers[name]
+    found = _readers.get(name)
+    if found is None:
+        found = _make(name)
+        if len(_readers) < MAX_READERS:
+            _readers[name] = found
+    return found
 
 
 def _make(name: str):
