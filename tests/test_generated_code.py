@@ -228,3 +228,14 @@ def test_a_log_line_is_worked_out_only_when_the_log_is_kept(tmp_path):
     def guards(literal):
         return [s.count("if g.record else None") for s in sources if literal in s]
     assert guards("'pure {}'") == [1] and guards("'plain'") == [1] and guards("'effect {}'") == [0]
+
+
+def test_readers_made_for_names_built_while_playing_are_not_kept_for_ever(monkeypatch):
+    # the compiler asks for readers of the names written in the rules; a primitive given a name the rules
+    # build (stack_targets(t, zones, "num" + text(i), 1)) may ask for any number of them
+    from interpreter.machine import attributes
+    monkeypatch.setattr(attributes, "_readers", {})
+    monkeypatch.setattr(attributes, "MAX_READERS", 3)
+    made = [attributes.reader(f"name{i}") for i in range(10)]
+    assert len(attributes._readers) == 3 and len({id(r) for r in made}) == 10
+    assert attributes.reader("name0") is made[0] and attributes.reader("name9") is not made[9]
