@@ -170,6 +170,8 @@ class RuleRuntime:
         checked_size(value)
         st = self.state
         st.own_zprops(zid)[name] = value
+        if name == "removed":   # the board changed: its breadth-first trees are looked up afresh
+            st.board_key = None
         if isinstance(value, (list, dict)) and st.zprops_deep is not None:
             st.zprops_deep.add(zid)
 

@@ -64,7 +64,7 @@ class State:
 
     __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
                  "pending", "rng", "pins", "steps", "over", "phase", "props_own", "props_deep", "zprops_own",
-                 "zprops_deep", "added_arcs")
+                 "zprops_deep", "added_arcs", "board_key")
 
     def __init__(self):
         self.vars: dict = {}
@@ -87,6 +87,7 @@ class State:
         self.zprops_own: set = set()       # zones whose props dict no clone shares
         self.zprops_deep: set | None = None  # zones whose props hold a list or dict; None: not known
         self.added_arcs: dict | None = None  # links by space (rules/board.py); None: not worked out yet
+        self.board_key: tuple | None = None  # (removed spaces, links): how the board stands; None: not worked out
 
     def own_props(self, tid: str) -> dict:
         """Thing ``tid``'s properties, to change: copied first if a clone may share them."""
@@ -142,6 +143,7 @@ class State:
         self.zprops_own, other.zprops_own, other.zprops_deep = set(deep_zones), set(deep_zones), set(deep_zones)
         other.links = [l[:] for l in self.links]
         other.added_arcs = self.added_arcs   # shared: replaced, never changed, when a link is added
+        other.board_key = self.board_key     # a tuple: dropped, never changed, when the board changes
         other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
         other.pending = _copy_dict(self.pending) if self.pending is not None else None
         other.rng = self.rng

@@ -113,14 +113,17 @@ class Board:
         computed once per origin, edge kind and such change, and reused: the
         search bots ask the same distances at every position they judge.
         """
-        zprops = g.state.zprops
-        removed = tuple(n for n, props in zprops.items() if props.get("removed"))
-        key = (origin, kind, removed, tuple(map(tuple, g.state.links)))
+        st = g.state
+        board_key = st.board_key   # worked out once per change of the board, not at every question
+        if board_key is None:
+            removed = tuple(n for n, props in st.zprops.items() if props.get("removed"))
+            board_key = st.board_key = (removed, tuple(map(tuple, st.links)))
+        key = (origin, kind, board_key)
         found = self._trees.get(key)
         if found is not None:
             return found
-        # the arcs _arcs yields, in its order, with removed spaces read from a set
-        adjacency, added, gone = self.adjacency, self._added(g), set(removed)
+        # the arcs that arcs() gives, in its order, with removed spaces read from a set
+        adjacency, added, gone = self.adjacency, self._added(g), set(board_key[0])
         dist, parent = {origin: 0}, {origin: None}
         todo = deque([origin])
         while todo:
@@ -189,6 +192,7 @@ class Board:
                 raise GameError(f"'{end}' is not a board space")
         st = g.state
         st.links.append(link)
+        st.board_key = None
         added = st.added_arcs
         if added is not None:   # kept up to date (rules may ask between links); clones share it: a new dict
             start, end, kind, one_way = link
