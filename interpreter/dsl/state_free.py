@@ -104,8 +104,22 @@ def fixed_attribute(name: str, layout) -> bool:
 
 
 def kept_if_fixed(fast, name: str, env):
-    """``fast``, the compiled ``value:`` function ``name``, keeping its answers if it reads only its arguments."""
-    return remembered(fast) if depends_on_arguments_alone(name, env) else fast
+    """``fast``, the compiled ``value:`` function ``name``, keeping its answers if it reads only its arguments
+    and working one out costs more than looking it up."""
+    if depends_on_arguments_alone(name, env) and worth_keeping(env.functions[name].body[0].value):
+        return remembered(fast)
+    return fast
+
+
+def worth_keeping(expression) -> bool:
+    """Whether ``expression`` does two or more calls or operations (``space("r" + text(c))``). Looking up a
+    kept answer costs about half a microsecond (a call, a key, its hash): about what one call, or a
+    comparison and some reads, costs (``thing("pawn", p)``, ``t.id == who``), so those are worked out
+    afresh. A list is never kept, so a function that is one list is not either."""
+    if isinstance(expression, ast.ListLit):
+        return False
+    work = sum(isinstance(n, (ast.Call, ast.BinOp)) for n in ast.walk(expression))
+    return work >= 2
 
 
 def remembered(fast):
