@@ -33,18 +33,8 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
         return []
     kinds = _kinds(kind, loc)
     zones = g.table.zones
-    allowed: dict[str, bool] = {}
+    allowed: dict[str, bool] = {}   # enter(space) and stop(space), asked once per space
     stops: dict[str, bool] = {}
-
-    def may_enter(node):
-        if node not in allowed:
-            allowed[node] = True if enter is None else bool(enter(zones[node]))
-        return allowed[node]
-
-    def stops_at(node):
-        if node not in stops:
-            stops[node] = False if stop is None else bool(stop(zones[node]))
-        return stops[node]
 
     ends: dict[str, None] = {}
     seen = set()
@@ -67,12 +57,12 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
                 continue
             entered = allowed.get(nxt)
             if entered is None:
-                entered = may_enter(nxt)
+                entered = allowed[nxt] = True if enter is None else bool(enter(zones[nxt]))
             if not entered:
                 continue
             stopped = stops.get(nxt)
             if stopped is None:
-                stopped = stops_at(nxt)
+                stopped = stops[nxt] = False if stop is None else bool(stop(zones[nxt]))
             if stopped:
                 ends[nxt] = None
                 continue
