@@ -66,7 +66,7 @@ def stack_targets(g, loc, thing_, zones, attr, step, same=None):
         raise GameError(f"stack_targets() needs a thing, got {type_name(thing_)}", loc)
     read = reader(attr)   # asked of every zone's last thing: the reader made for the name, not get_attr's search
     want = read(g, thing_, loc) + step
-    keys = [(reader(k), g.get_attr(thing_, k, loc)) for k in (same or [])]
+    keys = [(read_key, read_key(g, thing_, loc)) for read_key in map(reader, same or [])]
     props = g.state.props
     things = g.table.things
     found = []
