@@ -31,8 +31,21 @@ def test_the_guide_has_commands():
 
 
 def test_every_command_of_the_guide_works(tmp_path):
+    _run_page(GUIDE, tmp_path)
+    assert (tmp_path / "my-ship.svg").is_file()
+
+
+def test_every_command_of_the_variants_page_works(tmp_path):
+    page = ROOT / "docs" / "variants.md"
+    kinds = [s[0] for s in _steps(page.read_text())]
+    assert kinds.count("run") >= 5 and kinds.count("file") >= 2
+    _run_page(page, tmp_path)
+
+
+def _run_page(page, tmp_path):
+    """Write every file and run every command of ``page`` in order, in ``tmp_path``."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    for step in _steps(GUIDE.read_text()):
+    for step in _steps(page.read_text()):
         if step[0] == "file":
             target = tmp_path / step[1]
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -53,6 +66,5 @@ def test_every_command_of_the_guide_works(tmp_path):
         assert done.returncode == expected, f"`{command}` exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
         assert "Traceback" not in done.stderr
         if command.startswith("davit validate") and expected == 1:
-            shown = re.search(r"```text\n(.*?)\n```", GUIDE.read_text(), re.S).group(1)
+            shown = re.search(r"```text\n(.*?)\n```", page.read_text(), re.S).group(1)
             assert shown in done.stdout, f"the guide shows an error davit does not print:\n{done.stdout}"
-    assert (tmp_path / "my-ship.svg").is_file()

@@ -30,12 +30,14 @@ def ruleset_files(ref: str, variant: str | None) -> tuple[dict[str, str], str | 
     """The files that make up ``ref`` (with ``variant``) by their place in a ruleset folder, and the variant id."""
     rs = load_ruleset(ref, variant)
     files = {}
+    ids = rs.variant.split("+") if rs.variant else []
+    by_file = dict(zip(rs.variant_files, ids))   # every variant of a combination, wherever its file lies
     for i, path in enumerate(rs.files):
         text = Path(path).read_text(encoding="utf-8")
         if i == 0:
             files[RULESET_FILE] = text
-        elif rs.variant is not None and path == rs.files[-1]:
-            files[f"variants/{rs.variant}.yaml"] = text
+        elif path in by_file:
+            files[f"variants/{by_file[path]}.yaml"] = text
         else:
             files[Path(path).name] = text   # includes always sit beside the main file
     return files, rs.variant

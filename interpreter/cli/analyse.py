@@ -63,13 +63,29 @@ def cmd_simulate(args) -> int:
     return EXIT_INTERRUPTED if result["interrupted"] else 0
 
 
+def _refuse_same_rules(rulesets) -> None:
+    """Two of the compared games with the same rules would only measure noise: say so, do not run."""
+    from ..load.overlay import rules_of
+    seen: dict = {}
+    for rs in rulesets:
+        key = json.dumps(rules_of(rs.data), sort_keys=True, default=str)
+        if key in seen:
+            raise DavitError(f"davit: {rs.variant or 'the base game'} has the same rules as "
+                             f"{seen[key] or 'the base game'}: the comparison would measure only chance "
+                             f"(add --allow-same for such an A/A run)")
+        seen[key] = rs.variant
+
+
 def cmd_compare(args) -> int:
     from ..analysis.simulate import compare
     from .analysis_text import compare_lines
-    variants = ([] if args.no_base else [None]) + list(dict.fromkeys(args.variant))
+    given = list(args.variant) if args.allow_same else list(dict.fromkeys(args.variant))
+    variants = ([] if args.no_base else [None]) + given
     if len(variants) < 2:
         raise DavitError("davit: compare needs two or more games: add a --variant or drop --no-base")
     rulesets, players, bots, games = _prepare(args, variants)
+    if not args.allow_same:
+        _refuse_same_rules(rulesets)
     result = compare(args.ruleset, variants, **_run_options(args, games, players))
     names = list(rulesets[0].table(players).player_names)
     runs = [(entry["variant"], entry, entry.pop("records", None)) for entry in result["variants"]]

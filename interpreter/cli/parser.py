@@ -111,6 +111,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help="a variant to compare (repeat for more; a+b is one combined variant); "
                         "the base game comes first unless --no-base")
     p.add_argument("--no-base", action="store_true", help="leave out the base game: the first --variant is the base")
+    p.add_argument("--allow-same", action="store_true",
+                   help="run even when two of the games compared have the same rules (an A/A run, to see what "
+                        "chance alone does); a variant may then be given twice")
 
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)

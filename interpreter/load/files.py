@@ -215,27 +215,46 @@ def _merge_by_id(base: LocList, overlay: list, errors: list, strict: bool) -> No
 VARIANT_KEYS = ("variant", "extends", "description", "source", "reconstructed")
 
 
-def read_variant(variant_file: Path, errors: list):
-    """Read a variant file; returns (variant data, base ruleset.yaml path)."""
+def read_variant(variant_file: Path, errors: list, base: Path | None = None, base_id: str | None = None):
+    """Read a variant file; returns (variant data, base ruleset.yaml path).
+
+    ``base``: the ruleset the caller applies the variant to (``--variant FILE``
+    beside a ruleset). A variant file may then lie anywhere and needs no
+    ``extends``; one that names another ruleset is refused (``base_id``, the
+    base's own id, is taken as naming it wherever the base lies).
+    """
     data = load_yaml_file(variant_file, display_path(variant_file))
     if not isinstance(data, LocMap):
         raise LoadError("a variant file must be a mapping", Location(display_path(variant_file)))
     extends = data.get("extends")
     if extends is None:
-        base = variant_file.parent.parent / RULESET_FILE
-        if not base.is_file():
+        beside = variant_file.parent.parent / RULESET_FILE
+        if base is not None:
+            return data, base
+        if not beside.is_file():
             raise RulesetError("a variant needs `extends: <ruleset id or path>`", data.loc)
+        return data, beside
+    if base is not None and base_id is not None and str(extends) == str(base_id):
         return data, base
+    named = _extended(variant_file, data, extends)
+    if base is not None and named.resolve() != base.resolve():
+        raise RulesetError(f"this variant extends '{extends}' ({display_path(named)}), not the ruleset it is "
+                           f"applied to ({display_path(base)})", data.loc_of("extends"))
+    return data, named
+
+
+def _extended(variant_file: Path, data: LocMap, extends) -> Path:
+    """The ruleset.yaml a variant's ``extends:`` names."""
     candidate = (variant_file.parent / str(extends))
     # confined like include: a ruleset inside the variant's own ruleset folder, or a bundled id;
     # a stranger's variant must not read (and quote in its errors) any file on disk
     if is_inside(candidate, variant_home(variant_file)):
         if candidate.is_dir() and (candidate / RULESET_FILE).is_file():
-            return data, candidate / RULESET_FILE
+            return candidate / RULESET_FILE
         if candidate.is_file():
-            return data, candidate
+            return candidate
     if str(extends) in bundled_ids():
-        return data, bundled_rulesets_dir() / str(extends) / RULESET_FILE
+        return bundled_rulesets_dir() / str(extends) / RULESET_FILE
     if candidate.exists() and not is_inside(candidate, variant_home(variant_file)):
         raise RulesetError(f"the base ruleset '{extends}' of this variant must be a bundled ruleset or lie "
                            f"inside the variant's ruleset folder", data.loc_of("extends"))

@@ -14,12 +14,11 @@ from ..load.files import (
     RULESET_FILE,
     VARIANT_KEYS,
     display_path,
-    is_inside,
-    merge_into,
     read_variant,
     resolve_ruleset,
     variants_of,
 )
+from ..load.overlay import apply_variant, unread_additions
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
@@ -76,21 +75,21 @@ def _load(path_text: str, wanted: tuple):
         if name in found:
             variant_files.append(found[name])
         elif Path(name).is_file():
-            if not is_inside(Path(name), path.parent):   # confined like include
-                raise LoadError(f"variant file '{name}' must lie inside the ruleset's folder "
-                                f"({display_path(path.parent)})")
+            # a variant file may lie anywhere (a designer's own folder beside a bundled game): it only
+            # overlays the tree, and what it may read (its `extends:`) stays confined by read_variant
             variant_files.append(Path(name))
         else:
             known = ", ".join(found) or "none"
             raise LoadError(f"ruleset '{data.get('id', path.parent.name)}' has no variant '{name}' "
                             f"(variants: {known})")
+    own_files = {p.resolve() for p in found.values()}
     declared_ids: list[str] = []
     overlays = []
     for variant_file in variant_files:
-        vdata, _ = read_variant(variant_file, errors)
+        vdata, _ = read_variant(variant_file, errors, base=path, base_id=data.get("id"))
         errors.extend(schema_errors(vdata, "variant", vdata.loc))
         declared = str(vdata.get("variant", variant_file.stem))
-        if variant_file.parent.name == "variants" and declared != variant_file.stem:
+        if variant_file.resolve().parent == (path.parent / "variants").resolve() and declared != variant_file.stem:
             errors.append(RulesetError(f"variant '{declared}' must live in a file named {declared}.yaml "
                                        f"(this one is {variant_file.name})", vdata.loc_of("variant"),
                                        code="variant-name"))
@@ -99,15 +98,20 @@ def _load(path_text: str, wanted: tuple):
         declared_ids.append(declared)
         overlays.append(vdata)
     if len(overlays) > 1:
-        errors.extend(_combination_errors(data, declared_ids, overlays))
-    for vdata, variant_file in zip(overlays, variant_files):
-        merge_into(data, vdata, errors, skip=VARIANT_KEYS)
+        # the ruleset declares which of its own variants go together; a designer's file from elsewhere
+        # is theirs to combine, but two variants that set one value differently are refused all the same
+        own = [vid for vid, vfile in zip(declared_ids, variant_files) if vfile.resolve() in own_files]
+        errors.extend(_combination_errors(data, declared_ids, overlays, declared=own))
+    reports = []
+    for vdata, variant_file, vid in zip(overlays, variant_files, declared_ids):
+        reports.append(apply_variant(data, vdata, vid, errors))
         files.append(variant_file)
     raise_all(_unique(errors))
     variant = "+".join(declared_ids) if declared_ids else None
     # the compiled code of its functions is kept on disk, one file per ruleset (its variants share it)
     with code_cache.collecting(path_text) as bundle:
         rs = build_ruleset(data, variant)
+    raise_all([e for report in reports for e in unread_additions(report, rs.warnings)])
     rs.code_bundle = bundle
     bundle.at_fill.append(runners_at_fill(list(rs.codes.values())))
     for vdata, vid in zip(overlays, declared_ids):
@@ -116,6 +120,7 @@ def _load(path_text: str, wanted: tuple):
     rs.variants = found
     rs.root = path.parent
     rs.files = files
+    rs.variant_files = variant_files
     return rs
 
 
@@ -153,13 +158,16 @@ def combinable_groups(data) -> list[set]:
     return [set(map(str, g)) for g in groups if isinstance(g, list)]
 
 
-def _combination_errors(data, ids, overlays) -> list:
+def _combination_errors(data, ids, overlays, declared=None) -> list:
+    """Conflicts between ``overlays``, and a combination of the ruleset's own variants (``declared``,
+    default all of ``ids``) that no ``combinable`` group allows."""
     out = []
     groups = combinable_groups(data)
-    if not any(set(ids) <= g for g in groups):
+    declared = ids if declared is None else declared
+    if len(declared) > 1 and not any(set(declared) <= g for g in groups):
         where = data.loc_of("combinable") if "combinable" in data else data.loc
         out.append(RulesetError(
-            f"the variants {' + '.join(ids)} are not declared combinable in this ruleset", where,
+            f"the variants {' + '.join(declared)} are not declared combinable in this ruleset", where,
             "list them together in the ruleset's `combinable:` field once they are known to work together",
             code="variant-combination"))
     seen: dict = {}
