@@ -10,35 +10,27 @@ a type is not certain it is ``any`` and nothing is reported.
 from __future__ import annotations
 
 from ..errors import DslError, did_you_mean
-from ..machine.values import resolve_constant
 from . import ast
-
-ANY = "any"
-NUMBER, TEXT, BOOL, NONE = "number", "text", "bool", "none"
-PLAYER, THING, ZONE, MAP = "player", "thing", "zone", "map"
-REFS = (PLAYER, THING, ZONE)
-
-
-class ThingOf(str):
-    """The type of a thing whose kind is known: equal to ``THING`` everywhere, and it knows its kind.
-
-    ``things("card")``, ``thing("card-5.1")`` and what is drawn from them have it, so an
-    attribute that no thing of that kind has is reported even when another kind has it.
-    """
-
-    __slots__ = ("kind",)
-
-    def __new__(cls, kind: str):
-        obj = super().__new__(cls, THING)
-        obj.kind = kind
-        return obj
-
-THING_BUILTINS = {"id": TEXT, "kind": TEXT, "name": TEXT, "zone": ZONE, "owner": PLAYER, "holder": PLAYER,
-                  "position": NUMBER, "face_up": BOOL}
-ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top": THING, "bottom": THING,
-                 "id": TEXT, "name": TEXT, "owner": PLAYER, "capacity": NUMBER, "full": BOOL, "free": NUMBER,
-                 "seats": ("list", ANY), "removed": BOOL}
-PLAYER_BUILTINS = {"seat": NUMBER, "name": TEXT, "out": BOOL, "next": PLAYER}
+from .static_types import (
+    ANY,
+    BOOL,
+    NONE,
+    NUMBER,
+    PLAYER,
+    REFS,
+    TEXT,
+    THING,
+    ZONE,
+    ThingOf,
+    article,
+    describe,
+    element,
+    fits,
+    join,
+    join_all,
+    value_type,
+)
+from .vocabulary import Vocabulary, declaration_errors  # noqa: F401  (imported from here by the rules stage)
 
 # built-ins whose lambda is applied to the items of their first argument (elsewhere a lambda's
 # parameter is unknown: e.g. a movement helper's lambdas take spaces, not the pawn's zone's things)
@@ -51,58 +43,6 @@ _RETURNS = {
     "top": THING, "bottom": THING, "next_player": PLAYER, "turn_order": ("list", PLAYER),
     "neighbours": ("list", ZONE), "spaces": ("list", ZONE), "can_enter": BOOL, "refusal": TEXT, "reachable": ("list", ZONE), "path": ("list", ZONE), "distance": NUMBER,
 }
-
-
-def value_type(value):
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, (int, float)):
-        return NUMBER
-    if isinstance(value, str):
-        return TEXT
-    if value is None:
-        return ANY  # an unset variable: unknown until assigned
-    if isinstance(value, list):
-        kinds = {value_type(v) for v in value}
-        return ("list", kinds.pop() if len(kinds) == 1 else ANY)
-    if isinstance(value, dict):
-        return MAP
-    return ANY
-
-
-def join(a, b):
-    """The type of a value that is either an ``a`` or a ``b``."""
-    if a != b:
-        return ANY
-    if isinstance(a, ThingOf) or isinstance(b, ThingOf):
-        same = isinstance(a, ThingOf) and isinstance(b, ThingOf) and a.kind == b.kind
-        return a if same else THING
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return ("list", join(a[1], b[1]))
-    return a
-
-
-def join_all(types):
-    out = None
-    for t in types:
-        out = t if out is None else join(out, t)
-    return ANY if out is None else out
-
-
-def fits(t, want) -> bool:
-    """May a value of static type ``t`` stand where ``want`` is needed? Unknown types always may."""
-    if t == ANY or want == ANY or t == want:
-        return True
-    if isinstance(t, tuple) and isinstance(want, tuple):
-        return fits(t[1], want[1])
-    return False
-
-
-def article(t) -> str:
-    text = describe(t)
-    if isinstance(t, tuple) or t in (BOOL, MAP):
-        return f"a {text}" if t != BOOL else "a true/false value"
-    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}" if t != TEXT else "text"
 
 
 # Where a snippet stands (the compiler's ``what``) -> the type it must have.
@@ -129,110 +69,6 @@ class _Nowhere:
 
     def loc(self, node):
         return None
-
-
-def declaration_errors(data) -> list:
-    """Declared ranges that contradict themselves: players min > max, an initial value outside min..max."""
-    from ..errors import RulesetError
-    out = []
-    players = data.get("players") or {}
-    if isinstance(players, dict) and _num(players.get("min")) and _num(players.get("max")) \
-            and players["min"] > players["max"]:
-        out.append(RulesetError(f"players: min {players['min']} is above max {players['max']}",
-                                players.loc_of("min"), "swap them, or raise max", code="range"))
-    sections = [("variable", data.get("variables") or {}),
-                ("player variable", ((data.get("player") or {}).get("vars") or {}))]
-    for what, table in sections:
-        for name, spec in table.items() if isinstance(table, dict) else ():
-            if not isinstance(spec, dict):
-                continue
-            low, high, initial = spec.get("min"), spec.get("max"), spec.get("initial", 0 if what != "variable" else None)
-            where = spec.loc_of("initial") if "initial" in spec else spec.loc
-            if _num(low) and _num(high) and low > high:
-                out.append(RulesetError(f"{what} '{name}': min {low} is above max {high}", spec.loc_of("min"),
-                                        "swap them", code="range"))
-            elif _num(initial) and ((_num(low) and initial < low) or (_num(high) and initial > high)):
-                out.append(RulesetError(f"{what} '{name}' starts at {initial}, outside its range "
-                                        f"{low if _num(low) else '…'}..{high if _num(high) else '…'}", where,
-                                        "change `initial`, `min` or `max`", code="range"))
-    return out
-
-
-def _num(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def element(t):
-    if isinstance(t, tuple) and t[0] == "list":
-        return t[1]
-    if t == ZONE:
-        return THING
-    return ANY
-
-
-def describe(t) -> str:
-    if isinstance(t, ThingOf):
-        return f"'{t.kind}' card or piece"
-    if isinstance(t, tuple):
-        return f"list of {describe(t[1])}" if t[1] != ANY else "list"
-    return {THING: "card or piece", ZONE: "zone", PLAYER: "player", NUMBER: "number", TEXT: "text",
-            BOOL: "true/false", MAP: "table"}.get(t, t)
-
-
-class Vocabulary:
-    """What the ruleset declares: attribute names and their types, for the checker."""
-
-    def __init__(self, env, rs):
-        self.thing_attrs: dict = dict(THING_BUILTINS)
-        self.kind_attrs: dict = {}    # kind -> its own attributes (with the builtins and props)
-        self.def_kinds: dict = {}     # thing definition id -> kind
-        for tdef in rs.things:
-            kind = str(tdef.get("kind", tdef.get("id")))
-            self.def_kinds[str(tdef.get("id"))] = kind
-            own = self.kind_attrs.setdefault(kind, dict(THING_BUILTINS))
-            for name, value in (tdef.get("attrs") or {}).items():
-                self._add(self.thing_attrs, name, value_type(value))
-                self._add(own, name, value_type(value))
-            for name, values in (tdef.get("each") or {}).items():
-                t = value_type(values[0]) if values else ANY
-                self._add(self.thing_attrs, name, t)
-                self._add(own, name, t)
-        for name, value in rs.thing_props.items():
-            self._add(self.thing_attrs, name, value_type(value))
-            for own in self.kind_attrs.values():
-                self._add(own, name, value_type(value))
-        self.zone_attrs: dict = dict(ZONE_BUILTINS)
-        for zdef in rs.zones.values():
-            for name, value in zdef.attrs.items():
-                self._add(self.zone_attrs, name, value_type(value))
-        for name, value in rs.zone_props.items():
-            self._add(self.zone_attrs, name, value_type(value))
-        self.player_attrs: dict = dict(PLAYER_BUILTINS)
-        for name, spec in rs.player_vars.items():
-            self.player_attrs[name] = value_type(spec.initial)
-        for zid, zdef in rs.zones.items():
-            if zdef.per_player:
-                self.player_attrs[zid] = ZONE
-        self.globals = {name: value_type(v) for name, v in rs.globals.items()}
-        self.constants = {}
-        for name, raw in rs.constants.items():
-            self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
-        self.functions = dict(getattr(env, "functions", {}) or {})   # name -> FunctionInfo (with its body)
-        self.function_types: dict = {}
-
-    def kind_of_id(self, thing_id: str):
-        """The kind of the thing with this literal id (its definition's id, then `-`, `.` or `@` parts)."""
-        best = None
-        for def_id in self.def_kinds:
-            if thing_id == def_id or (thing_id.startswith(def_id) and thing_id[len(def_id)] in "-.@"):
-                if best is None or len(def_id) > len(best):
-                    best = def_id
-        return self.def_kinds.get(best) if best is not None else None
-
-    @staticmethod
-    def _add(table, name, t):
-        old = table.get(name)
-        table[name] = t if old is None or old == t else ANY
 
 
 class TypeChecker:
