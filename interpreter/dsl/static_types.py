@@ -26,6 +26,37 @@ class ThingOf(str):
         obj.kind = kind
         return obj
 
+
+class MapOf(str):
+    """The type of a table whose items are known (a constant's): equal to ``MAP`` everywhere.
+
+    ``value`` is the type every item has (``any`` when they differ), ``keys`` the keys it has; a
+    constant never changes, so ``table.x`` for another key is certain to fail.
+    """
+
+    __slots__ = ("keys", "value")
+
+    def __new__(cls, value, keys):
+        obj = super().__new__(cls, MAP)
+        obj.value = value
+        obj.keys = frozenset(keys)
+        return obj
+
+
+def constant_type(value):
+    """The type of a constant's value, for every player count (a ``by_players`` table's rows, ``otherwise``
+    and a ``{value: …}`` alike): tables as ``MapOf``, lists by the one type all their items have."""
+    if isinstance(value, dict) and "by_players" in value and isinstance(value["by_players"], dict):
+        rows = list(value["by_players"].values()) + ([value["otherwise"]] if "otherwise" in value else [])
+        return join_all(constant_type(v) for v in rows if v is not None)
+    if isinstance(value, dict) and "value" in value:
+        return constant_type(value["value"])
+    if isinstance(value, dict):
+        return MapOf(join_all(constant_type(v) for v in value.values()), (str(k) for k in value))
+    if isinstance(value, list):
+        return ("list", join_all(constant_type(v) for v in value))
+    return value_type(value)
+
 def value_type(value):
     if isinstance(value, bool):
         return BOOL
@@ -52,6 +83,10 @@ def join(a, b):
         return a if same else THING
     if isinstance(a, tuple) and isinstance(b, tuple):
         return ("list", join(a[1], b[1]))
+    if isinstance(a, MapOf) and isinstance(b, MapOf):
+        return MapOf(join(a.value, b.value), a.keys | b.keys)
+    if isinstance(a, MapOf) or isinstance(b, MapOf):
+        return MAP
     return a
 
 

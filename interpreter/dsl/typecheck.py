@@ -9,11 +9,14 @@ a type is not certain it is ``any`` and nothing is reported.
 """
 from __future__ import annotations
 
+import json
+
 from ..errors import DslError, did_you_mean
 from . import ast
 from .static_types import (
     ANY,
     BOOL,
+    MAP,
     NONE,
     NUMBER,
     PLAYER,
@@ -21,6 +24,7 @@ from .static_types import (
     TEXT,
     THING,
     ZONE,
+    MapOf,
     ThingOf,
     article,
     describe,
@@ -36,6 +40,10 @@ from .vocabulary import Vocabulary, declaration_errors  # noqa: F401  (imported 
 # parameter is unknown: e.g. a movement helper's lambdas take spaces, not the pawn's zone's things)
 _LAMBDA_OVER_ELEMENTS = {"count", "min", "max", "any", "all", "filter", "sorted", "first", "last", "lowest",
                          "highest", "sum"}
+# built-ins' arguments that must be numbers: name -> (position, parameter name)
+_NUMBER_ARGS = {"score": ((1, "amount"),), "range": ((0, "start"), (1, "stop")), "abs": ((0, "number"),),
+                "draw": ((2, "n"),), "combinations": ((1, "k"),), "matches": ((2, "count"),),
+                "reachable": ((1, "steps"),), "walk_ends": ((1, "steps"),), "stack_targets": ((3, "step"),)}
 _ELEMENT_OF_ARG = {"filter", "sorted", "lowest", "highest", "list"}
 _RETURNS = {
     "count": NUMBER, "sum": NUMBER, "any": BOOL, "all": BOOL, "range": ("list", NUMBER), "abs": NUMBER,
@@ -62,6 +70,14 @@ _FIX_HINTS = {
 }
 
 
+def _shown(value) -> str:
+    """A constant's value in an error, when it is short: ` ("2")`."""
+    if isinstance(value, (dict, list)) or value is None:
+        return ""
+    text = json.dumps(value, ensure_ascii=False)
+    return f" ({text})" if len(text) <= 40 else ""
+
+
 class _Nowhere:
     """The snippet of a silent check: its reports are dropped, so they need no place."""
 
@@ -76,6 +92,7 @@ class TypeChecker:
         self.vocab = vocab
         self.errors = errors
         self._returns = None  # while inferring a function's type: the types its `return`s give
+        self._constants_read: dict = {}  # id(Name node) -> the constant it reads, in the snippet being checked
 
     def function_type(self, name: str):
         """What a ruleset function returns: its `value`'s type, or the one type every `return` of a `do`
@@ -96,8 +113,22 @@ class TypeChecker:
         known[name] = result
         return result
 
-    def report(self, message, snippet, node, hint=None, code="type"):
-        self.errors.append(DslError(message, snippet.loc(node), hint, code=code))
+    def report(self, message, snippet, node, hint=None, code="type", culprits=()):
+        """One error at ``node``; or, when one of ``culprits`` (``(node, wanted type)``) is a constant whose
+        value another file sets (a variant's), at that value, naming the use: the mistake is there."""
+        where = snippet.loc(node)
+        for culprit, want in culprits:
+            name = self._constants_read.get(id(culprit))
+            at = self.vocab.constant_locs.get(name)
+            use = snippet.loc(culprit) or where
+            if at is None or use is None or at.file in (use.file, self.vocab.main_file):
+                continue
+            value = _shown(self.vocab.raw_constants.get(name))
+            self.errors.append(DslError(
+                f"constant '{name}' is {article(self.vocab.constants[name])}{value} but {use} uses it as "
+                f"{article(want)} ({message})", at, "give the constant a value of that type", code=code))
+            return
+        self.errors.append(DslError(message, where, hint, code=code))
 
     # -- statements -----------------------------------------------------------
 
@@ -121,7 +152,7 @@ class TypeChecker:
                     if s.op is None and isinstance(s.target, ast.Attr):
                         self._assignable(f"'{s.target.name}'", held, t, sn, s)
                 if s.op is not None:
-                    self._arith(s.op, self._type(s.target, sn, types), t, sn, s)
+                    self._arith(s.op, self._type(s.target, sn, types), t, sn, s, (s.target, s.value))
             elif isinstance(s, ast.ExprStmt):
                 self._type(s.expr, sn, types)
             elif isinstance(s, ast.If):
@@ -143,12 +174,13 @@ class TypeChecker:
     def _condition(self, t, what, sn, node):
         if not fits(t, BOOL):
             self.report(f"the condition of {what} must be true or false, but this is {article(t)}", sn, node,
-                        _FIX_HINTS[BOOL], code="type")
+                        _FIX_HINTS[BOOL], code="type", culprits=[(node, BOOL)])
 
     def _assignable(self, what, held, t, sn, node):
         if not fits(t, held) and t != NONE:
             self.report(f"{what} holds {article(held)}; this assigns {article(t)}", sn, node,
-                        "assign a value of the same type, or change the variable's `initial`", code="type")
+                        "assign a value of the same type, or change the variable's `initial`", code="type",
+                        culprits=[(node.value, held)])
 
     # -- expressions -----------------------------------------------------------
 
@@ -158,7 +190,7 @@ class TypeChecker:
         want = expected_type(getattr(sn, "what", ""))
         if want is not None and not fits(t, want):
             self.report(f"the {sn.what} must be {article(want)}, but this is {article(t)}", sn, n,
-                        _FIX_HINTS.get(want), code="type")
+                        _FIX_HINTS.get(want), code="type", culprits=[(n, want)])
         return t
 
     def _type(self, n, sn, types):
@@ -170,6 +202,7 @@ class TypeChecker:
             if n.id in self.vocab.globals:
                 return self.vocab.globals[n.id]
             if n.id in self.vocab.constants:
+                self._constants_read[id(n)] = n.id
                 return self.vocab.constants[n.id]
             if n.id in ("players", "all_players", "winners"):
                 return ("list", PLAYER)
@@ -177,19 +210,24 @@ class TypeChecker:
                 return NUMBER
             if n.id == "game_over":
                 return BOOL
+            if n.id in self.vocab.zone_names:
+                return ZONE
             return ANY
         if isinstance(n, ast.Attr):
             return self._attr(self._type(n.obj, sn, types), n, sn)
         if isinstance(n, ast.Index):
             obj = self._type(n.obj, sn, types)
             self._type(n.index, sn, types)
+            if isinstance(obj, MapOf):
+                return obj.value
             return element(obj) if isinstance(obj, tuple) else ANY
         if isinstance(n, ast.BinOp):
-            return self._arith(n.op, self._type(n.left, sn, types), self._type(n.right, sn, types), sn, n)
+            return self._arith(n.op, self._type(n.left, sn, types), self._type(n.right, sn, types), sn, n,
+                               (n.left, n.right))
         if isinstance(n, ast.Neg):
             t = self._type(n.operand, sn, types)
             if t in REFS or t == TEXT:
-                self.report(f"cannot negate a {describe(t)}", sn, n)
+                self.report(f"cannot negate {article(t)}", sn, n, culprits=[(n.operand, NUMBER)])
             return NUMBER
         if isinstance(n, ast.Not):
             self._type(n.operand, sn, types)
@@ -199,11 +237,11 @@ class TypeChecker:
             right = self._type(n.right, sn, types)
             return join(left, right)
         if isinstance(n, ast.Compare):
-            left = self._type(n.first, sn, types)
+            left, first = self._type(n.first, sn, types), n.first
             for op, other in n.rest:
                 right = self._type(other, sn, types)
-                self._compare(op, left, right, sn, n)
-                left = right
+                self._compare(op, left, right, sn, n, (first, other))
+                left, first = right, other
             return BOOL
         if isinstance(n, ast.IfExp):
             self._type(n.cond, sn, types)
@@ -227,8 +265,20 @@ class TypeChecker:
                        PLAYER: (self.vocab.player_attrs, "player")}.get(obj, (None, None))
         if table is None:
             if obj in (NUMBER, TEXT, BOOL, NONE) or isinstance(obj, tuple):
-                self.report(f"a {describe(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
-            return ANY
+                self.report(f"{article(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
+                return ANY
+            if isinstance(obj, MapOf):
+                if name in obj.keys:
+                    return obj.value
+                self.report(f"this table has no key '{name}'", sn, n, did_you_mean(name, obj.keys),
+                            code="unknown-attribute")
+                return ANY
+            # unknown: still nothing may have an attribute that nothing of the ruleset declares
+            every = self.vocab.any_attrs
+            if obj == ANY and name not in every:
+                self.report(f"no card, piece, zone or player of this ruleset has an attribute '{name}'", sn, n,
+                            did_you_mean(name, every), code="unknown-attribute")
+            return every.get(name, ANY) if obj == ANY else ANY
         if name not in table:
             self.report(f"no {what} in this ruleset has an attribute '{name}'", sn, n,
                         did_you_mean(name, table), code="unknown-attribute")
@@ -242,37 +292,44 @@ class TypeChecker:
             return own[name]
         return table[name]
 
-    def _arith(self, op, left, right, sn, n):
+    def _arith(self, op, left, right, sn, n, nodes=(None, None)):
+        def blame(side):   # the operand that is not a number (or text, for `+` with text)
+            other = right if side is left else left
+            return [(nodes[0] if side is left else nodes[1], TEXT if op == "+" and other == TEXT else NUMBER)]
         for side in (left, right):
-            if side in REFS or side == BOOL and op != "+":
-                self.report(f"'{op}' needs numbers, not a {describe(side)}", sn, n)
+            if side in REFS or side in (MAP, NONE) or (side == BOOL or isinstance(side, tuple)) and op != "+":
+                self.report(f"'{op}' needs numbers, not {article(side)}", sn, n, culprits=blame(side))
                 return ANY
         if op == "+" and (isinstance(left, tuple) or isinstance(right, tuple)):
             return left if isinstance(left, tuple) else right
         if op == "+" and TEXT in (left, right):
             if {left, right} - {TEXT, ANY}:
+                odd = left if left not in (TEXT, ANY) else right
                 self.report(f"cannot add {article(left)} and {article(right)}", sn, n,
-                            "text(x) turns a number into text; to compare, use ==")
+                            "text(x) turns a number into text; to compare, use ==",
+                            culprits=blame(left if left == TEXT else right) + blame(odd))
                 return ANY  # reported once: the value's use is not a second error
             return TEXT
         if TEXT in (left, right):
-            self.report(f"'{op}' needs numbers, not text", sn, n)
+            self.report(f"'{op}' needs numbers, not text", sn, n, culprits=blame(left if left == TEXT else right))
             return ANY
         return NUMBER
 
-    def _compare(self, op, left, right, sn, n):
+    def _compare(self, op, left, right, sn, n, nodes=(None, None)):
         if ANY in (left, right) or NONE in (left, right):
             return
+        culprits = [(nodes[0], right), (nodes[1], left)]
         if op in ("in", "not in"):
             if right in (NUMBER, BOOL) or right in (PLAYER, THING):
-                self.report(f"'{op}' needs a list or a zone on its right, not a {describe(right)}", sn, n)
+                self.report(f"'{op}' needs a list or a zone on its right, not {article(right)}", sn, n,
+                            culprits=[(nodes[1], ("list", left))])
             return
         if left == right or (isinstance(left, tuple) and isinstance(right, tuple)):
             if op not in ("==", "!=") and left in (PLAYER, ZONE):
                 self.report(f"'{op}' cannot order {describe(left)}s", sn, n)
             return
-        self.report(f"comparing a {describe(left)} with a {describe(right)} is always "
-                    f"{'false' if op == '==' else 'an error' if op != '!=' else 'true'}", sn, n)
+        self.report(f"comparing {article(left)} with {article(right)} is always "
+                    f"{'false' if op == '==' else 'an error' if op != '!=' else 'true'}", sn, n, culprits=culprits)
 
     def _call(self, n, sn, types):
         name = n.func.id if isinstance(n.func, ast.Name) else None
@@ -289,13 +346,20 @@ class TypeChecker:
                 arg_types.append(t)
                 if i == 0:
                     first = t
-        for _, v in n.kwargs:
+        given = dict(zip(range(len(n.args)), zip(n.args, arg_types)))
+        for key, v in n.kwargs:
             if isinstance(v, ast.Lambda):
                 inner = dict(types)
                 inner[v.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
                 self._type(v.body, sn, inner)
             else:
-                self._type(v, sn, types)
+                given[key] = (v, self._type(v, sn, types))
+        if name not in self.vocab.functions:
+            for position, param in _NUMBER_ARGS.get(name, ()):
+                arg, t = given.get(position) or given.get(param) or (None, ANY)
+                if not fits(t, NUMBER) and t != NONE:
+                    self.report(f"{name}() needs a number as its {param}, but this is {article(t)}", sn, arg,
+                                _FIX_HINTS[NUMBER], culprits=[(arg, NUMBER)])
         literal = n.args[0].value if n.args and isinstance(n.args[0], ast.Const) \
             and isinstance(n.args[0].value, str) else None
         if name == "things" and literal is not None and literal in self.vocab.kind_attrs:

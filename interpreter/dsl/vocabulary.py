@@ -4,8 +4,7 @@ Also ``declaration_errors``: declared ranges that contradict themselves.
 """
 from __future__ import annotations
 
-from ..machine.values import resolve_constant
-from .static_types import ANY, BOOL, NUMBER, PLAYER, TEXT, THING, ZONE, value_type
+from .static_types import ANY, BOOL, NUMBER, PLAYER, TEXT, THING, ZONE, constant_type, join, value_type
 
 THING_BUILTINS = {"id": TEXT, "kind": TEXT, "name": TEXT, "zone": ZONE, "owner": PLAYER, "holder": PLAYER,
                   "position": NUMBER, "face_up": BOOL}
@@ -81,9 +80,15 @@ class Vocabulary:
             if zdef.per_player:
                 self.player_attrs[zid] = ZONE
         self.globals = {name: value_type(v) for name, v in rs.globals.items()}
-        self.constants = {}
-        for name, raw in rs.constants.items():
-            self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
+        self.constants = {name: constant_type(raw) for name, raw in rs.constants.items()}
+        self.raw_constants = dict(rs.constants)
+        self.zone_names = set(getattr(env, "zones", ()) or ())   # zones named by their bare id
+        data = getattr(rs, "data", None) or {}
+        table = data.get("constants") if isinstance(data, dict) else None
+        # where each constant's value is written (a variant's file when a variant sets it)
+        self.constant_locs = {name: table.loc_of(name) for name in self.constants} if hasattr(table, "loc_of") else {}
+        self.main_file = getattr(getattr(data, "loc", None), "file", None)
+        self.any_attrs = self._every_attribute(rs)
         self.functions = dict(getattr(env, "functions", {}) or {})   # name -> FunctionInfo (with its body)
         self.function_types: dict = {}
 
@@ -95,6 +100,29 @@ class Vocabulary:
                 if best is None or len(def_id) > len(best):
                     best = def_id
         return self.def_kinds.get(best) if best is not None else None
+
+    def _every_attribute(self, rs) -> dict:
+        """Every attribute name anything of the ruleset may have, with its type (``any`` where they differ):
+        things', zones' and players' (declared and built in), and the keys of every table in its data."""
+        out: dict = {}
+        for table in (self.thing_attrs, self.zone_attrs, self.player_attrs):
+            for name, t in table.items():
+                out[name] = t if name not in out else join(out[name], t)
+        out["known_to"] = ANY   # set by peek(): who has seen a thing
+        values = [rs.constants, rs.globals, rs.thing_props, rs.zone_props]
+        values += [tdef.get("attrs") or {} for tdef in rs.things] + [tdef.get("each") or {} for tdef in rs.things]
+        values += [zdef.attrs for zdef in rs.zones.values()]
+        values.append({name: spec.initial for name, spec in rs.player_vars.items()})
+        todo = [v for table in values if isinstance(table, dict) for v in table.values()]
+        while todo:   # a table anywhere in the data: its keys are read as attributes (`limits.x`)
+            value = todo.pop()
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    out[str(key)] = ANY
+                    todo.append(item)
+            elif isinstance(value, list):
+                todo.extend(value)
+        return out
 
     @staticmethod
     def _add(table, name, t):
