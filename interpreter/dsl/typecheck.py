@@ -297,10 +297,11 @@ class TypeChecker:
             other = right if side is left else left
             return [(nodes[0] if side is left else nodes[1], TEXT if op == "+" and other == TEXT else NUMBER)]
         for side in (left, right):
-            if side in REFS or side in (MAP, NONE) or (side == BOOL or isinstance(side, tuple)) and op != "+":
+            if side in REFS or side in (MAP, NONE) or side == BOOL and op != "+" \
+                    or isinstance(side, tuple) and op not in ("+", "*"):   # [0] * 3 repeats a list
                 self.report(f"'{op}' needs numbers, not {article(side)}", sn, n, culprits=blame(side))
                 return ANY
-        if op == "+" and (isinstance(left, tuple) or isinstance(right, tuple)):
+        if op in ("+", "*") and (isinstance(left, tuple) or isinstance(right, tuple)):
             return left if isinstance(left, tuple) else right
         if op == "+" and TEXT in (left, right):
             if {left, right} - {TEXT, ANY}:
