@@ -14,6 +14,16 @@ ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top
 PLAYER_BUILTINS = {"seat": NUMBER, "name": TEXT, "out": BOOL, "next": PLAYER}
 
 
+def _forms(constant) -> list:
+    """The values a constant may have while playing: a ``by_players`` table's rows and ``otherwise``, the
+    ``value`` of ``{value: …}``, or itself (the keys of these forms are no attributes)."""
+    if isinstance(constant, dict) and isinstance(constant.get("by_players"), dict):
+        return list(constant["by_players"].values()) + ([constant["otherwise"]] if "otherwise" in constant else [])
+    if isinstance(constant, dict) and "value" in constant:
+        return [constant["value"]]
+    return [constant]
+
+
 def declaration_errors(data) -> list:
     """Declared ranges that contradict themselves: players min > max, an initial value outside min..max."""
     from ..errors import RulesetError
@@ -109,7 +119,7 @@ class Vocabulary:
             for name, t in table.items():
                 out[name] = t if name not in out else join(out[name], t)
         out["known_to"] = ANY   # set by peek(): who has seen a thing
-        values = [rs.constants, rs.globals, rs.thing_props, rs.zone_props]
+        values = [{n: _forms(v) for n, v in rs.constants.items()}, rs.globals, rs.thing_props, rs.zone_props]
         values += [tdef.get("attrs") or {} for tdef in rs.things] + [tdef.get("each") or {} for tdef in rs.things]
         values += [zdef.attrs for zdef in rs.zones.values()]
         values.append({name: spec.initial for name, spec in rs.player_vars.items()})
