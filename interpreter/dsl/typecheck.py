@@ -133,6 +133,7 @@ class TypeChecker:
     # -- statements -----------------------------------------------------------
 
     def block(self, body, snippet, local_types: dict):
+        self._constants_read = {}   # the nodes of one snippet at a time: ids are not reused while it lives
         types = dict(local_types)
         self._stmts(body, snippet, types)
 
@@ -186,6 +187,7 @@ class TypeChecker:
 
     def expr(self, n, sn, types):
         """The type of a whole snippet expression; also checks it fits where it stands (``sn.what``)."""
+        self._constants_read = {}
         t = self._type(n, sn, types)
         want = expected_type(getattr(sn, "what", ""))
         if want is not None and not fits(t, want):
