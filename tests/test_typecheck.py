@@ -182,3 +182,23 @@ def test_strict_fails_on_a_variants_own_warning(tmp_path):
         plain, strict = davit("validate", "--no-cache", str(target)), davit("validate", "--no-cache", "--strict", str(target))
         assert "v.yaml:3:3: warning[unused]: constant 'never_used' is never used" in plain.stdout, plain.stdout
         assert (plain.returncode, strict.returncode) == (0, 1), (plain.stdout, strict.stdout)
+
+
+@pytest.mark.parametrize("snippet", [
+    # what a loop's end assigns is there at its top on the next round
+    "x = top(deck)\nwhile total < 3:\n  if x == \"stop\":\n    break\n  x = \"stop\"\n  total += 1",
+    "opts = list(deck)\nopts = opts + [\"stop\"]\npick = choose(player(0), opts)\nif pick == \"stop\":\n  pass",
+])
+def test_loops_and_lists_of_either(tmp_path, snippet):
+    assert _errors(tmp_path, snippet) == []
+
+
+@pytest.mark.parametrize("snippet, message", [
+    ("pick = choose(player(0), things(\"boat\"))\ntotal = pick.value", "a 'boat' has no attribute 'value'"),
+    ("pick = choose(player(0), [1, 2], label=o -> o.name)", "a number has no attribute 'name'"),
+    ("total = count(spaces(s -> s.chlid))", "no zone in this ruleset has an attribute 'chlid'"),
+    ("for t in deck:\n  total = t.sets", "no card or piece in this ruleset has an attribute 'sets'"),
+])
+def test_narrowed_types(tmp_path, snippet, message):
+    found = _errors(tmp_path, snippet)
+    assert found and message in found[0], found

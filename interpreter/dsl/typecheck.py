@@ -44,6 +44,8 @@ _LAMBDA_OVER_ELEMENTS = {"count", "min", "max", "any", "all", "filter", "sorted"
 _NUMBER_ARGS = {"score": ((1, "amount"),), "range": ((0, "start"), (1, "stop")), "abs": ((0, "number"),),
                 "draw": ((2, "n"),), "combinations": ((1, "k"),), "matches": ((2, "count"),),
                 "reachable": ((1, "steps"),), "walk_ends": ((1, "steps"),), "stack_targets": ((3, "step"),)}
+# built-ins whose lambdas are given board spaces: spaces(s -> …), walk_ends(…, enter, stop)
+_LAMBDA_OVER_SPACES = {"spaces", "walk_ends"}
 _ELEMENT_OF_ARG = {"filter", "sorted", "lowest", "highest", "list"}
 _RETURNS = {
     "count": NUMBER, "sum": NUMBER, "any": BOOL, "all": BOOL, "range": ("list", NUMBER), "abs": NUMBER,
@@ -93,6 +95,7 @@ class TypeChecker:
         self.errors = errors
         self._returns = None  # while inferring a function's type: the types its `return`s give
         self._constants_read: dict = {}  # id(Name node) -> the constant it reads, in the snippet being checked
+        self._in_loop_pass = False
 
     def function_type(self, name: str):
         """What a ruleset function returns: its `value`'s type, or the one type every `return` of a `do`
@@ -163,14 +166,28 @@ class TypeChecker:
                 self._stmts(s.orelse, sn, types)
             elif isinstance(s, ast.For):
                 types[s.var] = element(self._type(s.source, sn, types))
+                self._loop_types(s.body, sn, types)
                 self._stmts(s.body, sn, types)
             elif isinstance(s, ast.While):
+                self._loop_types(s.body, sn, types)
                 self._condition(self._type(s.cond, sn, types), "a `while`", sn, s.cond)
                 self._stmts(s.body, sn, types)
             elif isinstance(s, ast.Return):
                 t = self._type(s.value, sn, types) if s.value is not None else None
                 if self._returns is not None:
                     self._returns.append(t)
+
+    def _loop_types(self, body, sn, types):
+        """A loop's body may run again with what its end assigned: its locals' types joined over one silent
+        pass first, so `x = top(deck)` … `x = "stop"` inside a loop leaves `x` unknown at its top too."""
+        if self._in_loop_pass:   # one silent pass per loop, not one per loop around it: no 2^depth
+            return
+        errors, returns = self.errors, self._returns
+        self.errors, self._returns, self._in_loop_pass = [], None, True
+        try:
+            self._stmts(body, sn, types)
+        finally:
+            self.errors, self._returns, self._in_loop_pass = errors, returns, False
 
     def _condition(self, t, what, sn, node):
         if not fits(t, BOOL):
@@ -303,6 +320,8 @@ class TypeChecker:
                     or isinstance(side, tuple) and op not in ("+", "*"):   # [0] * 3 repeats a list
                 self.report(f"'{op}' needs numbers, not {article(side)}", sn, n, culprits=blame(side))
                 return ANY
+        if op == "+" and isinstance(left, tuple) and isinstance(right, tuple):
+            return ("list", join(left[1], right[1]))   # [card] + ["stop"]: a list of either
         if op in ("+", "*") and (isinstance(left, tuple) or isinstance(right, tuple)):
             return left if isinstance(left, tuple) else right
         if op == "+" and TEXT in (left, right):
@@ -341,7 +360,8 @@ class TypeChecker:
         for i, a in enumerate(n.args):
             if isinstance(a, ast.Lambda):
                 inner = dict(types)
-                inner[a.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
+                inner[a.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS \
+                    else ZONE if name in _LAMBDA_OVER_SPACES and name not in self.vocab.functions else ANY
                 self._type(a.body, sn, inner)
                 arg_types.append(ANY)
             else:
@@ -353,7 +373,8 @@ class TypeChecker:
         for key, v in n.kwargs:
             if isinstance(v, ast.Lambda):
                 inner = dict(types)
-                inner[v.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
+                over = arg_types[1] if name == "choose" and len(arg_types) > 1 else first   # label=o -> …
+                inner[v.param] = element(over) if name in _LAMBDA_OVER_ELEMENTS or name == "choose" else ANY
                 self._type(v.body, sn, inner)
             else:
                 given[key] = (v, self._type(v, sn, types))
@@ -376,6 +397,8 @@ class TypeChecker:
             return _RETURNS[name]
         if name in _ELEMENT_OF_ARG:
             return ("list", element(first))
+        if name == "choose" and len(arg_types) > 1 and name not in self.vocab.functions:
+            return element(arg_types[1])   # one of the options
         if name in ("first", "last", "pick_random", "roll"):
             return element(first)
         if name in ("min", "max"):
