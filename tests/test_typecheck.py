@@ -202,3 +202,12 @@ def test_loops_and_lists_of_either(tmp_path, snippet):
 def test_narrowed_types(tmp_path, snippet, message):
     found = _errors(tmp_path, snippet)
     assert found and message in found[0], found
+
+
+def test_a_variant_that_extends_a_bundled_ruleset_is_blamed_at_its_constant(tmp_path):
+    from interpreter.authoring.validate import validate_paths
+    variant = tmp_path / "short.yaml"
+    variant.write_text('variant: short\nextends: tutorial\nconstants:\n  actions_per_turn: "2"\n', encoding="utf-8")
+    found = validate_paths([str(variant)], cache=False)
+    assert [(f.file, f.line, f.column, f.code) for f in found] == [(str(variant), 4, 21, "type")], found
+    assert "tutorial/ruleset.yaml:" in found[0].message and "uses it as a number" in found[0].message, found
