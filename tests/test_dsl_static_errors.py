@@ -115,6 +115,8 @@ CASES = {
         "unknown-attribute", "card.chlid", {"cond": "card.chlid"}),
     "comparing a number with text is always an error": Case("type", 'count(pile) < limit', {
         "limit": '"2"', "cond": "count(pile) < limit"}),
+    "looking for a number in a list of text is always false": Case("type", 'taken in ["2", "4"]',
+                                                                   {"cond": "taken in [\"2\", \"4\"]"}),
     "score() needs a number as its amount, but this is text": Case("type", '"one"', {"do": 'score(player, "one")'}),
     "this table has no key 'hihg'": Case("unknown-attribute", "labels.hihg", {"do": "log(labels.hihg)"}),
     "constant 'limit' is text (\"2\") but …ruleset.yaml:… uses it as a number": Case(

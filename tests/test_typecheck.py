@@ -211,3 +211,13 @@ def test_a_variant_that_extends_a_bundled_ruleset_is_blamed_at_its_constant(tmp_
     found = validate_paths([str(variant)], cache=False)
     assert [(f.file, f.line, f.column, f.code) for f in found] == [(str(variant), 4, 21, "type")], found
     assert "tutorial/ruleset.yaml:" in found[0].message and "uses it as a number" in found[0].message, found
+
+
+@pytest.mark.parametrize("snippet, message", [
+    ("if total in [\"2\", \"4\"]:\n  pass", "type: looking for a number in a list of text is always false"),
+    ("if total in flood:\n  pass", "type: looking for a number in a list of text is always false"),
+    ("if 1 in [1, \"a\"] or player(0) in players or top(deck) in [top(deck)] or \"a\" in label:\n  pass", None),
+])
+def test_looking_for_a_value_in_a_list(tmp_path, snippet, message):
+    found = _errors(tmp_path, snippet, constants={"flood": ["2", "4"]})
+    assert found == [] if message is None else found and message in found[0], found

@@ -74,6 +74,8 @@ _FIX_HINTS = {
 
 def _shown(value) -> str:
     """A constant's value in an error, when it is short: ` ("2")`."""
+    if isinstance(value, dict) and "value" in value and "by_players" not in value:
+        value = value["value"]
     if isinstance(value, (dict, list)) or value is None:
         return ""
     text = json.dumps(value, ensure_ascii=False)
@@ -121,10 +123,10 @@ class TypeChecker:
         value another file sets (a variant's), at that value, naming the use: the mistake is there."""
         where = snippet.loc(node)
         for culprit, want in culprits:
-            name = self._constants_read.get(id(culprit))
-            at = self.vocab.constant_locs.get(name)
-            use = snippet.loc(culprit) or where
-            if at is None or use is None or at.file in (use.file, self.vocab.main_file):
+            name = self._constants_read.get(id(culprit)) if culprit is not None else None
+            at = self.vocab.constant_locs.get(name) if name is not None else None
+            use = (snippet.loc(culprit) or where) if at is not None else None
+            if use is None or at.file in (use.file, self.vocab.main_file):
                 continue
             value = _shown(self.vocab.raw_constants.get(name))
             self.errors.append(DslError(
@@ -345,6 +347,11 @@ class TypeChecker:
             if right in (NUMBER, BOOL) or right in (PLAYER, THING):
                 self.report(f"'{op}' needs a list or a zone on its right, not {article(right)}", sn, n,
                             culprits=[(nodes[1], ("list", left))])
+            elif isinstance(right, tuple) and right[1] not in (ANY, NONE) and left != right[1] \
+                    and not (isinstance(left, tuple) and isinstance(right[1], tuple)):
+                self.report(f"looking for {article(left)} in {article(right)} is always "
+                            f"{'false' if op == 'in' else 'true'}", sn, n,
+                            culprits=[(nodes[0], right[1]), (nodes[1], ("list", left))])
             return
         if left == right or (isinstance(left, tuple) and isinstance(right, tuple)):
             if op not in ("==", "!=") and left in (PLAYER, ZONE):
