@@ -26,6 +26,9 @@ class ThingOf(str):
         obj.kind = kind
         return obj
 
+    def __reduce__(self):   # copied and pickled with its kind
+        return ThingOf, (self.kind,)
+
 
 class MapOf(str):
     """The type of a table whose items are known (a constant's): equal to ``MAP`` everywhere.
@@ -41,6 +44,9 @@ class MapOf(str):
         obj.value = value
         obj.keys = frozenset(keys)
         return obj
+
+    def __reduce__(self):
+        return MapOf, (self.value, self.keys)
 
 
 def constant_type(value):
