@@ -10,11 +10,12 @@ DOCS = REPO / "docs"
 
 
 def _shown_validations():
-    """(command arguments, expected output) for each `$ PYTHONPATH=. python3 -m interpreter ...` block."""
+    """(command arguments, expected output) for each `$ davit ...` (or `$ PYTHONPATH=. python3 -m interpreter ...`)
+    block."""
     out = []
     for page in ("dsl.md", "scenarios.md"):
         text = (DOCS / page).read_text()
-        for m in re.finditer(r"^\$ PYTHONPATH=\. python3 -m interpreter ([^\n]+)\n(.*?)^```", text, re.M | re.S):
+        for m in re.finditer(r"^\$ (?:davit|PYTHONPATH=\. python3 -m interpreter) ([^\n]+)\n(.*?)^```", text, re.M | re.S):
             out.append(pytest.param(m.group(1).split(), m.group(2), id=f"{page}: {m.group(1)}"))
     return out
 

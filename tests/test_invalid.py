@@ -72,6 +72,11 @@ CASES = [
     Case("type-assign-text-to-number", f"{FIX}/type-assign-text-to-number/ruleset.yaml", 20, 7, "type",
          "variable 'taken' holds a number; this assigns text",
          "assign a value of the same type, or change the variable's `initial`"),
+    Case("type-variant-constant", f"{FIX}/type-variant-constant/variants/quoted.yaml", 6, 13, "type",
+         "constant 'per_turn' is text (\"1\") but tests/invalid/type-variant-constant/ruleset.yaml:18:44 uses it "
+         "as a number (comparing a number with text is always an error)", "give the constant a value of that type"),
+    Case("type-unknown-attribute", f"{FIX}/type-unknown-attribute/ruleset.yaml", 17, 30, "unknown-attribute",
+         "no card, piece, zone or player of this ruleset has an attribute 'valeu'", "did you mean 'value'?"),
     Case("players-min-above-max", f"{FIX}/players-min-above-max/ruleset.yaml", 4, 16, "range",
          "players: min 5 is above max 2", "swap them, or raise max"),
     Case("variable-initial-above-max", f"{FIX}/variable-initial-above-max/ruleset.yaml", 8, 24, "range",
@@ -136,6 +141,8 @@ FILE_CASES = [
          "steps[1]: unknown key 'wait'", target=f"{FIX}/bad-scenario/scenarios/unknown-step.yaml"),
     Case("dsl-syntax", f"{FIX}/dsl-syntax/ruleset.yaml", 19, 22, "syntax", "syntax error: unexpected '1'",
          target=f"{FIX}/dsl-syntax/ruleset.yaml"),
+    Case("type-variant-constant", f"{FIX}/type-variant-constant/variants/quoted.yaml", 6, 13, "type",
+         "constant 'per_turn' is text (\"1\") but", target=f"{FIX}/type-variant-constant/variants/quoted.yaml"),
     Case("yaml-syntax", f"{FIX}/yaml-syntax/ruleset.yaml", 13, 8, "load", "YAML syntax error",
          target=f"{FIX}/yaml-syntax/ruleset.yaml"),
 ]

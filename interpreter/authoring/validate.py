@@ -135,6 +135,7 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
         except DavitError as exc:
             out.extend(findings_of(exc, display_path(vfile)))
             continue
+        out.extend(_own_warnings(vrs, vfile))
         if provenance:
             own = display_path(vfile)
             for loc, reason, what in vrs.provenance:
@@ -146,6 +147,13 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
         for sfile in sorted(scenarios.glob("*.yaml")):
             out.extend(_validate_scenario(sfile))
     return out
+
+
+def _own_warnings(variant_ruleset, variant_file: Path) -> list[Finding]:
+    """A variant's warnings that point into its own file (such as a constant it adds and nothing uses): the
+    ruleset's own warnings are listed with the ruleset, once. `--strict` fails on them like on any other."""
+    own = display_path(variant_file)
+    return [f for w in variant_ruleset.warnings for f in findings_of(w, own) if f.file == own]
 
 
 def _validate_scenario(path: Path) -> list[Finding]:
@@ -166,8 +174,7 @@ def _validate_file(path: Path, provenance: bool) -> list[Finding]:
         return _validate_scenario(path)
     if isinstance(data, LocMap) and "variant" in data:
         try:
-            load_ruleset(path)
-            return []
+            return _own_warnings(load_ruleset(path), path)
         except DavitError as exc:
             return findings_of(exc, shown)
     if path.name == RULESET_FILE or (isinstance(data, LocMap) and "id" in data and "flow" in data):

@@ -9,41 +9,43 @@ a type is not certain it is ``any`` and nothing is reported.
 """
 from __future__ import annotations
 
+import json
+
 from ..errors import DslError, did_you_mean
-from ..machine.values import resolve_constant
 from . import ast
-
-ANY = "any"
-NUMBER, TEXT, BOOL, NONE = "number", "text", "bool", "none"
-PLAYER, THING, ZONE, MAP = "player", "thing", "zone", "map"
-REFS = (PLAYER, THING, ZONE)
-
-
-class ThingOf(str):
-    """The type of a thing whose kind is known: equal to ``THING`` everywhere, and it knows its kind.
-
-    ``things("card")``, ``thing("card-5.1")`` and what is drawn from them have it, so an
-    attribute that no thing of that kind has is reported even when another kind has it.
-    """
-
-    __slots__ = ("kind",)
-
-    def __new__(cls, kind: str):
-        obj = super().__new__(cls, THING)
-        obj.kind = kind
-        return obj
-
-THING_BUILTINS = {"id": TEXT, "kind": TEXT, "name": TEXT, "zone": ZONE, "owner": PLAYER, "holder": PLAYER,
-                  "position": NUMBER, "face_up": BOOL}
-ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top": THING, "bottom": THING,
-                 "id": TEXT, "name": TEXT, "owner": PLAYER, "capacity": NUMBER, "full": BOOL, "free": NUMBER,
-                 "seats": ("list", ANY), "removed": BOOL}
-PLAYER_BUILTINS = {"seat": NUMBER, "name": TEXT, "out": BOOL, "next": PLAYER}
+from .static_types import (
+    ANY,
+    BOOL,
+    MAP,
+    NONE,
+    NUMBER,
+    PLAYER,
+    REFS,
+    TEXT,
+    THING,
+    ZONE,
+    MapOf,
+    ThingOf,
+    article,
+    describe,
+    element,
+    fits,
+    join,
+    join_all,
+    value_type,
+)
+from .vocabulary import Vocabulary, declaration_errors  # noqa: F401  (imported from here by the rules stage)
 
 # built-ins whose lambda is applied to the items of their first argument (elsewhere a lambda's
 # parameter is unknown: e.g. a movement helper's lambdas take spaces, not the pawn's zone's things)
 _LAMBDA_OVER_ELEMENTS = {"count", "min", "max", "any", "all", "filter", "sorted", "first", "last", "lowest",
                          "highest", "sum"}
+# built-ins' arguments that must be numbers: name -> (position, parameter name)
+_NUMBER_ARGS = {"score": ((1, "amount"),), "range": ((0, "start"), (1, "stop")), "abs": ((0, "number"),),
+                "draw": ((2, "n"),), "combinations": ((1, "k"),), "matches": ((2, "count"),),
+                "reachable": ((1, "steps"),), "walk_ends": ((1, "steps"),), "stack_targets": ((3, "step"),)}
+# built-ins whose lambdas are given board spaces: spaces(s -> …), walk_ends(…, enter, stop)
+_LAMBDA_OVER_SPACES = {"spaces", "walk_ends"}
 _ELEMENT_OF_ARG = {"filter", "sorted", "lowest", "highest", "list"}
 _RETURNS = {
     "count": NUMBER, "sum": NUMBER, "any": BOOL, "all": BOOL, "range": ("list", NUMBER), "abs": NUMBER,
@@ -51,58 +53,6 @@ _RETURNS = {
     "top": THING, "bottom": THING, "next_player": PLAYER, "turn_order": ("list", PLAYER),
     "neighbours": ("list", ZONE), "spaces": ("list", ZONE), "can_enter": BOOL, "refusal": TEXT, "reachable": ("list", ZONE), "path": ("list", ZONE), "distance": NUMBER,
 }
-
-
-def value_type(value):
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, (int, float)):
-        return NUMBER
-    if isinstance(value, str):
-        return TEXT
-    if value is None:
-        return ANY  # an unset variable: unknown until assigned
-    if isinstance(value, list):
-        kinds = {value_type(v) for v in value}
-        return ("list", kinds.pop() if len(kinds) == 1 else ANY)
-    if isinstance(value, dict):
-        return MAP
-    return ANY
-
-
-def join(a, b):
-    """The type of a value that is either an ``a`` or a ``b``."""
-    if a != b:
-        return ANY
-    if isinstance(a, ThingOf) or isinstance(b, ThingOf):
-        same = isinstance(a, ThingOf) and isinstance(b, ThingOf) and a.kind == b.kind
-        return a if same else THING
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return ("list", join(a[1], b[1]))
-    return a
-
-
-def join_all(types):
-    out = None
-    for t in types:
-        out = t if out is None else join(out, t)
-    return ANY if out is None else out
-
-
-def fits(t, want) -> bool:
-    """May a value of static type ``t`` stand where ``want`` is needed? Unknown types always may."""
-    if t == ANY or want == ANY or t == want:
-        return True
-    if isinstance(t, tuple) and isinstance(want, tuple):
-        return fits(t[1], want[1])
-    return False
-
-
-def article(t) -> str:
-    text = describe(t)
-    if isinstance(t, tuple) or t in (BOOL, MAP):
-        return f"a {text}" if t != BOOL else "a true/false value"
-    return f"{'an' if text[0] in 'aeiou' else 'a'} {text}" if t != TEXT else "text"
 
 
 # Where a snippet stands (the compiler's ``what``) -> the type it must have.
@@ -122,6 +72,16 @@ _FIX_HINTS = {
 }
 
 
+def _shown(value) -> str:
+    """A constant's value in an error, when it is short: ` ("2")`."""
+    if isinstance(value, dict) and "value" in value and "by_players" not in value:
+        value = value["value"]
+    if isinstance(value, (dict, list)) or value is None:
+        return ""
+    text = json.dumps(value, ensure_ascii=False)
+    return f" ({text})" if len(text) <= 40 else ""
+
+
 class _Nowhere:
     """The snippet of a silent check: its reports are dropped, so they need no place."""
 
@@ -131,115 +91,13 @@ class _Nowhere:
         return None
 
 
-def declaration_errors(data) -> list:
-    """Declared ranges that contradict themselves: players min > max, an initial value outside min..max."""
-    from ..errors import RulesetError
-    out = []
-    players = data.get("players") or {}
-    if isinstance(players, dict) and _num(players.get("min")) and _num(players.get("max")) \
-            and players["min"] > players["max"]:
-        out.append(RulesetError(f"players: min {players['min']} is above max {players['max']}",
-                                players.loc_of("min"), "swap them, or raise max", code="range"))
-    sections = [("variable", data.get("variables") or {}),
-                ("player variable", ((data.get("player") or {}).get("vars") or {}))]
-    for what, table in sections:
-        for name, spec in table.items() if isinstance(table, dict) else ():
-            if not isinstance(spec, dict):
-                continue
-            low, high, initial = spec.get("min"), spec.get("max"), spec.get("initial", 0 if what != "variable" else None)
-            where = spec.loc_of("initial") if "initial" in spec else spec.loc
-            if _num(low) and _num(high) and low > high:
-                out.append(RulesetError(f"{what} '{name}': min {low} is above max {high}", spec.loc_of("min"),
-                                        "swap them", code="range"))
-            elif _num(initial) and ((_num(low) and initial < low) or (_num(high) and initial > high)):
-                out.append(RulesetError(f"{what} '{name}' starts at {initial}, outside its range "
-                                        f"{low if _num(low) else '…'}..{high if _num(high) else '…'}", where,
-                                        "change `initial`, `min` or `max`", code="range"))
-    return out
-
-
-def _num(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def element(t):
-    if isinstance(t, tuple) and t[0] == "list":
-        return t[1]
-    if t == ZONE:
-        return THING
-    return ANY
-
-
-def describe(t) -> str:
-    if isinstance(t, ThingOf):
-        return f"'{t.kind}' card or piece"
-    if isinstance(t, tuple):
-        return f"list of {describe(t[1])}" if t[1] != ANY else "list"
-    return {THING: "card or piece", ZONE: "zone", PLAYER: "player", NUMBER: "number", TEXT: "text",
-            BOOL: "true/false", MAP: "table"}.get(t, t)
-
-
-class Vocabulary:
-    """What the ruleset declares: attribute names and their types, for the checker."""
-
-    def __init__(self, env, rs):
-        self.thing_attrs: dict = dict(THING_BUILTINS)
-        self.kind_attrs: dict = {}    # kind -> its own attributes (with the builtins and props)
-        self.def_kinds: dict = {}     # thing definition id -> kind
-        for tdef in rs.things:
-            kind = str(tdef.get("kind", tdef.get("id")))
-            self.def_kinds[str(tdef.get("id"))] = kind
-            own = self.kind_attrs.setdefault(kind, dict(THING_BUILTINS))
-            for name, value in (tdef.get("attrs") or {}).items():
-                self._add(self.thing_attrs, name, value_type(value))
-                self._add(own, name, value_type(value))
-            for name, values in (tdef.get("each") or {}).items():
-                t = value_type(values[0]) if values else ANY
-                self._add(self.thing_attrs, name, t)
-                self._add(own, name, t)
-        for name, value in rs.thing_props.items():
-            self._add(self.thing_attrs, name, value_type(value))
-            for own in self.kind_attrs.values():
-                self._add(own, name, value_type(value))
-        self.zone_attrs: dict = dict(ZONE_BUILTINS)
-        for zdef in rs.zones.values():
-            for name, value in zdef.attrs.items():
-                self._add(self.zone_attrs, name, value_type(value))
-        for name, value in rs.zone_props.items():
-            self._add(self.zone_attrs, name, value_type(value))
-        self.player_attrs: dict = dict(PLAYER_BUILTINS)
-        for name, spec in rs.player_vars.items():
-            self.player_attrs[name] = value_type(spec.initial)
-        for zid, zdef in rs.zones.items():
-            if zdef.per_player:
-                self.player_attrs[zid] = ZONE
-        self.globals = {name: value_type(v) for name, v in rs.globals.items()}
-        self.constants = {}
-        for name, raw in rs.constants.items():
-            self.constants[name] = value_type(resolve_constant(raw, rs.min_players))
-        self.functions = dict(getattr(env, "functions", {}) or {})   # name -> FunctionInfo (with its body)
-        self.function_types: dict = {}
-
-    def kind_of_id(self, thing_id: str):
-        """The kind of the thing with this literal id (its definition's id, then `-`, `.` or `@` parts)."""
-        best = None
-        for def_id in self.def_kinds:
-            if thing_id == def_id or (thing_id.startswith(def_id) and thing_id[len(def_id)] in "-.@"):
-                if best is None or len(def_id) > len(best):
-                    best = def_id
-        return self.def_kinds.get(best) if best is not None else None
-
-    @staticmethod
-    def _add(table, name, t):
-        old = table.get(name)
-        table[name] = t if old is None or old == t else ANY
-
-
 class TypeChecker:
     def __init__(self, vocab: Vocabulary, errors: list):
         self.vocab = vocab
         self.errors = errors
         self._returns = None  # while inferring a function's type: the types its `return`s give
+        self._constants_read: dict = {}  # id(Name node) -> the constant it reads, in the snippet being checked
+        self._in_loop_pass = False
 
     def function_type(self, name: str):
         """What a ruleset function returns: its `value`'s type, or the one type every `return` of a `do`
@@ -260,12 +118,27 @@ class TypeChecker:
         known[name] = result
         return result
 
-    def report(self, message, snippet, node, hint=None, code="type"):
-        self.errors.append(DslError(message, snippet.loc(node), hint, code=code))
+    def report(self, message, snippet, node, hint=None, code="type", culprits=()):
+        """One error at ``node``; or, when one of ``culprits`` (``(node, wanted type)``) is a constant whose
+        value another file sets (a variant's), at that value, naming the use: the mistake is there."""
+        where = snippet.loc(node)
+        for culprit, want in culprits:
+            name = self._constants_read.get(id(culprit)) if culprit is not None else None
+            at = self.vocab.constant_locs.get(name) if name is not None else None
+            use = (snippet.loc(culprit) or where) if at is not None else None
+            if use is None or at.file in (use.file, self.vocab.main_file):
+                continue
+            value = _shown(self.vocab.raw_constants.get(name))
+            self.errors.append(DslError(
+                f"constant '{name}' is {article(self.vocab.constants[name])}{value} but {use} uses it as "
+                f"{article(want)} ({message})", at, "give the constant a value of that type", code=code))
+            return
+        self.errors.append(DslError(message, where, hint, code=code))
 
     # -- statements -----------------------------------------------------------
 
     def block(self, body, snippet, local_types: dict):
+        self._constants_read = {}   # the nodes of one snippet at a time: ids are not reused while it lives
         types = dict(local_types)
         self._stmts(body, snippet, types)
 
@@ -285,7 +158,7 @@ class TypeChecker:
                     if s.op is None and isinstance(s.target, ast.Attr):
                         self._assignable(f"'{s.target.name}'", held, t, sn, s)
                 if s.op is not None:
-                    self._arith(s.op, self._type(s.target, sn, types), t, sn, s)
+                    self._arith(s.op, self._type(s.target, sn, types), t, sn, s, (s.target, s.value))
             elif isinstance(s, ast.ExprStmt):
                 self._type(s.expr, sn, types)
             elif isinstance(s, ast.If):
@@ -295,8 +168,10 @@ class TypeChecker:
                 self._stmts(s.orelse, sn, types)
             elif isinstance(s, ast.For):
                 types[s.var] = element(self._type(s.source, sn, types))
+                self._loop_types(s.body, sn, types)
                 self._stmts(s.body, sn, types)
             elif isinstance(s, ast.While):
+                self._loop_types(s.body, sn, types)
                 self._condition(self._type(s.cond, sn, types), "a `while`", sn, s.cond)
                 self._stmts(s.body, sn, types)
             elif isinstance(s, ast.Return):
@@ -304,25 +179,39 @@ class TypeChecker:
                 if self._returns is not None:
                     self._returns.append(t)
 
+    def _loop_types(self, body, sn, types):
+        """A loop's body may run again with what its end assigned: its locals' types joined over one silent
+        pass first, so `x = top(deck)` … `x = "stop"` inside a loop leaves `x` unknown at its top too."""
+        if self._in_loop_pass:   # one silent pass per loop, not one per loop around it: no 2^depth
+            return
+        errors, returns = self.errors, self._returns
+        self.errors, self._returns, self._in_loop_pass = [], None, True
+        try:
+            self._stmts(body, sn, types)
+        finally:
+            self.errors, self._returns, self._in_loop_pass = errors, returns, False
+
     def _condition(self, t, what, sn, node):
         if not fits(t, BOOL):
             self.report(f"the condition of {what} must be true or false, but this is {article(t)}", sn, node,
-                        _FIX_HINTS[BOOL], code="type")
+                        _FIX_HINTS[BOOL], code="type", culprits=[(node, BOOL)])
 
     def _assignable(self, what, held, t, sn, node):
         if not fits(t, held) and t != NONE:
             self.report(f"{what} holds {article(held)}; this assigns {article(t)}", sn, node,
-                        "assign a value of the same type, or change the variable's `initial`", code="type")
+                        "assign a value of the same type, or change the variable's `initial`", code="type",
+                        culprits=[(node.value, held)])
 
     # -- expressions -----------------------------------------------------------
 
     def expr(self, n, sn, types):
         """The type of a whole snippet expression; also checks it fits where it stands (``sn.what``)."""
+        self._constants_read = {}
         t = self._type(n, sn, types)
         want = expected_type(getattr(sn, "what", ""))
         if want is not None and not fits(t, want):
             self.report(f"the {sn.what} must be {article(want)}, but this is {article(t)}", sn, n,
-                        _FIX_HINTS.get(want), code="type")
+                        _FIX_HINTS.get(want), code="type", culprits=[(n, want)])
         return t
 
     def _type(self, n, sn, types):
@@ -334,6 +223,7 @@ class TypeChecker:
             if n.id in self.vocab.globals:
                 return self.vocab.globals[n.id]
             if n.id in self.vocab.constants:
+                self._constants_read[id(n)] = n.id
                 return self.vocab.constants[n.id]
             if n.id in ("players", "all_players", "winners"):
                 return ("list", PLAYER)
@@ -341,19 +231,24 @@ class TypeChecker:
                 return NUMBER
             if n.id == "game_over":
                 return BOOL
+            if n.id in self.vocab.zone_names:
+                return ZONE
             return ANY
         if isinstance(n, ast.Attr):
             return self._attr(self._type(n.obj, sn, types), n, sn)
         if isinstance(n, ast.Index):
             obj = self._type(n.obj, sn, types)
             self._type(n.index, sn, types)
+            if isinstance(obj, MapOf):
+                return obj.value
             return element(obj) if isinstance(obj, tuple) else ANY
         if isinstance(n, ast.BinOp):
-            return self._arith(n.op, self._type(n.left, sn, types), self._type(n.right, sn, types), sn, n)
+            return self._arith(n.op, self._type(n.left, sn, types), self._type(n.right, sn, types), sn, n,
+                               (n.left, n.right))
         if isinstance(n, ast.Neg):
             t = self._type(n.operand, sn, types)
             if t in REFS or t == TEXT:
-                self.report(f"cannot negate a {describe(t)}", sn, n)
+                self.report(f"cannot negate {article(t)}", sn, n, culprits=[(n.operand, NUMBER)])
             return NUMBER
         if isinstance(n, ast.Not):
             self._type(n.operand, sn, types)
@@ -363,11 +258,11 @@ class TypeChecker:
             right = self._type(n.right, sn, types)
             return join(left, right)
         if isinstance(n, ast.Compare):
-            left = self._type(n.first, sn, types)
+            left, first = self._type(n.first, sn, types), n.first
             for op, other in n.rest:
                 right = self._type(other, sn, types)
-                self._compare(op, left, right, sn, n)
-                left = right
+                self._compare(op, left, right, sn, n, (first, other))
+                left, first = right, other
             return BOOL
         if isinstance(n, ast.IfExp):
             self._type(n.cond, sn, types)
@@ -391,8 +286,20 @@ class TypeChecker:
                        PLAYER: (self.vocab.player_attrs, "player")}.get(obj, (None, None))
         if table is None:
             if obj in (NUMBER, TEXT, BOOL, NONE) or isinstance(obj, tuple):
-                self.report(f"a {describe(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
-            return ANY
+                self.report(f"{article(obj)} has no attribute '{name}'", sn, n, code="unknown-attribute")
+                return ANY
+            if isinstance(obj, MapOf):
+                if name in obj.keys:
+                    return obj.value
+                self.report(f"this table has no key '{name}'", sn, n, did_you_mean(name, obj.keys),
+                            code="unknown-attribute")
+                return ANY
+            # unknown: still nothing may have an attribute that nothing of the ruleset declares
+            every = self.vocab.any_attrs
+            if obj == ANY and name not in every:
+                self.report(f"no card, piece, zone or player of this ruleset has an attribute '{name}'", sn, n,
+                            did_you_mean(name, every), code="unknown-attribute")
+            return every.get(name, ANY) if obj == ANY else ANY
         if name not in table:
             self.report(f"no {what} in this ruleset has an attribute '{name}'", sn, n,
                         did_you_mean(name, table), code="unknown-attribute")
@@ -406,37 +313,52 @@ class TypeChecker:
             return own[name]
         return table[name]
 
-    def _arith(self, op, left, right, sn, n):
+    def _arith(self, op, left, right, sn, n, nodes=(None, None)):
+        def blame(side):   # the operand that is not a number (or text, for `+` with text)
+            other = right if side is left else left
+            return [(nodes[0] if side is left else nodes[1], TEXT if op == "+" and other == TEXT else NUMBER)]
         for side in (left, right):
-            if side in REFS or side == BOOL and op != "+":
-                self.report(f"'{op}' needs numbers, not a {describe(side)}", sn, n)
+            if side in REFS or side in (MAP, NONE) or side == BOOL and op != "+" \
+                    or isinstance(side, tuple) and op not in ("+", "*"):   # [0] * 3 repeats a list
+                self.report(f"'{op}' needs numbers, not {article(side)}", sn, n, culprits=blame(side))
                 return ANY
-        if op == "+" and (isinstance(left, tuple) or isinstance(right, tuple)):
+        if op == "+" and isinstance(left, tuple) and isinstance(right, tuple):
+            return ("list", join(left[1], right[1]))   # [card] + ["stop"]: a list of either
+        if op in ("+", "*") and (isinstance(left, tuple) or isinstance(right, tuple)):
             return left if isinstance(left, tuple) else right
         if op == "+" and TEXT in (left, right):
             if {left, right} - {TEXT, ANY}:
+                odd = left if left not in (TEXT, ANY) else right
                 self.report(f"cannot add {article(left)} and {article(right)}", sn, n,
-                            "text(x) turns a number into text; to compare, use ==")
+                            "text(x) turns a number into text; to compare, use ==",
+                            culprits=blame(left if left == TEXT else right) + blame(odd))
                 return ANY  # reported once: the value's use is not a second error
             return TEXT
         if TEXT in (left, right):
-            self.report(f"'{op}' needs numbers, not text", sn, n)
+            self.report(f"'{op}' needs numbers, not text", sn, n, culprits=blame(left if left == TEXT else right))
             return ANY
         return NUMBER
 
-    def _compare(self, op, left, right, sn, n):
+    def _compare(self, op, left, right, sn, n, nodes=(None, None)):
         if ANY in (left, right) or NONE in (left, right):
             return
+        culprits = [(nodes[0], right), (nodes[1], left)]
         if op in ("in", "not in"):
             if right in (NUMBER, BOOL) or right in (PLAYER, THING):
-                self.report(f"'{op}' needs a list or a zone on its right, not a {describe(right)}", sn, n)
+                self.report(f"'{op}' needs a list or a zone on its right, not {article(right)}", sn, n,
+                            culprits=[(nodes[1], ("list", left))])
+            elif isinstance(right, tuple) and right[1] not in (ANY, NONE) and left != right[1] \
+                    and not (isinstance(left, tuple) and isinstance(right[1], tuple)):
+                self.report(f"looking for {article(left)} in {article(right)} is always "
+                            f"{'false' if op == 'in' else 'true'}", sn, n,
+                            culprits=[(nodes[0], right[1]), (nodes[1], ("list", left))])
             return
         if left == right or (isinstance(left, tuple) and isinstance(right, tuple)):
             if op not in ("==", "!=") and left in (PLAYER, ZONE):
                 self.report(f"'{op}' cannot order {describe(left)}s", sn, n)
             return
-        self.report(f"comparing a {describe(left)} with a {describe(right)} is always "
-                    f"{'false' if op == '==' else 'an error' if op != '!=' else 'true'}", sn, n)
+        self.report(f"comparing {article(left)} with {article(right)} is always "
+                    f"{'false' if op == '==' else 'an error' if op != '!=' else 'true'}", sn, n, culprits=culprits)
 
     def _call(self, n, sn, types):
         name = n.func.id if isinstance(n.func, ast.Name) else None
@@ -445,7 +367,8 @@ class TypeChecker:
         for i, a in enumerate(n.args):
             if isinstance(a, ast.Lambda):
                 inner = dict(types)
-                inner[a.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
+                inner[a.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS \
+                    else ZONE if name in _LAMBDA_OVER_SPACES and name not in self.vocab.functions else ANY
                 self._type(a.body, sn, inner)
                 arg_types.append(ANY)
             else:
@@ -453,13 +376,21 @@ class TypeChecker:
                 arg_types.append(t)
                 if i == 0:
                     first = t
-        for _, v in n.kwargs:
+        given = dict(zip(range(len(n.args)), zip(n.args, arg_types)))
+        for key, v in n.kwargs:
             if isinstance(v, ast.Lambda):
                 inner = dict(types)
-                inner[v.param] = element(first) if name in _LAMBDA_OVER_ELEMENTS else ANY
+                over = arg_types[1] if name == "choose" and len(arg_types) > 1 else first   # label=o -> …
+                inner[v.param] = element(over) if name in _LAMBDA_OVER_ELEMENTS or name == "choose" else ANY
                 self._type(v.body, sn, inner)
             else:
-                self._type(v, sn, types)
+                given[key] = (v, self._type(v, sn, types))
+        if name not in self.vocab.functions:
+            for position, param in _NUMBER_ARGS.get(name, ()):
+                arg, t = given.get(position) or given.get(param) or (None, ANY)
+                if not fits(t, NUMBER) and t != NONE:
+                    self.report(f"{name}() needs a number as its {param}, but this is {article(t)}", sn, arg,
+                                _FIX_HINTS[NUMBER], culprits=[(arg, NUMBER)])
         literal = n.args[0].value if n.args and isinstance(n.args[0], ast.Const) \
             and isinstance(n.args[0].value, str) else None
         if name == "things" and literal is not None and literal in self.vocab.kind_attrs:
@@ -473,6 +404,8 @@ class TypeChecker:
             return _RETURNS[name]
         if name in _ELEMENT_OF_ARG:
             return ("list", element(first))
+        if name == "choose" and len(arg_types) > 1 and name not in self.vocab.functions:
+            return element(arg_types[1])   # one of the options
         if name in ("first", "last", "pick_random", "roll"):
             return element(first)
         if name in ("min", "max"):
