@@ -145,7 +145,8 @@ def _tutorial_with(tmp_path, variant: str, edits=()):
         assert old in text
         text = text.replace(old, new)
     main.write_text(text, encoding="utf-8")
-    (folder / "variants" / "v.yaml").write_text(f"variant: v\n{variant}", encoding="utf-8")
+    if variant:   # (a variant that changes nothing is an error of its own)
+        (folder / "variants" / "v.yaml").write_text(f"variant: v\n{variant}", encoding="utf-8")
     return folder
 
 
@@ -177,10 +178,12 @@ def test_a_choice_drawn_from_a_function_knows_its_attributes(tmp_path):
 
 def test_strict_fails_on_a_variants_own_warning(tmp_path):
     from cli_runner import davit
-    folder = _tutorial_with(tmp_path, "constants:\n  never_used: 3\n")
+    # the variant changes `decks` and the one function that read it: its new value reaches no rule
+    folder = _tutorial_with(tmp_path, "constants:\n  decks: [lower, middle]\nfunctions:\n  flood_next_deck:\n"
+                                      "    do: |\n      log(\"The water rises\")\n")
     for target in (folder, folder / "variants" / "v.yaml"):
         plain, strict = davit("validate", "--no-cache", str(target)), davit("validate", "--no-cache", "--strict", str(target))
-        assert "v.yaml:3:3: warning[unused]: constant 'never_used' is never used" in plain.stdout, plain.stdout
+        assert "v.yaml:3:3: warning[unused]: constant 'decks' is never used" in plain.stdout, plain.stdout
         assert (plain.returncode, strict.returncode) == (0, 1), (plain.stdout, strict.stdout)
 
 

@@ -127,7 +127,7 @@ MISTAKES = {
     "half-a-table": ("variant: v\nextends: der-mythos\nconstants:\n  overload_limits: {2: 11}\n", 4,
                      "no entry 3, 4, 5"),
     "text-for-a-number": ("variant: v\nextends: der-mythos\nconstants:\n  lowest_card_penalty: \"7\"\n", 4,
-                          "is a number in the base ruleset, but this variant gives text"),
+                          "constant 'lowest_card_penalty' is"),
     "misspelt-constant": ("variant: v\nextends: der-mythos\nconstants:\n  overload_limit: {2: 11, 3: 17}\n", 4,
                           "did you mean 'overload_limits'"),
     "misspelt-function": ("variant: v\nextends: der-mythos\nfunctions:\n  card_off:\n    value: \"3\"\n", 4,

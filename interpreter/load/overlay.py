@@ -42,6 +42,9 @@ class OverlayReport:
     """What one variant did to the tree: its additions (for :func:`unread_additions`)."""
     variant: str
     additions: dict = field(default_factory=dict)   # (file, line, column) -> (kind, name, known names)
+    # a constant given a value of another type: the type check says it better where a rule uses the
+    # constant (it names the use), so these are reported only where it found nothing (:func:`pending`)
+    retyped: list = field(default_factory=list)
 
 
 def apply_variant(data: LocMap, overlay: LocMap, variant: str, errors: list) -> OverlayReport:
@@ -68,6 +71,12 @@ def apply_variant(data: LocMap, overlay: LocMap, variant: str, errors: list) -> 
             f"variant '{variant}' changes nothing: every value it sets is the base ruleset's own", overlay.loc,
             "a variant must change a rule; give the values it should change", code="variant-changes-nothing"))
     return report
+
+
+def pending(reports: list, found: list) -> list:
+    """The constants given another type, where the built ruleset's own ``found`` errors say nothing."""
+    said = {_key(e.location) for e in found if getattr(e, "location", None)}
+    return [e for r in reports for e in r.retyped if _key(e.location) not in said]
 
 
 def unread_additions(report: OverlayReport, warnings: list) -> list:
@@ -100,11 +109,13 @@ def _by_name(section: str, base: LocMap, overlay: LocMap, report: OverlayReport,
             merge_into(base, _only(overlay, name), errors)
             continue
         if section == "constants":
-            problem = _constant_shape(name, base[name], value)
+            problem, retyped = _constant_shape(name, base[name], value)
             if problem:
-                errors.append(RulesetError(problem, loc, "a variant replaces a constant whole: give its new value "
-                                           "in the shape the base has", code="variant-shape"))
-                continue
+                error = RulesetError(problem, loc, "a variant replaces a constant whole: give its new value in "
+                                     "the shape the base has", code="variant-shape")
+                (report.retyped if retyped else errors).append(error)
+                if not retyped:
+                    continue
             if _constant_rule(base[name]) == _constant_rule(value):
                 errors.append(_unchanged(f"constant '{name}'", loc))
                 continue
@@ -267,15 +278,15 @@ def _type_name(value) -> str:
     return "nothing"
 
 
-def _constant_shape(name, old, new) -> str | None:
-    """Why ``new`` cannot replace constant ``old`` (another type, a table missing keys), or None."""
+def _constant_shape(name, old, new) -> tuple[str | None, bool]:
+    """Why ``new`` cannot replace constant ``old`` (a table missing keys; another type: then True), or None."""
     olds, news = _constant_value(old), _constant_value(new)
     old_types = {_type_name(v) for v in olds if v is not None}
     for value in news:
         kind = _type_name(value)
         if value is not None and old_types and kind not in old_types:
             return (f"constant '{name}' is {' or '.join(sorted(old_types))} in the base ruleset, but this variant "
-                    f"gives {kind} ({plain(value)!r})")
+                    f"gives {kind} ({plain(value)!r})"), True
     old_tables = [v for v in olds if isinstance(v, dict)]
     for value in news:
         if isinstance(value, dict) and old_tables:
@@ -283,5 +294,5 @@ def _constant_shape(name, old, new) -> str | None:
             if missing:
                 shown = ", ".join(str(k) for k in missing)
                 return (f"constant '{name}' is a table with entries {', '.join(str(k) for k in old_tables[0])} in "
-                        f"the base ruleset; this variant's table has no entry {shown}")
-    return None
+                        f"the base ruleset; this variant's table has no entry {shown}"), False
+    return None, False

@@ -18,7 +18,7 @@ from ..load.files import (
     resolve_ruleset,
     variants_of,
 )
-from ..load.overlay import apply_variant, unread_additions
+from ..load.overlay import apply_variant, pending, unread_additions
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
@@ -106,12 +106,18 @@ def _load(path_text: str, wanted: tuple):
     for vdata, variant_file, vid in zip(overlays, variant_files, declared_ids):
         reports.append(apply_variant(data, vdata, vid, errors))
         files.append(variant_file)
-    raise_all(_unique(errors))
+    if errors:
+        raise_all(_unique(errors) + pending(reports, errors))
     variant = "+".join(declared_ids) if declared_ids else None
     # the compiled code of its functions is kept on disk, one file per ruleset (its variants share it)
     with code_cache.collecting(path_text) as bundle:
-        rs = build_ruleset(data, variant)
-    raise_all([e for report in reports for e in unread_additions(report, rs.warnings)])
+        try:
+            rs = build_ruleset(data, variant)
+        except DavitError as exc:
+            found = list(getattr(exc, "errors", [exc]))
+            raise_all(found + pending(reports, found))
+            raise
+    raise_all(pending(reports, []) + [e for report in reports for e in unread_additions(report, rs.warnings)])
     rs.code_bundle = bundle
     bundle.at_fill.append(runners_at_fill(list(rs.codes.values())))
     for vdata, vid in zip(overlays, declared_ids):
