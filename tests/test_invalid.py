@@ -324,7 +324,11 @@ def test_very_deep_nesting_does_not_recurse(tmp_path, monkeypatch, capsys):
     rc = _run(["validate", "deep"])
     out = capsys.readouterr().out
     assert rc == 1
-    assert out.startswith("deep/ruleset.yaml:2:51: error[load]: nesting deeper than 48 levels"), out
+    # davit's own refusal; libyaml (PyYAML 6.0.2+) refuses such nesting itself while scanning ahead, which
+    # the reader turns into the same message (tests/test_unit_yaml_reader.py checks both parsers exactly)
+    davits = "deep/ruleset.yaml:2:51: error[load]: nesting deeper than 48 levels"
+    libyamls = re.compile(r"deep/ruleset\.yaml:2:\d+: error\[load\]: YAML syntax error: exceeded maximum nesting depth")
+    assert out.startswith(davits) or libyamls.match(out), out[:300]
 
 
 # -- the other commands on broken input -------------------------------------------------------
