@@ -19,6 +19,8 @@ CASES = {
     "refuse-misspelt-action": ["7:33: step 1: the ruleset has no action 'wlak', so the refusal tests nothing "
                                "(did you mean 'walk'?)"],
     "empty-steps": ["3:1: the scenario has no steps and no expect: it tests nothing"],
+    "refuse-names-nothing": ["7:50: step 1: refused only because 'davvit' names no space (did you mean 'davit'?) "
+                             "— the step tests nothing"],
 }
 
 

@@ -111,7 +111,7 @@ class Game(RuleRuntime):
         # an action taken from the current legal_actions() list is known to be legal
         reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
         if reason is not None:
-            return Refused(action, reason)
+            return decisions.refusal(self, action, reason)
         self.carry_out_legal(action)
         return Applied(action)
 
