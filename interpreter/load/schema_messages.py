@@ -17,6 +17,8 @@ import linecache
 import re
 from functools import lru_cache
 
+import yaml
+
 from ..errors import Location, SchemaError, did_you_mean
 from .yaml_reader import LocList, LocMap
 
@@ -29,6 +31,8 @@ NAMED = {
     "scalar": "a single value (text, a number or true/false)",
 }
 SNIPPETS = {"a DSL expression", "a DSL condition", "DSL statements"}
+# patterns whose schema gives no description of its own
+PATTERN_WORDS = {"^[1-9][0-9]*$": "a player count: a whole number, 1 or more"}
 TYPE_WORDS = {
     "string": "text",
     "integer": "a whole number",
@@ -123,7 +127,11 @@ def _raw(loc: Location | None, value) -> str:
     linecache.checkcache(loc.file)
     line = linecache.getline(loc.file, loc.line)
     token = re.match(r"[^,}\]#\n]*", line[loc.column - 1:]).group(0).strip() if line else ""
-    return token or default
+    try:
+        same = token and type(yaml.safe_load(token)) is type(value) and yaml.safe_load(token) == value
+    except yaml.YAMLError:
+        same = False
+    return token if same else default   # the file changed since, or the value is not this token
 
 
 def _read_as(value, raw: str) -> str:
@@ -295,9 +303,9 @@ def type_sentence(subject: str, wanted: list, value, loc) -> str:
         fix = f': write "{raw}" in quotes'
     elif value is None:
         fix = ": write the value after the colon"
-    elif isinstance(value, list) and any(w.startswith("a mapping") for w in wanted):
+    elif isinstance(value, list) and len(wanted) == 1 and wanted[0].startswith("a mapping"):
         fix = ": write `key: value` lines instead of `- ` items"
-    elif isinstance(value, dict) and "a list" in wanted:
+    elif isinstance(value, dict) and wanted == ["a list"]:
         fix = ": start each item of a list with `- `"
     return f"{subject} needs {needs or 'another kind of value'}, but {_read_as(value, raw)}{fix}"
 
@@ -313,7 +321,10 @@ def _leaf(error, data, fallback) -> list[SchemaError]:
         where = node.key_loc(value) if isinstance(node, LocMap) and value in node else loc
         if v == "enum":
             hint = f"allowed here: {', '.join(map(str, error.validator_value))}"
-        return [SchemaError(f"{_prefix(path)}the key {show(value)} is not allowed here", where, hint)]
+        hint = PATTERN_WORDS.get(error.validator_value, hint) if v == "pattern" else hint
+        finding = SchemaError(f"{_prefix(path)}the key {show(value)} is not allowed here", where, hint)
+        finding.key_of = (id(node), str(value))
+        return [finding]
     if v == "additionalProperties" and isinstance(value, dict):
         allowed = set(error.schema.get("properties", {}))
         patterns = error.schema.get("patternProperties", {})
@@ -325,6 +336,7 @@ def _leaf(error, data, fallback) -> list[SchemaError]:
                                       did_you_mean(str(key), allowed))
                 finding.node_id = id(node)
                 finding.suggests = (id(node), _suggested(str(key), allowed))
+                finding.key_of = (id(node), str(key))
                 out.append(finding)
         return out
     if v == "required" and isinstance(value, dict):
@@ -399,11 +411,14 @@ def tidy(found: list) -> list[SchemaError]:
     hints = {f.node_id: f.hint for f in found if isinstance(f, _Hint)}
     found = [f for f in found if not isinstance(f, _Hint)]
     suggested = {getattr(f, "suggests", None) for f in found} - {None}
+    unknown_keys = {f.key_of for f in found if getattr(f, "suggests", None) is not None}
     mistyped = {f.at for f in found if getattr(f, "wrong_type", False)}
     out, seen = [], set()
     for finding in found:
         if getattr(finding, "missing", None) in suggested:
             continue
+        if getattr(finding, "suggests", None) is None and getattr(finding, "key_of", None) in unknown_keys:
+            continue   # a key both unknown and not allowed by name: said once, as unknown
         if getattr(finding, "at", None) in mistyped and not getattr(finding, "wrong_type", False):
             continue
         node_id = getattr(finding, "node_id", None)
