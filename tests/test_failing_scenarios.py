@@ -12,7 +12,7 @@ FOLDER = "tests/failing-scenarios"
 CASES = {
     "run-ends-first": ["7:10: step 1: the game ended (after 8 decisions) before `round == 99` held"],
     "expect-false-text": ["7:13: expectation failed: false ("],
-    "expect-false-list": ['7:14: steps[0].expect[0]: the item needs a DSL condition in quotes, but YAML read false '
+    "expect-false-list": ['7:14: `steps[0].expect[0]` needs a DSL condition in quotes, but YAML read false '
                           'as a boolean: write "false" in quotes'],
     "unused-pin": ["7:3: pin 'shuffle dekc' was never used: a pin that is not drawn tests nothing"],
     "expect-shows-values": ["7:13: expectation failed: round + 1 == 5 ((round + 1) is 2;",

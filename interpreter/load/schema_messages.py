@@ -89,13 +89,9 @@ def _prefix(path) -> str:
 
 
 def _named(path) -> tuple[str, str]:
-    """(prefix, subject): the value at ``path`` as a designer reads it. A key is named after the path of
-    its mapping (``flow[0]: `while` ...``), an item or the file after its own (``include[0]: the item``)."""
-    if not path:
-        return "", "the file"
-    if isinstance(path[-1], int):
-        return _prefix(path), "the item"
-    return _prefix(path[:-1]), f"`{path[-1]}`"
+    """(prefix, subject): the value at ``path`` as the subject of a sentence, by its whole path
+    (```flow[0].while` needs ...``), or the file."""
+    return "", f"`{path_text(path)}`" if path else "the file"
 
 
 def show(value) -> str:
