@@ -60,6 +60,21 @@ def test_a_refusal_of_nothing_real_is_of_kind_unknown(game, make, what, name, cl
     assert did_you_mean(name, result.unknown.known) == (f"did you mean '{close}'?" if close else None)
 
 
+@pytest.mark.parametrize("data, what, name", [
+    ({"player": 0, "action": "walk", "args": {"to": {"zone": "davvit"}}}, "zone", "davvit"),
+    ({"player": 0, "action": "escort", "args": {"passenger": {"thing": "kitt"}, "to": {"zone": "mess"}}},
+     "thing", "kitt"),
+    ({"player": "0", "action": "walk", "args": {}}, "seat", "0"),
+    ({"player": 0, "action": 5}, "action", "5"),
+    ("walk", "action", "walk"),
+])
+def test_an_unreadable_action_names_nothing(game, data, what, name):
+    result = game.apply(data)
+    assert not result and result.reason.startswith("not an action")
+    assert result.kind == UNKNOWN
+    assert (result.unknown.what, result.unknown.name) == (what, name)
+
+
 def test_refusals_do_not_change_the_game(game):
     before = game.to_json()
     game.apply(Action(0, "walk", (("to", "davvit"),)))

@@ -329,6 +329,29 @@ def names_nothing(g, action: Action) -> Unknown | None:
     return None
 
 
+def unreadable(g, data) -> Unknown:
+    """What an action's JSON form names that does not exist (or that it is no action at all)."""
+    table = g.table
+    if not isinstance(data, dict):
+        return Unknown("action", display(data))
+    seat = data.get("player")
+    if type(seat) is not int or not 0 <= seat < len(table.players):
+        return Unknown("seat", display(seat), tuple(str(s) for s in range(len(table.players))))
+    args = data.get("args") or {}
+    for value in args.values() if isinstance(args, dict) else ():
+        for item in value if isinstance(value, list) else [value]:
+            if not isinstance(item, dict):
+                continue
+            if "thing" in item and item["thing"] not in table.things:
+                return Unknown("thing", display(item["thing"]), tuple(table.things))
+            if "zone" in item and item["zone"] not in table.zones:
+                return Unknown("zone", display(item["zone"]), tuple(table.zones))
+            if "player" in item and (type(item["player"]) is not int
+                                     or not 0 <= item["player"] < len(table.players)):
+                return Unknown("player", display(item["player"]))
+    return Unknown("action", display(data.get("action")), tuple(g.ruleset.actions))
+
+
 def _possible(g, adef, key, local) -> list:
     """The values offered now for choice ``key`` (a choose decision's options), [] if they cannot be told."""
     if adef is None:
