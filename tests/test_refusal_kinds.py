@@ -126,3 +126,17 @@ def test_validate_finds_a_misspelt_id_without_playing(tmp_path, capsys):
     out = capsys.readouterr().out
     assert ("s.yaml:5:50: error[refuse-nothing]: step 1: 'davvit' names no thing, zone or space "
             "(did you mean 'davit'?), so the refusal tests nothing") in out, out
+
+
+def test_a_choose_answer_that_names_nothing(tmp_path):
+    from ruleset_builder import load
+    rs = load(tmp_path, {"zones": [{"id": "pile"}, {"id": "bank"}],
+                         "flow": [{"do": 'z = choose(player(0), [pile, bank], prompt="where")'}]})
+    game = Game(rs, 1, 0)
+    result = game.apply(Action(0, "choose", (("option", "pil"),)))
+    assert not result and result.kind == UNKNOWN
+    assert (result.unknown.what, result.unknown.name) == ("zone", "pil")
+    assert "pile" in result.unknown.known
+    other = game.apply(Action(0, "choose", (("option", game.table.players[0]),)))
+    assert not other and other.kind == RULE       # a real player, just not one of the options
+    assert game.apply(Action(0, "choose", (("option", game.table.zones["bank"]),)))
