@@ -6,6 +6,7 @@ import yaml
 
 from interpreter.errors import LoadError, Location
 from interpreter.load import yaml_reader
+from interpreter.load.yaml_messages import too_deep
 from interpreter.load.yaml_reader import (
     LocList,
     LocMap,
@@ -16,7 +17,6 @@ from interpreter.load.yaml_reader import (
     plain,
     position_in_file,
 )
-from interpreter.load.yaml_messages import too_deep
 
 # --- located values ------------------------------------------------------------
 

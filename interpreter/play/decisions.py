@@ -359,14 +359,14 @@ def _possible(g, adef, key, local) -> list:
         return list(pending["options"]) if pending is not None and pending["kind"] == "choice" else []
     try:
         return _domain(g, dict(adef.params)[key], dict(local), adef.location)
-    except Exception:  # an earlier choice that names nothing real: no domain to compare with
+    except Exception:  # noqa: BLE001 - an earlier choice that names nothing real: no domain to compare with
         return []
 
 
 def _names_nothing(g, item, values) -> Unknown | None:
     """``item`` names nothing when it is text or a plain value where the game offers only things, zones or
     players and no thing or zone has that id (with nothing offered now, only when it is close to one)."""
-    if isinstance(item, (ThingRef, ZoneRef, PlayerRef)) or isinstance(item, (dict, list)):
+    if isinstance(item, (ThingRef, ZoneRef, PlayerRef, dict, list)):
         return None
     table = g.table
     if isinstance(item, str) and (item in table.things or item in table.zones):
