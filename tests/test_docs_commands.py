@@ -37,3 +37,28 @@ def test_filtered_test_commands_run_some_scenarios_and_pass(argv):
     proc = davit(*argv, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"^[1-9]\d* passed, 0 failed$", proc.stdout, re.M)
+
+
+def _shown_runs():
+    """(command arguments, expected output) for each ```sh block of one `davit test FILE` in
+    docs/scenarios.md that is followed by the output it prints."""
+    text = (DOCS / "scenarios.md").read_text()
+    found = re.findall(r"^```sh\ndavit (test [^\n#]+)\n```\n\n```\n(.*?)^```", text, re.M | re.S)
+    return [pytest.param(argv.split(), out, id=argv) for argv, out in found]
+
+
+def test_the_page_shows_a_run_with_its_output():
+    assert _shown_runs()
+
+
+@pytest.mark.parametrize("argv, expected", _shown_runs())
+def test_shown_runs_print_what_the_page_says(argv, expected):
+    proc = davit(*argv, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == expected
+
+
+def test_pages_show_the_davit_command_not_a_checkout_path():
+    for page in ("scenarios.md",):
+        text = (DOCS / page).read_text()
+        assert "PYTHONPATH" not in text and "/work/" not in text, page

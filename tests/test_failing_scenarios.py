@@ -12,13 +12,16 @@ FOLDER = "tests/failing-scenarios"
 CASES = {
     "run-ends-first": ["7:10: step 1: the game ended (after 8 decisions) before `round == 99` held"],
     "expect-false-text": ["7:13: expectation failed: false ("],
-    "expect-false-list": ["7:13: steps[0].expect: [False] is not of type 'string'"],
+    "expect-false-list": ['7:14: `steps[0].expect[0]` needs a DSL condition in quotes, but YAML read false '
+                          'as a boolean: write "false" in quotes'],
     "unused-pin": ["7:3: pin 'shuffle dekc' was never used: a pin that is not drawn tests nothing"],
     "expect-shows-values": ["7:13: expectation failed: round + 1 == 5 ((round + 1) is 2;",
                             "8:13: expectation failed: count(players) == 3 (count(players) is 2;"],
     "refuse-misspelt-action": ["7:33: step 1: the ruleset has no action 'wlak', so the refusal tests nothing "
                                "(did you mean 'walk'?)"],
     "empty-steps": ["3:1: the scenario has no steps and no expect: it tests nothing"],
+    "refuse-names-nothing": ["7:50: step 1: refused only because 'davvit' names no space (did you mean 'davit'?) "
+                             "— the step tests nothing"],
 }
 
 

@@ -2,9 +2,11 @@
 import pickle
 
 import pytest
+import yaml
 
 from interpreter.errors import LoadError, Location
 from interpreter.load import yaml_reader
+from interpreter.load.yaml_messages import too_deep
 from interpreter.load.yaml_reader import (
     LocList,
     LocMap,
@@ -267,6 +269,45 @@ def test_depth_cap_allows_max_and_refuses_one_more():
 def test_very_deep_nesting_is_an_error_not_a_recursion_crash():
     err = _error("a: " + "{b: " * 5000 + "1" + "}" * 5000 + "\n")
     assert "nesting" in err.message
+
+
+DEEP = "id: deep\nx: " + "[" * 100_000 + "\n"
+LOADERS = [pytest.param(yaml.SafeLoader, id="pure-python"),
+           pytest.param(getattr(yaml, "CSafeLoader", None), id="libyaml",
+                        marks=pytest.mark.skipif(not hasattr(yaml, "CSafeLoader"), reason="PyYAML without libyaml"))]
+
+
+@pytest.mark.parametrize("loader", LOADERS)
+def test_deep_nesting_gives_one_message_whichever_parser(loader):
+    """libyaml refuses deep nesting itself while it scans ahead; the user still sees davit's message,
+    at the bracket where davit's limit is crossed, as with the pure-Python parser."""
+    with pytest.raises(LoadError) as info:
+        parse_yaml(DEEP, "f.yaml", loader=loader)
+    assert str(info.value) == f"f.yaml:2:51: nesting deeper than {yaml_reader.MAX_DEPTH} levels"
+
+
+def test_libyaml_really_refuses_deep_nesting_first():
+    """The libyaml case above goes through the translation: libyaml stops before davit's own check."""
+    if not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("PyYAML without libyaml")
+    with pytest.raises(yaml.MarkedYAMLError) as info:
+        for _ in yaml.parse(DEEP, Loader=yaml.CSafeLoader):
+            pass
+    if not too_deep(info.value.problem):
+        pytest.skip(f"this libyaml has no nesting limit of its own: {info.value.problem}")
+
+
+def test_libyaml_refusal_without_a_davit_finding_keeps_libyaml_place(monkeypatch):
+    """Should the pure-Python parser not find the nesting, the message is still davit's, at libyaml's mark."""
+    class Mark:
+        line, column = 4, 7
+    real = yaml_reader.parse_yaml
+    monkeypatch.setattr(yaml_reader, "parse_yaml", lambda *a, **k: None)
+    try:
+        err = yaml_reader._too_deep("x", "f.yaml", Mark(), "libyaml")
+    finally:
+        monkeypatch.setattr(yaml_reader, "parse_yaml", real)
+    assert str(err) == f"f.yaml:5:8: nesting deeper than {yaml_reader.MAX_DEPTH} levels"
 
 
 def test_size_cap(monkeypatch):

@@ -16,6 +16,7 @@ from ..errors import DavitError, Location, ScenarioError, did_you_mean, raise_al
 from ..load.files import RULESET_FILE, display_path
 from ..load.schema_check import schema_errors
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
+from ..play.decisions import UNKNOWN
 from ..play.game import Game
 from ..rules.loading import load_ruleset
 from .expect_report import explain_failure, show_value
@@ -137,6 +138,7 @@ class _Runner:
         """The static part of a refuse step's checks (``davit validate``), as errors and warnings."""
         try:
             self._refusable(int(self.data.get("players", 0)), spec, loc, number)
+            self._real_values(int(self.data.get("players", 0)), spec, number)
         except ScenarioError as exc:
             exc.code = "refuse-nothing"
             return [exc]
@@ -164,15 +166,17 @@ class _Runner:
     def run_block(self, game, code):
         self.snippets.run(game, code)
 
-    def action(self, game, spec, loc):
+    def action(self, game, spec, loc, number=0):
         if not isinstance(spec, dict) or "player" not in spec or "action" not in spec:
             self.fail("an act/refuse step needs `player` and `action`", loc)
         args = []
-        for name, value in (spec.get("args") or {}).items():
-            args.append([name, self.value(game, plain(value))])
+        given = spec.get("args") or {}
+        for name, value in given.items():
+            where = given.loc_of(name) if isinstance(given, LocMap) else loc
+            args.append([name, self.value(game, plain(value), where, number)])
         return game.action_from_json({"player": spec["player"], "action": spec["action"], "args": {}}), args
 
-    def value(self, game, value):
+    def value(self, game, value, loc=None, number=0):
         table = game.table
         if isinstance(value, str):
             if value in table.things:
@@ -180,9 +184,13 @@ class _Runner:
             if value in table.zones:
                 return table.zones[value]
         if isinstance(value, dict) and "player" in value:
-            return table.players[int(value["player"])]
+            seat = value["player"]
+            if type(seat) is not int or not 0 <= seat < len(table.players):
+                self.fail(f"step {number}: {{player: {show_value(game, seat)}}} names no player: there is no such seat in a "
+                          f"{len(table.players)}-player game (seats are 0 to {len(table.players) - 1})", loc)
+            return table.players[seat]
         if isinstance(value, list):
-            return [self.value(game, v) for v in value]
+            return [self.value(game, v, loc, number) for v in value]
         return value
 
     def run(self) -> list:
@@ -220,19 +228,22 @@ class _Runner:
         if "act" in step or "refuse" in step:
             key = "act" if "act" in step else "refuse"
             spec = step[key]
-            base, args = self.action(game, spec, step.loc_of(key))
+            base, args = self.action(game, spec, step.loc_of(key), number)
             action = Action(base.player, base.name, tuple((k, v) for k, v in args))
             if key == "refuse":
                 self._refusable(len(game.table.players), spec, step.loc_of(key), number)
             result = game.apply(action)
             if key == "act" and not result:
                 legal = "; ".join(str(a) for a in game.legal_actions(base.player)[:8]) or "none"
+                why = _unknown_words(result.unknown) + "; " if result.kind == UNKNOWN else ""
                 self.fail(f"step {number}: {base.name} by {game.player_name(base.player)} was refused: "
-                          f"{result.reason} (legal now: {legal})", loc)
+                          f"{result.reason} ({why}legal now: {legal})", loc)
             if key == "refuse":
                 if result:
                     self.fail(f"step {number}: {base.name} by {game.player_name(base.player)} was accepted "
                               "but should have been refused", loc)
+                if result.kind == UNKNOWN:
+                    self._names_nothing(spec, result.unknown, loc, number)
                 want = spec.get("reason")
                 if want and str(want).lower() not in result.reason.lower():
                     self.fail(f"step {number}: refused for '{result.reason}', expected a reason containing "
@@ -262,6 +273,38 @@ class _Runner:
                           "the steps after it would test a finished game", step.loc_of("run"))
             return
         self.fail(f"step {number}: unknown step (use act, refuse, expect, run or set)", loc)
+
+    def _real_values(self, players: int, spec, number):
+        """Without playing: an argument that is no thing or zone id but close to one (a misspelt id) would be
+        refused for naming nothing. (Playing finds the rest: only the game knows what is offered.)"""
+        args = spec.get("args")
+        try:
+            table = self.ruleset.table(players)
+        except Exception:   # a player count the ruleset refuses is reported where the game is made
+            return
+        if not isinstance(args, LocMap):
+            return
+        names = [*table.things, *table.zones]
+        for arg, value in args.items():
+            for item in value if isinstance(value, list) else [value]:
+                if isinstance(item, str) and item not in table.things and item not in table.zones:
+                    close = did_you_mean(item, names)
+                    if close:
+                        self.fail(f"step {number}: '{item}' names no thing, zone or space ({close}), so the "
+                                  "refusal tests nothing", args.loc_of(arg))
+
+    def _names_nothing(self, spec, unknown, loc, number):
+        """A refusal the game gave only because the step names something that does not exist."""
+        args = spec.get("args") or {}
+        where = spec.loc_of("action") if unknown.what == "action" else spec.loc_of("player") \
+            if unknown.what == "seat" else loc
+        if isinstance(args, LocMap):
+            for arg, value in args.items():
+                if unknown.what == "choice" and arg == unknown.name:
+                    where = args.key_loc(arg)
+                elif any(str(v) == unknown.name for v in (value if isinstance(value, list) else [value])):
+                    where = args.loc_of(arg)
+        self.fail(f"step {number}: refused only because {_unknown_words(unknown)} — the step tests nothing", where)
 
     def _refusable(self, players: int, spec, loc, number):
         """A refusal must be refused for a rule's reason, not because the step names nothing real."""
@@ -306,6 +349,14 @@ class _Runner:
                 self.failures.append(ScenarioError(
                     f"expectation failed: {text}{extra} ({parts + '; ' if parts else ''}scores: {scores}; phase: "
                     f"{' > '.join(game.state.phase) or 'none'})", where))
+
+
+def _unknown_words(unknown) -> str:
+    """'davvit' names no space (did you mean 'davit'?)"""
+    close = did_you_mean(unknown.name, unknown.known)
+    what = {"seat": "seat of this game", "choice": "choice of the action", "option": "offered option"}.get(
+        unknown.what, unknown.what)
+    return f"'{unknown.name}' names no {what}" + (f" ({close})" if close else "")
 
 
 def _draw_names_hint(game) -> str | None:

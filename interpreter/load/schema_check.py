@@ -3,7 +3,8 @@
 The schemas in ``schemas/`` (draft-07) are the single source for what a
 ruleset, variant or scenario file may contain; editors use the same files
 through the ``# yaml-language-server: $schema=...`` line. All errors are
-reported, not only the first.
+reported, not only the first, each in davit's words at its line
+(:mod:`interpreter.load.schema_messages`).
 
 A tree found clean is remembered on disk (:mod:`interpreter.load.cache_folder`):
 an empty file named by a hash of the tree's content, its kind and the schemas.
@@ -19,10 +20,10 @@ import json
 import os
 from functools import lru_cache
 
-from ..errors import Location, SchemaError, did_you_mean
+from ..errors import Location, SchemaError
 from . import cache_folder
 from .files import schemas_dir, write_atomically
-from .yaml_reader import LocList, LocMap
+from .schema_messages import findings, tidy
 
 KINDS = ("ruleset", "variant", "scenario")
 
@@ -47,52 +48,6 @@ def _validator(kind: str):
         resources.append((path.name, Resource.from_contents(contents, default_specification=DRAFT7)))
     registry = Registry().with_resources(resources)
     return jsonschema.Draft7Validator(load_schema(kind), registry=registry)
-
-
-def _locate(root, path, fallback: Location) -> tuple[Location, object]:
-    """The location of the value at ``path`` (and of its parent container)."""
-    node, loc = root, getattr(root, "loc", fallback)
-    for part in path:
-        if isinstance(node, LocMap) and part in node:
-            loc = node.loc_of(part)
-            node = node[part]
-        elif isinstance(node, LocList) and isinstance(part, int) and part < len(node):
-            loc = node.loc_of(part)
-            node = node[part]
-        else:
-            break
-    return loc, node
-
-
-def _path_text(path) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
-def _message(error) -> str:
-    if error.validator in ("anyOf", "oneOf") and error.context:
-        from jsonschema.exceptions import best_match
-        deepest = best_match(error.context)
-        return deepest.message
-    if error.validator == "additionalProperties":
-        return error.message
-    return error.message
-
-
-def _alternative_keys(error) -> list:
-    """For a oneOf/anyOf whose alternatives are told apart by a key (the first one each
-    requires: `do`, `phase`, `act`, ...), those keys."""
-    if error.validator not in ("oneOf", "anyOf") or not isinstance(error.validator_value, list):
-        return []
-    keys = []
-    for alternative in error.validator_value:
-        required = alternative.get("required") if isinstance(alternative, dict) else None
-        if not required or required[0] in keys:
-            return []
-        keys.append(required[0])
-    return keys
 
 
 def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
@@ -169,61 +124,6 @@ def _feed(value, digest) -> None:
 
 def _violations(data, kind: str, fallback: Location) -> list[SchemaError]:
     found = []
-    hints: dict = {}  # id(mapping) -> a hint for its unknown keys
     for error in _validator(kind).iter_errors(data):
-        path = list(error.absolute_path)
-        loc, node = _locate(data, path, fallback)
-        where = _path_text(path)
-        if error.validator == "additionalProperties" and isinstance(node, LocMap):
-            allowed = set(error.schema.get("properties", {}))
-            patterns = error.schema.get("patternProperties", {})
-            import re
-            for key in node:
-                if key not in allowed and not any(re.search(p, str(key)) for p in patterns):
-                    hint = did_you_mean(str(key), allowed)
-                    prefix = f"{where}: " if where else ""
-                    found.append(SchemaError(f"{prefix}unknown key '{key}'", node.key_loc(key), hint))
-                    found[-1].node_id = id(node)
-            continue
-        kinds = _alternative_keys(error)
-        if kinds and isinstance(node, LocMap):
-            # "exactly one of these keys" (a flow step, a scenario step): say it in those words
-            unknown = [k for k in node if k not in error.schema.get("properties", {})]
-            present = [k for k in kinds if k in node]
-            prefix = f"{where}: " if where else ""
-            if unknown:
-                hints[id(node)] = f"expected one of: {', '.join(kinds)}"
-                continue
-            if len(present) > 1:
-                found.append(SchemaError(f"{prefix}has more than one of {', '.join(present)}; "
-                                         f"use exactly one", node.loc))
-                continue
-            if not present:
-                found.append(SchemaError(f"{prefix}needs one of: {', '.join(kinds)}", node.loc))
-                continue
-            # the one kind it has misses a key, or does not allow one: say which
-            kind = present[0]
-            branch = error.validator_value[kinds.index(kind)]
-            allowed = (branch.get("propertyNames") or {}).get("enum")
-            said = False
-            for key in node:
-                if allowed and key not in allowed:
-                    found.append(SchemaError(f"{prefix}'{key}' does not go with '{kind}' "
-                                             f"(allowed with it: {', '.join(allowed)})", node.key_loc(key)))
-                    said = True
-            for key in branch.get("required", []):
-                if key not in node:
-                    found.append(SchemaError(f"{prefix}'{kind}' needs '{key}'", node.key_loc(kind)))
-                    said = True
-            if said:
-                continue
-        if error.validator == "required" and isinstance(node, LocMap):
-            loc = node.loc
-        prefix = f"{where}: " if where else ""
-        found.append(SchemaError(prefix + _message(error), loc))
-    for finding in found:
-        node_id = getattr(finding, "node_id", None)
-        if node_id in hints and finding.hint is None:
-            finding.hint = hints[node_id]
-    found.sort(key=lambda e: (e.location.line, e.location.column) if e.location else (0, 0))
-    return found
+        found.extend(findings(error, data, fallback))
+    return tidy(found)

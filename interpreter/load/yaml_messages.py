@@ -7,6 +7,20 @@ text only for problems it does not know.
 """
 from __future__ import annotations
 
+# libyaml (0.2.5 and later, the C parser PyYAML uses when it has it) refuses nesting past its own limit
+# while it scans ahead, before davit's smaller limit is reached event by event
+LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
+
+
+def nesting_message(levels: int) -> str:
+    """davit's one message for a file nested too deep, whichever parser noticed it."""
+    return f"nesting deeper than {levels} levels"
+
+
+def too_deep(problem: str | None) -> bool:
+    """Whether a parser's ``problem`` is libyaml's refusal of deep nesting (not a syntax error)."""
+    return LIBYAML_TOO_DEEP in (problem or "")
+
 
 def _opened(context_mark) -> str:
     if context_mark is None:

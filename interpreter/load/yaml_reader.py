@@ -18,7 +18,7 @@ from yaml.resolver import Resolver
 
 from ..errors import LoadError, Location
 from .limits import MAX_INT_DIGITS
-from .yaml_messages import plain_message
+from .yaml_messages import nesting_message, plain_message, too_deep
 
 MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 48
@@ -272,14 +272,14 @@ def parse_yaml(text: str, file: str = "<string>", loader=None):
                 value = done
             elif isinstance(event, yaml.MappingStartEvent):
                 if len(stack) >= MAX_DEPTH:
-                    raise LoadError(f"nesting deeper than {MAX_DEPTH} levels", _location(file, event.start_mark))
+                    raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
                 if event.tag not in (None, "!", "tag:yaml.org,2002:map"):
                     raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
                 stack.append([LocMap(_location(file, event.start_mark)), None, None])
                 continue
             elif isinstance(event, yaml.SequenceStartEvent):
                 if len(stack) >= MAX_DEPTH:
-                    raise LoadError(f"nesting deeper than {MAX_DEPTH} levels", _location(file, event.start_mark))
+                    raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
                 if event.tag not in (None, "!", "tag:yaml.org,2002:seq"):
                     raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
                 stack.append([LocList(_location(file, event.start_mark)), None, None])
@@ -315,6 +315,8 @@ def parse_yaml(text: str, file: str = "<string>", loader=None):
                 top[2] = None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if too_deep(exc.problem):
+            raise _too_deep(text, file, mark, loader or LOADER) from None
         message = plain_message(exc.problem, exc.context, exc.context_mark)
         raise LoadError(f"YAML syntax error: {message}", _location(file, mark) if mark else Location(file)) from None
     except yaml.YAMLError as exc:
@@ -322,6 +324,20 @@ def parse_yaml(text: str, file: str = "<string>", loader=None):
     except RecursionError:
         raise LoadError("YAML nesting is too deep", Location(file)) from None
     return root
+
+
+def _too_deep(text: str, file: str, mark, loader) -> LoadError:
+    """libyaml refused the nesting while scanning ahead, past davit's own limit: the pure-Python parser,
+    which reads event by event, finds where davit's limit is crossed, so the message and its place are
+    the same whichever parser PyYAML has."""
+    where = _location(file, mark) if mark else Location(file)
+    if loader is not yaml.SafeLoader:
+        try:
+            parse_yaml(text, file, loader=yaml.SafeLoader)
+        except LoadError as exc:
+            if exc.message == nesting_message(MAX_DEPTH):
+                return exc
+    return LoadError(nesting_message(MAX_DEPTH), where)
 
 
 def load_yaml_file(path: str | Path, display: str | None = None):

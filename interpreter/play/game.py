@@ -106,12 +106,13 @@ class Game(RuleRuntime):
         try:
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            return Refused(action, f"not an action: {type(exc).__name__} {exc}")
+            return Refused(action, f"not an action: {type(exc).__name__} {exc}", decisions.UNKNOWN,
+                           decisions.unreadable(self, action))
         self.work = 0
         # an action taken from the current legal_actions() list is known to be legal
         reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
         if reason is not None:
-            return Refused(action, reason)
+            return decisions.refusal(self, action, reason)
         self.carry_out_legal(action)
         return Applied(action)
 
