@@ -243,7 +243,7 @@ def test_sos_titanic_back_and_forth_ends_by_length():
 def _variant(folder, extends):
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "sneaky.yaml"
-    path.write_text(f"variant: sneaky\nextends: {extends}\n", encoding="utf-8")
+    path.write_text(f"variant: sneaky\nextends: {extends}\nconstants:\n  rounds: 7\n", encoding="utf-8")
     return path
 
 
@@ -263,11 +263,17 @@ def test_extends_may_name_a_bundled_ruleset(tmp_path):
     assert rs.id == "tutorial" and rs.variant == "sneaky"
 
 
-def test_a_variant_path_must_lie_inside_the_ruleset(tmp_path):
+def test_a_variant_from_elsewhere_extends_only_by_id_or_inside_its_folder(tmp_path):
+    """A variant file may lie anywhere, but its `extends:` reads nothing outside its own folder."""
+    (tmp_path / "tutorial").mkdir()
+    (tmp_path / "tutorial" / "ruleset.yaml").write_text("id: the-password-is-swordfish\n", encoding="utf-8")
     outside = _variant(tmp_path / "elsewhere", "../tutorial")
     with pytest.raises(DavitError) as info:
         load_ruleset("tutorial", variant=str(outside))
-    assert "must lie inside the ruleset's folder" in str(info.value)
+    message = str(info.value)
+    assert "must be a bundled ruleset or lie inside the variant's ruleset folder" in message
+    assert "swordfish" not in message
+    assert load_ruleset("tutorial", variant=str(_variant(tmp_path / "mine", "tutorial"))).variant == "sneaky"
 
 
 # --- the command line: one line, exit 1, before the game -------------------------------------
