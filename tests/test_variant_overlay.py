@@ -173,3 +173,26 @@ def test_compare_refuses_an_a_a_run_unless_asked(elsewhere):
                 "--allow-same", "--games", "4", "--json")
     assert ran.returncode == 0, ran.stderr
     assert len(json.loads(ran.stdout)["variants"]) == 2
+
+
+def test_named_sections_merge_field_by_field():
+    from interpreter.load.overlay import apply_variant
+    from interpreter.load.yaml_reader import parse_yaml
+    base = parse_yaml("variables:\n  taken: {initial: 0, max: 5}\nfunctions:\n  f:\n    params: [x]\n"
+                      "    value: x + 1\n")
+    errors = []
+    apply_variant(base, parse_yaml("variant: v\nvariables:\n  taken: {max: 3}\nfunctions:\n  f:\n"
+                                   "    value: x + 2\n"), "v", errors)
+    assert errors == []
+    assert dict(base["variables"]["taken"]) == {"initial": 0, "max": 3}
+    assert list(base["functions"]["f"]["params"]) == ["x"] and base["functions"]["f"]["value"] == "x + 2"
+
+
+def test_an_id_item_given_as_the_base_has_it_changes_nothing():
+    from interpreter.load.overlay import apply_variant
+    from interpreter.load.yaml_reader import parse_yaml
+    base = parse_yaml("zones:\n  - id: boat\n    capacity: 4\n  - id: deck\n")
+    errors = []
+    apply_variant(base, parse_yaml("variant: v\nzones:\n  - id: boat\n    capacity: 4\n"), "v", errors)
+    assert [e.code for e in errors] == ["variant-changes-nothing"]
+    assert errors[0].location.line == 3 and "zone 'boat'" in errors[0].message

@@ -124,7 +124,8 @@ def _by_name(section: str, base: LocMap, overlay: LocMap, report: OverlayReport,
             base.key_locs[name] = key_loc      # the value now read is the variant's
             changed = True
             continue
-        if not _same_shape(base[name], value):
+        if section == "functions" and not _same_shape(base[name], value):
+            # (a variable or property may be written as its start value or as a mapping: either replaces)
             errors.append(_shape_error(f"{section}.{name}", base[name], value, loc))
             continue
         before = _rule(base[name])
