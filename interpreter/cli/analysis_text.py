@@ -55,6 +55,9 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
                      f"so the win rates add up to {pct(result['win_rate_sum'])}.")
     elif players > 1:
         lines.append("co-operative: every seat wins or loses with the team")
+    if result.get("draw_rate"):
+        lines.append(f"draws: {pct_ci(result['draw_rate'], result['draw_rate_ci'])} of games (a draw is a win for "
+                     "nobody)")
     if result["no_winner_rate"]:
         lines.append(f"no winner: {pct_ci(result['no_winner_rate'], result['no_winner_rate_ci'])} of games")
     if _rivals(rs, players):
