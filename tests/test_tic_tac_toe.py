@@ -138,3 +138,11 @@ def test_pettingzoo_rewards_of_a_drawn_game_are_zero(rs):
             assert final == {a: 0.0 for a in env.possible_agents}
             return
     pytest.fail("no random game of 200 was drawn")
+
+
+def test_explain_tells_the_idioms_in_words(rs):
+    from interpreter.authoring.explain import explain
+    text = explain(rs)
+    assert "Repeat until the game ends (round = 1, 2, …)" in text
+    assert "the turn ends after one action" in text and "may pass" not in text
+    assert "holds, in a draw: nobody wins" in text
