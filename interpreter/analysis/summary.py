@@ -107,6 +107,8 @@ def compare_figures(base: dict, other: dict, base_records, other_records) -> lis
     for s in range(players):
         proportion(f"win_rate[{s}]", base["wins"][s], other["wins"][s])
     proportion("tie_rate", base["ties"], other["ties"])
+    if base.get("draws") or other.get("draws"):   # only where a draw can happen: other rows stay as they were
+        proportion("draw_rate", base.get("draws", 0), other.get("draws", 0))
     for s in range(players):
         means(f"mean_score[{s}]", scores_of(base_records, s), scores_of(other_records, s))
     means("length", [r["length"] for r in base_records], [r["length"] for r in other_records])
