@@ -1,5 +1,6 @@
 """docs/flow.md stays true: every recipe loads without a warning and plays to its end, the page covers every
 kind of flow step, and the tic-tac-toe block is the fixture the tests walk."""
+import itertools
 import re
 import shutil
 from pathlib import Path
@@ -56,7 +57,7 @@ def test_each_recipe_loads_without_warnings_and_plays_to_its_end(tmp_path, path,
             if "max_actions: 1" in body and "simultaneous" not in body:
                 # one action per turn: no seat decides twice in a row (two or more players)
                 seats = [e["player"] for e in game.log if e["e"] == "decide"]
-                assert all(a != b for a, b in zip(seats, seats[1:]))
+                assert all(a != b for a, b in itertools.pairwise(seats))
     if "tie: draw" in body:
         assert ends == {"draw", "win"}   # the draws the recipe promises do happen
 

@@ -68,11 +68,11 @@ def test_max_actions_may_allow_passing_and_count_from_a_constant_or_expression(t
 def test_free_actions_do_not_count(tmp_path):
     rs = _turns(tmp_path, {"actions": ["act", "look"], "max_actions": 1, "free": ["look"]}, rounds=1)
     game = Game(rs, 2, seed=0)
-    look = [a for a in game.legal_actions() if a.name == "look"][0]
+    look = next(a for a in game.legal_actions() if a.name == "look")
     for _ in range(3):
         game.apply(look)
         assert game.deciding_players == [0]
-    game.apply([a for a in game.legal_actions() if a.name == "act"][0])
+    game.apply(next(a for a in game.legal_actions() if a.name == "act"))
     assert game.deciding_players == [1]
 
 
@@ -115,6 +115,12 @@ def test_a_count_worked_out_as_zero_stops_the_game_at_the_key(tmp_path):
         Game(rs, 2, seed=0)
     assert "max_actions" in str(caught.value) and caught.value.location is not None
     assert caught.value.location.line > 1
+
+
+def test_the_end_condition_stops_a_turn_of_max_actions_in_its_middle(tmp_path):
+    rs = _turns(tmp_path, {"max_actions": 3}, end={"when": "player(0).acted == 2"})
+    game = Game(rs, 2, seed=0)
+    assert _deciders(game) == [0, 0] and game.is_over
 
 
 # -- repeat: until_end ------------------------------------------------------------------

@@ -97,8 +97,9 @@ def test_the_whole_game_tree_has_the_known_counts_and_turns_alternate(rs):
 
 def test_openspiel_returns_of_a_drawn_game_are_zero(rs):
     pytest.importorskip("pyspiel")
-    from interpreter.rl import openspiel as davit_os
     import random
+
+    from interpreter.rl import openspiel as davit_os
     game = davit_os.game(rs, 2, seed=1)
     found = {}
     for seed in range(200):

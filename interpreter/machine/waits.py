@@ -101,7 +101,7 @@ class CountedOffer(Offer):
     removes the slot, so the next turn at this step starts afresh.
     """
 
-    __slots__ = ("count", "slot", "free", "count_loc")
+    __slots__ = ("count", "count_loc", "free", "slot")
 
     def __init__(self, player, actions, allow_pass, until, name, loc, count, slot, free, count_loc):
         super().__init__(player, actions, allow_pass, until, name, loc)

@@ -155,7 +155,7 @@ class RulesText:
                 text += f" ({', '.join(code(a) for a in spec['free'])} not counted)"
             if not spec.get("pass", False):
                 return text
-        if spec.get("pass", True if limit is None else False):
+        if spec.get("pass", limit is None):
             return text + "; may pass to end the turn"
         return text + "; may not pass (the turn ends when no action is legal)"
 
