@@ -147,3 +147,32 @@ def test_explain_tells_the_idioms_in_words(rs):
     assert "Repeat until the game ends (round = 1, 2, …)" in text
     assert "the turn ends after one action" in text and "may pass" not in text
     assert "holds, in a draw: nobody wins" in text
+
+
+def test_play_json_says_draw_with_ranks_and_payoffs(capsys):
+    import json
+
+    from cli_runner import run
+    seen = set()
+    for seed in range(30):
+        assert run(["play", str(FOLDER), "--seed", str(seed), "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        if result["draw"]:
+            assert result["winners"] == [] and result["ranking"] == [1, 1] and result["payoffs"] == [0.0, 0.0]
+        else:
+            (winner,) = result["winners"]
+            assert result["payoffs"][winner] == 1.0 and result["payoffs"][1 - winner] == -1.0
+        seen.add(result["draw"])
+    assert seen == {True, False}
+
+
+def test_simulate_counts_every_game_as_one_win_or_one_draw(capsys):
+    import json
+
+    from cli_runner import run
+    assert run(["simulate", str(FOLDER), "--games", "80", "--players", "2", "--seed", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ties"] == 0 and result["draws"] > 0 and result["no_winner_rate"] == 0
+    assert sum(result["wins"]) + result["draws"] == result["games"] == 80
+    assert run(["simulate", str(FOLDER), "--games", "80", "--players", "2", "--seed", "1"]) == 0
+    assert f"draws: {result['draw_rate']:.1%}" in capsys.readouterr().out
