@@ -4,7 +4,8 @@ The flow is one :class:`vm.Code`; its position is the flow frame's ``pc`` plus
 hidden loop slots in that frame's locals, so it is saved with the state.
 Loop variables (``as: round``) are global variables, visible to every rule.
 ``repeat: until_end`` loops until the game ends; a turn with ``max_actions``
-ends by itself after that many actions. After every step a ``Settle`` instruction fires triggers and checks the end.
+ends by itself after that many actions. After every step a ``Settle``
+instruction fires triggers and checks the end.
 """
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ class FlowCompiler:
         self.compiler = compiler
         self.env = env
         self.ruleset = ruleset   # its constants, to check a `max_actions` that names one
-        self.endless: list = []   # where a `repeat: until_end` stands (checks.py: the game must be able to end)
+        self.endless: list = []   # where a `repeat: until_end` stands (ending.py: something must end the game)
         self.out: list = []
         self.slot = 0
 
