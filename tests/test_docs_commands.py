@@ -1,4 +1,4 @@
-"""Commands shown in docs/dsl.md and docs/scenarios.md print what the pages say."""
+"""Commands shown in docs/dsl.md, docs/scenarios.md and docs/flow.md print what the pages say."""
 from __future__ import annotations
 
 import re
@@ -13,7 +13,7 @@ def _shown_validations():
     """(command arguments, expected output) for each `$ davit ...` (or `$ PYTHONPATH=. python3 -m interpreter ...`)
     block."""
     out = []
-    for page in ("dsl.md", "scenarios.md"):
+    for page in ("dsl.md", "scenarios.md", "flow.md"):
         text = (DOCS / page).read_text()
         for m in re.finditer(r"^\$ (?:davit|PYTHONPATH=\. python3 -m interpreter) ([^\n]+)\n(.*?)^```", text, re.M | re.S):
             out.append(pytest.param(m.group(1).split(), m.group(2), id=f"{page}: {m.group(1)}"))

@@ -60,6 +60,8 @@ CASES = [
          "syntax error: unexpected '='", "did you mean '==' to compare? '=' only assigns, on a line of its own"),
     Case("type-text-plus-number", f"{FIX}/type-text-plus-number/ruleset.yaml", 19, 21, "type",
          "cannot add text and a number", "text(x) turns a number into text; to compare, use =="),
+    Case("flow-max-actions-zero", f"{FIX}/flow-max-actions-zero/ruleset.yaml", 27, 67, "bad-count",
+         "constant 'per_turn' is 0 for 3 players"),
     Case("type-constant-text-count", f"{FIX}/type-constant-text-count/ruleset.yaml", 22, 13, "type",
          "the repeat count must be a number, but this is text", "give a number, or a constant whose value is a number"),
     Case("type-end-when-number", f"{FIX}/type-end-when-number/ruleset.yaml", 26, 9, "schema",

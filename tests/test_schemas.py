@@ -232,12 +232,15 @@ def test_every_flow_step_kind_passes():
         {"phase": "round", "steps": [{"do": "x = 1"}]},
         {"repeat": 3, "as": "round", "steps": []},
         {"repeat": "rounds", "steps": []},
+        {"repeat": "until_end", "as": "round", "steps": []},
         {"while": "x < 3", "steps": []},
         {"until": "x >= 3", "steps": []},
         {"each_player": "player", "from": "player(1)", "steps": []},
         {"for": "boat", "in": "lifeboats.things", "steps": []},
         {"if": "x == 1", "then": [{"do": "x = 2"}], "else": [{"do": "x = 3"}]},
         {"turn": {"player": "player", "actions": ["draw"], "pass": False, "until": "x > 2", "name": "main"}},
+        {"turn": {"actions": ["draw", "look"], "max_actions": 1, "free": ["look"], "pass": True}},
+        {"turn": {"actions": ["draw"], "max_actions": "per_turn + 1"}},
         {"simultaneous": {"players": "players", "actions": ["draw"], "name": "bid"}},
     ]
     assert errors("ruleset", {**MINIMAL, "flow": steps}) == []

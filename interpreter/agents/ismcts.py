@@ -16,7 +16,7 @@ Every node keeps a reward per seat; the seat that moves picks by its own
 untried action is drawn by its prior; a child's bound gets a progressive bias
 that fades with its visits) and weight the rollouts' random moves. Rollouts
 stop after ``depth`` decisions and the position is judged: at the end of a
-game by the winners and the scores, before it by the ruleset's
+game by the winners (a draw half a win for those it ranks first) and the scores, before it by the ruleset's
 ``heuristics.evaluate`` (or, without one, the score) of each seat against the
 best other seat, relative to that lead at the root of the search, squashed to
 0..1 with ``heuristics.scale``.
@@ -368,11 +368,14 @@ def judge(game, baseline: list[float] | None = None) -> list[float]:
         return [0.8 * squashed + 0.2 * won] * n
     rewards = []
     winners = set(game.winners)
+    # a draw is worth half a win to the players it ranks first (so a search prefers it to a loss)
+    drawn = game.ranking if game.is_draw else None
     for s in range(n):
         others = [values[o] for o in range(n) if o != s]
         lead = values[s] - (max(others) if others else 0)
         r = 0.5 + 0.5 * math.tanh(lead / scale)
-        rewards.append(0.25 * r + 0.75 * (1.0 if s in winners else 0.0))
+        result = 1.0 if s in winners else 0.5 if drawn is not None and drawn[s] == 1 else 0.0
+        rewards.append(0.25 * r + 0.75 * result)
     return rewards
 
 

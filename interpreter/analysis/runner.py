@@ -72,7 +72,7 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
         reason = (game.end_reason or "end") if game.is_over else CAP_REASON
     scores = game.scores
     record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
-              "winners": list(game.winners), "length": game.decisions,
+              "winners": list(game.winners), "draw": game.is_draw, "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON)}
     if spec.coverage:

@@ -1,7 +1,9 @@
 """The figures of one run (one ruleset and variant), each with its 95% interval.
 
 Win rates count a shared win as a win for every tied player (so they can
-add up to more than 100%); the tie rate says how often that happened.
+add up to more than 100%); the tie rate says how often that happened. A
+draw (declared, or a tie under ``scoring.tie: draw``) is a win for nobody;
+the draw rate says how often games were drawn.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def summarize(records, players: int) -> dict:
     sole = [0] * players
     scores = [[] for _ in range(players)]
     lengths = []
-    ties = no_winner = capped = 0
+    ties = no_winner = draws = capped = 0
     reasons = Counter()
     for r in records:
         for s in range(players):
@@ -38,7 +40,9 @@ def summarize(records, players: int) -> dict:
         if len(r["winners"]) == 1:
             sole[r["winners"][0]] += 1
         ties += len(r["winners"]) > 1
-        no_winner += not r["winners"]
+        drawn = bool(r.get("draw"))   # a draw is a win for nobody, counted apart from other ends without one
+        draws += drawn
+        no_winner += not r["winners"] and not drawn
         capped += r["capped"]
         lengths.append(r["length"])
         reasons[r["end_reason"]] += 1
@@ -59,6 +63,9 @@ def summarize(records, players: int) -> dict:
         "ties": ties,
         "no_winner_rate": no_winner / n if n else 0.0,
         "no_winner_rate_ci": list(stats.wilson(no_winner, n)),
+        "draws": draws,
+        "draw_rate": draws / n if n else 0.0,
+        "draw_rate_ci": list(stats.wilson(draws, n)),
         "mean_scores": [s["mean"] for s in score],
         "mean_score_ci": [s["ci"] for s in score],
         "score_stdev": [s["stdev"] for s in score],
@@ -100,6 +107,8 @@ def compare_figures(base: dict, other: dict, base_records, other_records) -> lis
     for s in range(players):
         proportion(f"win_rate[{s}]", base["wins"][s], other["wins"][s])
     proportion("tie_rate", base["ties"], other["ties"])
+    if base.get("draws") or other.get("draws"):   # only where a draw can happen: other rows stay as they were
+        proportion("draw_rate", base.get("draws", 0), other.get("draws", 0))
     for s in range(players):
         means(f"mean_score[{s}]", scores_of(base_records, s), scores_of(other_records, s))
     means("length", [r["length"] for r in base_records], [r["length"] for r in other_records])

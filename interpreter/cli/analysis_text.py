@@ -55,6 +55,9 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
                      f"so the win rates add up to {pct(result['win_rate_sum'])}.")
     elif players > 1:
         lines.append("co-operative: every seat wins or loses with the team")
+    if result.get("draw_rate"):
+        lines.append(f"draws: {pct_ci(result['draw_rate'], result['draw_rate_ci'])} of games (a draw is a win for "
+                     "nobody)")
     if result["no_winner_rate"]:
         lines.append(f"no winner: {pct_ci(result['no_winner_rate'], result['no_winner_rate_ci'])} of games")
     if _rivals(rs, players):
@@ -115,6 +118,8 @@ def compare_lines(rs, result: dict, names) -> list[str]:
         row(f"win rate {names[s]}", [pct_ci(r["win_rate"][s], r["win_rate_ci"][s]) for r in runs], f"win_rate[{s}]")
     if _rivals(rs, players):
         row("tie rate", [pct_ci(r["tie_rate"], r["tie_rate_ci"]) for r in runs], "tie_rate")
+    if verdicts and all("draw_rate" in v for v in verdicts):   # games that can be drawn
+        row("draw rate", [pct_ci(r["draw_rate"], r["draw_rate_ci"]) for r in runs], "draw_rate")
     for s in range(players):
         row(f"mean score {names[s]}", [num_ci(r["mean_scores"][s], r["mean_score_ci"][s]) for r in runs],
             f"mean_score[{s}]")

@@ -138,7 +138,8 @@ def cmd_play(args) -> int:
     if args.json:
         print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
                           "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
-                          "winners": game.winners, "names": list(game.table.player_names)}))
+                          "winners": game.winners, "draw": game.is_draw, "ranking": game.ranking,
+                          "payoffs": game.payoffs, "names": list(game.table.player_names)}))
         return EXIT_OK
     if narrate:
         for e in game.log[shown:]:

@@ -504,9 +504,11 @@ def eliminate(g, loc, who, *, reason=None):
 
 
 @primitive(effect=True)
-def end_game(g, loc, *, reason=None):
-    """end_game(reason="..."): the game ends after the current statement."""
-    g.end_game(reason)
+def end_game(g, loc, *, reason=None, draw=False):
+    """end_game(reason="..."): the game ends after the current statement; draw=true: in a draw (nobody wins)."""
+    if not isinstance(draw, bool):
+        raise GameError(f"end_game(draw=...) needs true or false, got {type_name(draw)}", loc)
+    g.end_game(reason, draw)
 
 
 

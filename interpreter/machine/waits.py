@@ -3,6 +3,8 @@
 * :class:`Choose` — ``x = choose(player, options)`` in the middle of an effect;
 * :class:`Offer` — a player's turn: actions from the ruleset's list, repeated
   until the player passes, no action is legal or a condition holds;
+  :class:`CountedOffer` also ends it after a number of actions
+  (``turn: {max_actions: n}``);
 * :class:`Simultaneous` — several players each commit one action in secret;
   the effects run, in seat order, once everyone has committed.
 
@@ -87,6 +89,58 @@ class Offer(Instr):
             frame[PC] += 1
             return
         g.state.pending = pending
+
+
+class CountedOffer(Offer):
+    """A turn that also ends after ``count`` actions (worked out when the turn starts; ``free`` ones aside).
+
+    The actions still to take live in the flow frame's locals under ``slot``
+    (so a saved or cloned game keeps them); the pending turn names that slot
+    (``counted``) and committing a counted action lowers it
+    (:func:`interpreter.play.decisions.commit`). Every way out of the turn
+    removes the slot, so the next turn at this step starts afresh.
+    """
+
+    __slots__ = ("count", "count_loc", "free", "slot")
+
+    def __init__(self, player, actions, allow_pass, until, name, loc, count, slot, free, count_loc):
+        super().__init__(player, actions, allow_pass, until, name, loc)
+        self.count = count
+        self.slot = slot
+        self.free = free
+        self.count_loc = count_loc
+
+    def run(self, g, frame, stack):
+        if g.settle(stack):
+            return
+        local = frame[LOCALS]
+        who = self.player(g, local)
+        if not isinstance(who, PlayerRef):
+            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
+        left = local.get(self.slot)
+        if left is None:   # the turn starts
+            left = local[self.slot] = self._count(g, local)
+        if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or left <= 0 or \
+                (self.until is not None and self.until(g, local)):
+            del local[self.slot]
+            frame[PC] += 1
+            return
+        pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),
+                   "pass": self.allow_pass, "name": self.name, "counted": self.slot}
+        if self.free:
+            pending["free"] = list(self.free)
+        if not g.any_legal(pending, who.seat):
+            del local[self.slot]
+            frame[PC] += 1
+            return
+        g.state.pending = pending
+
+    def _count(self, g, local) -> int:
+        value = self.count(g, local)
+        if type(value) is not int or value < 1:
+            raise GameError(f"turn '{self.name}': max_actions must be a whole number of at least 1, "
+                            f"got {display(value)}", self.count_loc)
+        return value
 
 
 class Simultaneous(Instr):

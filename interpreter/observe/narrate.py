@@ -75,6 +75,8 @@ def event_text(g, e: dict) -> str | None:
         return None
     if kind == "end":
         scores = ", ".join(f"{name(i)} {s}" for i, s in enumerate(e["scores"]))
+        if e.get("draw"):
+            return f"Game over. Scores: {scores}. A draw: nobody wins."
         won = ", ".join(name(s) for s in e["winners"]) or "nobody"
         return f"Game over. Scores: {scores}. Winner: {won}."
     if kind == "peek":

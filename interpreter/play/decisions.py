@@ -445,9 +445,14 @@ def commit(g, action: Action) -> None:
         return
     if kind == "turn":
         g.state.pending = None
+        counted = pending.get("counted")   # a turn of max_actions (machine/waits.py CountedOffer)
         if action.name == PASS:
+            if counted is not None:
+                del frame[LOCALS][counted]
             frame[PC] += 1
             return
+        if counted is not None and action.name not in pending.get("free", ()):
+            frame[LOCALS][counted] -= 1
         _start_action(g, action)
         return
     committed = action.to_json()

@@ -15,7 +15,7 @@ from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import execute, rng
 from ..machine.values import decode
 from ..rules.table import Table
-from . import decisions, views
+from . import decisions, outcome, views
 from .decisions import Action, Applied, Refused
 from .runtime import RuleRuntime
 from .state import State, copy_data
@@ -205,6 +205,23 @@ class Game(RuleRuntime):
     def winners(self) -> list[int]:
         return list(self.state.vars.get("%winners", [])) if self.state.over else []
 
+    @property
+    def is_draw(self) -> bool:
+        """True once the game has ended in a draw: declared (``end.outcome``, ``end_game(draw=true)``, the
+        length limit) or a tie for the best rank under ``scoring.tie: draw``. Nobody wins a draw."""
+        return outcome.is_draw(self)
+
+    @property
+    def ranking(self) -> list[int]:
+        """Each seat's rank once over (1 is best; ties share a rank: ``[1, 1, 3]``); ``[]`` before."""
+        return outcome.ranks(self)
+
+    @property
+    def payoffs(self) -> list[float]:
+        """Each seat's payoff once over, as ``scoring.payoffs`` declares (by default +1 a win, 0 a draw,
+        -1 a loss); zeros before. What the reinforcement-learning adapters give as returns."""
+        return outcome.payoffs(self)
+
     def view(self, player: int | None) -> dict:
         return views.view(self, player)
 
@@ -271,7 +288,7 @@ class Game(RuleRuntime):
                     self._fire(trig, local, stack)
                     return True
         if rs.end_when is not None and rs.end_when(self, {}):
-            self.finish()
+            self.finish(draw=rs.end_is_draw)
             return True
         return False
 
@@ -302,9 +319,14 @@ class Game(RuleRuntime):
             won = not draw and (rs.win_if is None or bool(rs.win_if(self, {})))
             winners = [p.seat for p in self.table.players] if won else []
             st.vars["%winners"] = winners
+            if draw:
+                st.vars["%draw"] = outcome.DECLARED
             st.over = True
-            self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
-                       "reason": reason, "team": True})
+            event = {"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+                     "reason": reason, "team": True}
+            if draw:
+                event["draw"] = True
+            self.emit(event)
             return
         for p in self.table.players:
             if st.out[p.seat]:
@@ -312,16 +334,24 @@ class Game(RuleRuntime):
             local = {"p": p, "player": p}
             ranking.append((tuple(fn(self, local) for fn in rs.rank_fns), p.seat))
         winners = []
+        drawn = outcome.DECLARED if draw else None
         if ranking and rs.has_winners and not draw:
             best = max(r for r, _ in ranking)
             winners = sorted(s for r, s in ranking if r == best)
+            if rs.tie_is_draw and len(winners) > 1:   # scoring.tie: draw
+                winners, drawn = [], outcome.TIE
         st.vars["%winners"] = winners
+        if drawn:
+            st.vars["%draw"] = drawn
         st.over = True
-        self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
-                   "reason": reason})
+        event = {"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+                 "reason": reason}
+        if drawn:
+            event["draw"] = True
+        self.emit(event)
 
-    def end_game(self, reason=None) -> None:
-        self.finish(reason)
+    def end_game(self, reason=None, draw: bool = False) -> None:
+        self.finish(reason, draw=bool(draw))
 
     # -- events -------------------------------------------------------------------
 

@@ -104,7 +104,7 @@ def view(g, seat) -> dict:
         "vars": {k: encode(v) for k, v in st.vars.items() if not k.startswith("%")},
         "phase": list(st.phase), "players": players, "zones": zones, "pending": shown_pending,
         "legal_actions": [a.to_json() | {"label": str(a)} for a in g.legal_actions(seat)] if seat in waiting else [],
-        "over": st.over, "winners": g.winners,
+        "over": st.over, "winners": g.winners, "draw": g.is_draw,
         "log": _log_seen_by(g, seat),
     }
 

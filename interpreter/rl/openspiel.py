@@ -81,6 +81,17 @@ def _game_type(ruleset) -> pyspiel.GameType:
     )
 
 
+def utility_range(ruleset) -> tuple[float, float]:
+    """The smallest and largest return (the ruleset's ``scoring.payoffs``; scores: the score counter's bounds)."""
+    spec = ruleset.payoffs
+    if spec[0] == "outcome":
+        return float(min(spec[1:])), float(max(spec[1:]))
+    counter = ruleset.player_vars.get(ruleset.score_counter)
+    low = getattr(counter, "min", None) if ruleset.team_var is None else None
+    high = getattr(counter, "max", None) if ruleset.team_var is None else None
+    return (float(low) if low is not None else -float(INT_MAX), float(high) if high is not None else float(INT_MAX))
+
+
 class DavitGame(pyspiel.Game):
     """One ruleset for one player count; ``params``: ``players`` and ``seed``."""
 
@@ -91,7 +102,7 @@ class DavitGame(pyspiel.Game):
         catalogue = catalogue_for(ruleset, players)
         info = pyspiel.GameInfo(
             num_distinct_actions=catalogue.size, max_chance_outcomes=0, num_players=players,
-            min_utility=-1.0, max_utility=1.0,
+            min_utility=utility_range(ruleset)[0], max_utility=utility_range(ruleset)[1],
             utility_sum=None,
             # every decision takes at least one step of the rules VM, and limits.max_steps bounds those
             max_game_length=min(INT_MAX, ruleset.max_steps * catalogue.max_length))

@@ -143,14 +143,13 @@ class Session:
         return encoded
 
     def returns(self) -> list[float]:
-        """Each seat's reward at the end (see docs/rl.md); zeros while playing and after truncation."""
+        """Each seat's reward at the end (see docs/rl.md): ``reward="win"`` the game's payoffs
+        (``Game.payoffs``), ``"score"`` the final scores; zeros while playing and after truncation."""
         n = self.players
         if not self.game.is_over:
             return [0.0] * n
         if self.reward == "score":
             scores = self.game.scores
             return [float(scores[s]) for s in range(n)]
-        winners = self.game.winners
-        if winners:
-            return [1.0 if s in winners else -1.0 for s in range(n)]
-        return [-1.0] * n if self.ruleset.team_var is not None else [0.0] * n
+        # the ruleset's payoffs (scoring.payoffs): by default +1 a win, 0 a draw, -1 a loss
+        return [float(x) for x in self.game.payoffs]

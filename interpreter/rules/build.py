@@ -24,6 +24,7 @@ from ..machine.waits import CHOOSE, PASS
 from .board import Board
 from .checks import check_ruleset
 from .display import build_display
+from .ending import build_ending, endless_loop_warnings
 from .flow import FlowCompiler
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
 from .table import instance_ids
@@ -407,7 +408,9 @@ class Builder:
 
     def _flow(self):
         nodes = self.data.get("flow") or []
-        instrs = FlowCompiler(self.compiler, self.env).compile(nodes)
+        flow = FlowCompiler(self.compiler, self.env, self.rs)
+        instrs = flow.compile(nodes)
+        self.endless = flow.endless
         self.env.codes["flow"] = Code("flow", instrs, (), self.data.loc_of("flow") if "flow" in self.data else None)
 
     def _triggers(self):
@@ -438,31 +441,8 @@ class Builder:
                 self.rs.triggers.append(Trigger(tid, when, code.id, var, source, loc))
 
     def _end_and_scoring(self):
-        rs = self.rs
-        end = self.data.get("end") or {}
-        if end.get("when"):
-            rs.end_when = self.compiler.expression(end["when"], "end condition")
-        scoring = self.data.get("scoring") or {}
-        if scoring.get("final"):
-            code = self.compiler.block(scoring["final"], "final", "final scoring", (), (), pure=False)
-            rs.final_code = "final" if code else None
-        ranks = scoring.get("rank") or [f"p.{rs.score_counter}"]
-        if isinstance(ranks, str):
-            ranks = [ranks]
-        for j, text in enumerate(ranks):
-            fn = self.compiler.expression(text, "ranking", {"p", "player"})
-            if fn is not None:
-                rs.rank_fns.append(fn)
-        rs.has_winners = bool(scoring.get("winners", True))
-        if scoring.get("team"):
-            rs.team_var = str(scoring["team"])
-            if rs.team_var not in rs.globals:
-                self.error(f"team score '{rs.team_var}' is not a variable", scoring.loc_of("team"),
-                           did_you_mean(rs.team_var, rs.globals), code="unknown-reference")
-            if scoring.get("win_if"):
-                rs.win_if = self.compiler.expression(scoring["win_if"], "win_if")
-        if scoring.get("benchmark"):
-            rs.benchmark = plain(scoring["benchmark"])
+        build_ending(self)
+        self.rs.warnings.extend(endless_loop_warnings(self.rs, self.endless, self.data))
 
     def _heuristics(self):
         """The designer's advice to search bots: a position's worth per player, rollout priors."""

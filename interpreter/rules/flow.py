@@ -3,17 +3,22 @@
 The flow is one :class:`vm.Code`; its position is the flow frame's ``pc`` plus
 hidden loop slots in that frame's locals, so it is saved with the state.
 Loop variables (``as: round``) are global variables, visible to every rule.
-After every step a ``Settle`` instruction fires triggers and checks the end.
+``repeat: until_end`` loops until the game ends; a turn with ``max_actions``
+ends by itself after that many actions. After every step a ``Settle``
+instruction fires triggers and checks the end.
 """
 from __future__ import annotations
 
 from ..dsl.compiler import Snippet
 from ..dsl.parser import parse
+from ..dsl.typecheck import ANY, NUMBER
 from ..errors import DavitError, RulesetError, did_you_mean
 from ..load.yaml_reader import LocMap, located
+from ..machine.values import resolve_constant
 from ..machine.vm import PC, Do, ForInit, ForNext, Instr, Jump, JumpIfNot
-from ..machine.waits import Offer, Simultaneous
+from ..machine.waits import CountedOffer, Offer, Simultaneous
 
+UNTIL_END = "until_end"   # `repeat: until_end`: the steps again and again until the game ends
 FLOW_KINDS = ("step", "do", "phase", "repeat", "while", "until", "each_player", "for", "turn",
               "simultaneous", "if")
 
@@ -70,9 +75,11 @@ class PhaseExit(Instr):
 
 
 class FlowCompiler:
-    def __init__(self, compiler, env):
+    def __init__(self, compiler, env, ruleset=None):
         self.compiler = compiler
         self.env = env
+        self.ruleset = ruleset   # its constants, to check a `max_actions` that names one
+        self.endless: list = []   # where a `repeat: until_end` stands (ending.py: something must end the game)
         self.out: list = []
         self.slot = 0
 
@@ -139,7 +146,15 @@ class FlowCompiler:
             player = self._expr(spec.get("player", "player"), "turn player")
             until = self._expr(spec["until"], "turn until") if spec.get("until") else None
             name = str(spec.get("name", "turn"))
-            out.append(Offer(player, self._action_ids(spec, loc), bool(spec.get("pass", True)), until, name, loc))
+            ids = self._action_ids(spec, loc)
+            if spec.get("max_actions") is None:
+                out.append(Offer(player, ids, bool(spec.get("pass", True)), until, name, loc))
+                return
+            # a turn of so many actions: no passing unless the designer allows it
+            count, count_loc = self._action_count(spec, loc)
+            free = self._free_ids(spec, ids, loc)
+            out.append(CountedOffer(player, ids, bool(spec.get("pass", False)), until, name, loc,
+                                    count, self._slot(), free, count_loc))
             return
         if "simultaneous" in node:
             spec = node["simultaneous"]
@@ -169,6 +184,53 @@ class FlowCompiler:
                                                     code="unknown-reference"))
         return [str(a) for a in ids]
 
+    def _action_count(self, spec, loc):
+        """``max_actions``: a whole number of at least 1, a constant holding one, or an expression (checked
+        when each turn starts); returns ``(fn(g, L), its location)``."""
+        value = spec["max_actions"]
+        where = spec.loc_of("max_actions") if isinstance(spec, LocMap) else loc
+        bad = "max_actions must be a whole number of at least 1 (or a constant or expression giving one)"
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or (isinstance(value, int) and value < 1):
+            raise RulesetError(f"{bad}, not {value!r}", where, code="bad-count")
+        if isinstance(value, int):
+            return (lambda g, L, n=value: n), where
+        rs, name = self.ruleset, str(value).strip()
+        if rs is not None and name in rs.constants:
+            for players in range(rs.min_players, rs.max_players + 1):
+                held = resolve_constant(rs.constants[name], players)
+                if isinstance(held, bool) or not isinstance(held, int) or held < 1:
+                    raise RulesetError(f"{bad}; constant '{name}' is {held!r} for {players} players", where,
+                                       code="bad-count")
+        kind = self.compiler.infer(value, "turn max_actions")
+        if kind not in (ANY, NUMBER):
+            raise RulesetError(f"{bad}; this is {kind}", where, code="bad-count")
+        return self._expr(value, "turn max_actions"), where
+
+    def _free_ids(self, spec, ids, loc) -> tuple:
+        """``free``: actions of the turn that do not count against ``max_actions``."""
+        free = spec.get("free") or []
+        for i, aid in enumerate(free):
+            if str(aid) not in ids:
+                where = free.loc_of(i) if hasattr(free, "loc_of") else loc
+                self.env.errors.append(RulesetError(f"free action '{aid}' is not one of this turn's actions",
+                                                    where, did_you_mean(str(aid), ids),
+                                                    code="unknown-reference"))
+        return tuple(str(a) for a in free)
+
+    def _until_end(self, node, loc):
+        """``repeat: until_end``: the steps over and over; the end condition (checked after every step),
+        ``end_game()`` or the length limit ends the game, and with it the loop."""
+        out = self.out
+        self.endless.append(node.loc_of("repeat") if isinstance(node, LocMap) else loc)
+        var = str(node["as"]) if node.get("as") else None
+        if var:
+            out.append(Do(lambda g, L: g.set_var(var, 0), loc))
+        head = len(out)
+        if var:
+            out.append(Do(lambda g, L: g.set_var(var, g.state.vars[var] + 1), loc))
+        self._nodes(node.get("steps"))
+        out.append(Jump(head, loc))
+
     def _inline(self, text, what):
         snippet = Snippet(text, what)
         try:
@@ -187,6 +249,9 @@ class FlowCompiler:
     def _loop(self, node, loc):
         out = self.out
         var = node.get("as")
+        if "repeat" in node and node["repeat"] == UNTIL_END:
+            self._until_end(node, loc)
+            return
         if "repeat" in node:
             count = node["repeat"]
             if isinstance(count, int):

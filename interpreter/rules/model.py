@@ -103,6 +103,9 @@ class Ruleset:
         self.end_when = None
         self.rank_fns: list = []
         self.has_winners = True
+        self.end_is_draw = False          # end.outcome: draw: the end condition ends the game in a draw
+        self.tie_is_draw = False          # scoring.tie: draw: a tie for the best rank is a draw, not a shared win
+        self.payoffs = ("outcome", 1.0, 0.0, -1.0)  # scoring.payoffs: ("outcome", win, draw, loss) or ("scores",)
         self.team_var: str | None = None  # co-operative: this variable is everyone's score
         self.win_if = None                # co-operative: everyone wins if this holds at the end
         self.benchmark: dict | None = None  # a reference score (value, label) for simulate

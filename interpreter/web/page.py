@@ -85,7 +85,7 @@ function render(s) {
   if (s.over) {
     document.body.dataset.state = "over";
     $("over").hidden = false;
-    $("over").textContent = `Game over. Winner: ${s.winners.join(", ") || "nobody"}. Scores: ` +
+    $("over").textContent = `Game over. ${s.draw ? "A draw" : "Winner: " + (s.winners.join(", ") || "nobody")}. Scores: ` +
       s.players.map((p) => `${p.name} ${p.score}`).join(", ") + ".";
     $("question").textContent = "";
     return;

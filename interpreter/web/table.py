@@ -122,6 +122,7 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
     return {
         "ruleset": game.ruleset.name, "seat": seat, "you": names[seat] if seat is not None else None,
         "step": step, "over": view["over"], "winners": [names[s] for s in view["winners"]],
+        "draw": view["draw"],
         "phase": view["phase"], "vars": public,
         "players": [{"name": p["name"], "you": p["seat"] == seat, "out": p["out"],
                      "score": scores.get(p["seat"]), "vars": values[p["seat"]],

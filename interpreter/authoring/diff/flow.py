@@ -137,7 +137,8 @@ class FlowDiffs:
             if x != y:
                 change("actions", f"actions {show_list(x)} → {show_list(y)}", x, y)
             if kind == "turn":
-                pa, pb = bool(sa.get("pass", True)), bool(sb.get("pass", True))
+                # a turn of max_actions may not pass unless it says so
+                pa, pb = (bool(s.get("pass", s.get("max_actions") is None)) for s in (sa, sb))
                 if pa != pb:
                     change("pass", "may pass → may not pass" if pa else "may not pass → may pass", pa, pb)
                 dsl_field("until", "ends when", sa, sb)

@@ -78,6 +78,9 @@ class RulesText:
         src = f" ({where(node)})" if hasattr(node, "loc") else ""   # goes before the headline's colon
         if "phase" in node:
             return f"Phase **{node['phase']}**{src}:", [], [(None, node.get("steps"))]
+        if "repeat" in node and node["repeat"] == "until_end":
+            counted = f" ({node['as']} = 1, 2, …)" if node.get("as") else ""
+            return f"Repeat until the game ends{counted}{src}:", [], [(None, node.get("steps"))]
         if "repeat" in node:
             count = node["repeat"]
             times = self.repeat_text(count)
@@ -144,7 +147,15 @@ class RulesText:
         text = f"actions {self.action_names(spec.get('actions'), context)}, one after another"
         if spec.get("until"):
             text += f", until {code(spec['until'])}"
-        if spec.get("pass", True):
+        limit = spec.get("max_actions")
+        if limit is not None:
+            many = "one action" if limit == 1 else f"{self.repeat_text(limit)} actions"
+            text += f"; the turn ends after {many}"
+            if spec.get("free"):
+                text += f" ({', '.join(code(a) for a in spec['free'])} not counted)"
+            if not spec.get("pass", False):
+                return text
+        if spec.get("pass", limit is None):
             return text + "; may pass to end the turn"
         return text + "; may not pass (the turn ends when no action is legal)"
 
@@ -234,7 +245,8 @@ class RulesText:
         self.heading(2, "End of the game and scoring")
         end = d.get("end") or {}
         if end.get("when"):
-            self.emit(f"The game ends as soon as {code(end['when'])} holds (checked after every step, "
+            drawn = ", in a draw: nobody wins" if end.get("outcome") == "draw" else ""
+            self.emit(f"The game ends as soon as {code(end['when'])} holds{drawn} (checked after every step, "
                       f"{where(end, 'when')}), or when the course of play is done.", "")
         else:
             self.emit("The game ends when the course of play is done.", "")
@@ -250,7 +262,15 @@ class RulesText:
         for r in ranks[1:]:
             text += f"; ties are broken by {code(r)}"
         self.emit(text + ".")
-        if scoring.get("winners", True):
+        if scoring.get("winners", True) and scoring.get("tie") == "draw":
+            self.emit("The best-ranked player wins; a tie for the best rank is a draw: nobody wins.")
+        elif scoring.get("winners", True):
             self.emit("The best-ranked player wins; players still tied share the win.")
+        payoffs = scoring.get("payoffs")
+        if payoffs == "scores":
+            self.emit("Each player's payoff is their final score.")
+        elif isinstance(payoffs, dict):
+            self.emit("Payoffs: " + ", ".join(f"{k} {payoffs[k]}" for k in ("win", "draw", "loss") if k in payoffs)
+                      + ".")
         else:
             self.emit("Nobody is named winner (the ranking only orders the players).")
