@@ -97,3 +97,15 @@ def test_bench_start_measures_a_cold_start_with_the_code_cache_off_empty_and_war
     assert lines[0].split() == ["command", "off", "empty", "warm", "warm/off"]
     assert len(lines) == 2 and lines[1].startswith("davit simulate der-mythos ") and lines[1].endswith("×")
     assert all(float(cell.rstrip("s")) > 0 for cell in lines[1].split()[-4:-1])
+
+
+def test_bench_moves_times_a_bots_move_old_and_new():
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_moves.py"), "--rulesets", "tutorial", "--rounds",
+                           "1", "--agent", "ismcts:5", "--baseline", str(ROOT)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[-1] == "new/old"
+    rows = [line.split() for line in lines[1:]]
+    assert [row[:2] for row in rows] == [["tutorial", "2"], ["tutorial", "4"]]
+    assert all(row[3] == "5" and row[6] == "5" and row[-1].endswith("×") for row in rows)   # 5 iterations a move

@@ -49,17 +49,24 @@ def test_make_agents_reads_search_bot_budgets():
     assert (agents[0].iterations, agents[0].seconds) == (200, None)
     assert (agents[1].iterations, agents[1].seconds) == (40, None)
     assert (agents[2].iterations, agents[2].seconds) == (None, 1.5)
-    assert agents[3].budget(load_ruleset("tutorial"))[:2] == (200, 1.2)   # the default has a time cap
+    assert agents[3].budget(load_ruleset("tutorial"))[:2] == (200, None)   # the default: iterations, no time cap
     assert [a.name for a in agents] == ["ismcts:200", "mcts:40", "ismcts:1.5s", "ismcts"]
 
 
 def test_a_ruleset_may_declare_the_default_budget(tmp_path):
-    rs = build(tmp_path, dict(BOXES, heuristics={"evaluate": "p.score", "iterations": 90, "seconds": 1.0,
-                                                 "depth": 4}), max_players=2)
-    assert ISMCTSAgent(0).budget(rs) == (90, 1.0, 4)
+    rs = build(tmp_path, dict(BOXES, heuristics={"evaluate": "p.score", "iterations": 90, "depth": 4}), max_players=2)
+    assert ISMCTSAgent(0).budget(rs) == (90, None, 4)
+    assert MCTSAgent(0).budget(rs) == (90, None, 4)
     assert ISMCTSAgent(0, iterations=10).budget(rs) == (10, None, 4)      # a budget given wins over the ruleset's
-    with pytest.raises(DavitError):
-        build(tmp_path, dict(BOXES, heuristics={"seconds": 5}), max_players=2)   # never more than the cap
+    assert ISMCTSAgent(0, seconds=1.5).budget(rs) == (None, 1.5, 4)       # a time cap only when asked for
+
+
+def test_a_time_cap_in_the_heuristics_is_refused_at_its_line(tmp_path):
+    # the plain bots' budget is iterations only; a ruleset that still sets seconds is told so, not ignored
+    with pytest.raises(DavitError) as err:
+        build(tmp_path, dict(BOXES, heuristics={"iterations": 90, "seconds": 1.0}), max_players=2)
+    text = str(err.value)
+    assert "seconds" in text and "no longer read" in text and "iterations" in text and "ruleset.yaml:" in text
 
 
 @pytest.mark.parametrize("name, words", [("ismcts:lots", "budget"), ("ismcts:0", "budget"),

@@ -22,9 +22,11 @@ best other seat, relative to that lead at the root of the search, squashed to
 0..1 with ``heuristics.scale``.
 
 A budget is a number of iterations (reproducible for a seed) or a time per
-move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed).
-The plain bot takes the ruleset's default (``heuristics.iterations``,
-``depth``, ``seconds``), never past ``DEFAULT_CAP`` seconds a move.
+move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed and
+load). The plain bot (``ismcts``, ``mcts``) takes the ruleset's default
+iterations (``heuristics.iterations``, else ``DEFAULT_ITERATIONS``) and
+rollout ``depth``, and no time cap: the same game seed plays the same game on
+an idle or a busy machine. A time cap is only ever the explicit ``:Xs``.
 """
 from __future__ import annotations
 
@@ -37,8 +39,7 @@ from ..play.determinize import deal_plan, determinize
 from ..play.playout import decide_by_index
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
-DEFAULT_ITERATIONS = 200
-DEFAULT_CAP = 1.2        # seconds: the plain `ismcts` stops early on a slow ruleset or machine (a move stays under 2 s)
+DEFAULT_ITERATIONS = 200   # the plain bot's budget a move when the ruleset's heuristics name none (never a time)
 DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
@@ -76,13 +77,15 @@ class SearchAgent:
         self.name = self.kind if self.default else f"{self.kind}:{budget}"
 
     def budget(self, ruleset) -> tuple:
-        """(iterations, seconds, depth) for a move in this ruleset: the agent's own, else the ruleset's, else ours."""
+        """(iterations, seconds, depth) for a move in this ruleset: the agent's own, else the ruleset's, else ours.
+
+        The plain bot's budget is iterations alone (seconds None), so it is reproducible whatever the machine.
+        """
         search = ruleset.search
         depth = self.depth if self.depth is not None else search.get("depth", DEFAULT_DEPTH)
         if not self.default:
             return self.iterations, self.seconds, depth
-        return (search.get("iterations", DEFAULT_ITERATIONS), min(float(search.get("seconds", DEFAULT_CAP)), DEFAULT_CAP),
-                depth)
+        return search.get("iterations", DEFAULT_ITERATIONS), None, depth
 
     # -- choosing ------------------------------------------------------------------
 
@@ -116,7 +119,7 @@ class SearchAgent:
                     self._baseline = _leads_or_none(sample)
                 self._iterate(root, sample, seat, n)
                 done += 1
-            self.last_iterations = done   # how far the budget went (the time cap may stop it early)
+            self.last_iterations = done   # how far the budget went (an explicit time budget may stop it early)
             return [root]
         samples = max(1, min(8, (count or 80) // 25))
         roots = []

@@ -122,12 +122,24 @@ def _relabel(sample, mapping: dict) -> None:
     st, things = sample.state, sample.table.things
     st.move_props(mapping)
     refs = {things[old]: things[new] for old, new in mapping.items()}
-    swap = lambda v: _swap_refs(v, refs)  # noqa: E731
-    st.vars = {k: swap(v) for k, v in st.vars.items()}
-    st.pvars = [{k: swap(v) for k, v in p.items()} for p in st.pvars]
+    # the clone's own dicts (State.clone copied them, and the lists and dicts inside): changed in place,
+    # and only where a value is not plain, which most are
+    _swap_in(st.vars, refs)
+    for pvars in st.pvars:
+        _swap_in(pvars, refs)
     for frame in st.stack:
-        frame[2] = {k: swap(v) for k, v in frame[2].items()}
-    st.pending = swap(st.pending)
+        _swap_in(frame[2], refs)
+    if st.pending is not None:
+        _swap_in(st.pending, refs)
+
+
+_PLAIN = frozenset({int, float, str, bool, type(None)})
+
+
+def _swap_in(table: dict, refs: dict) -> None:
+    for key, value in table.items():
+        if value.__class__ not in _PLAIN:
+            table[key] = _swap_refs(value, refs)   # an existing key: the dict's order stays
 
 
 def _swap_refs(value, refs: dict):

@@ -451,20 +451,19 @@ class Builder:
             rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
         if spec.get("scale") is not None:
             rs.evaluate_scale = float(spec["scale"])
-        rs.search = {k: spec[k] for k in ("iterations", "seconds", "depth", "puct") if spec.get(k) is not None}
+        rs.search = {k: spec[k] for k in ("iterations", "depth", "puct") if spec.get(k) is not None}
+        if "seconds" in spec:   # the plain bots think a number of iterations, never a time: a seed replays its game
+            self.error("heuristics 'seconds' is no longer read: the plain search bots' budget is iterations, never a time",
+                       spec.key_loc("seconds"), "set 'iterations'; a time budget is the player's choice: ismcts:1.5s",
+                       code="removed")
         priors = spec.get("priors") or {}
         for aid, text in priors.items():
-            adef = rs.actions.get(aid)
-            if aid == PASS:   # ending a turn has a prior too
-                fn = self.compiler.expression(str(text), f"heuristics prior {aid}", {"p", "player"})
-                if fn is not None:
-                    rs.priors[aid] = fn
-                continue
-            if adef is None:
+            adef = None if aid == PASS else rs.actions.get(aid)   # ending a turn has a prior too
+            if adef is None and aid != PASS:
                 self.error(f"heuristics prior for unknown action '{aid}'", priors.key_loc(aid),
                            did_you_mean(aid, rs.actions), code="unknown-reference")
                 continue
-            local = {"p", "player"} | {name for name, _ in adef.params}
+            local = {"p", "player"} | {name for name, _ in (adef.params if adef else ())}
             fn = self.compiler.expression(str(text), f"heuristics prior {aid}", local)
             if fn is not None:
                 rs.priors[aid] = fn
