@@ -302,8 +302,12 @@ class Game(RuleRuntime):
             winners = [p.seat for p in self.table.players] if won else []
             st.vars["%winners"] = winners
             st.over = True
-            self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
-                       "reason": reason, "team": True})
+            scores = [self.scores[p.seat] for p in self.table.players]
+            event = {"e": "end", "scores": scores, "winners": winners, "reason": reason, "team": True,
+                     "team_score": scores[0] if scores else 0}
+            if rs.win_if is not None or draw:   # a goal to reach: the team won or lost; else only its score
+                event["won"] = won
+            self.emit(event)
             return
         for p in self.table.players:
             if st.out[p.seat]:
