@@ -504,9 +504,9 @@ def eliminate(g, loc, who, *, reason=None):
 
 
 @primitive(effect=True)
-def end_game(g, loc, *, reason=None):
-    """end_game(reason="..."): the game ends after the current statement."""
-    g.end_game(reason)
+def end_game(g, loc, *, reason=None, draw=False):
+    """end_game(reason="...", draw=false): the game ends after the current statement; with draw=true nobody wins."""
+    g.end_game(reason, draw=bool(draw))
 
 
 

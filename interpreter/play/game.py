@@ -323,8 +323,8 @@ class Game(RuleRuntime):
         self.emit({"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
                    "reason": reason})
 
-    def end_game(self, reason=None) -> None:
-        self.finish(reason)
+    def end_game(self, reason=None, draw: bool = False) -> None:
+        self.finish(reason, draw=draw)
 
     # -- events -------------------------------------------------------------------
 
