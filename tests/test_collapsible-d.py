@@ -200,3 +200,19 @@ def test_a_face_down_lifeboat_shows_the_capacity_printed_on_its_back():
     shown = {int(line.rsplit("capacity ", 1)[1].rstrip(")")) for line in lines}
     assert shown <= {3, 4, 5, 6} and len(shown) > 1
     assert not any("Boat" in line or "Collapsible" in line for line in lines), "the face stays hidden"
+
+
+def test_each_alarm_heading_shows_its_own_turns_time():
+    """The '— alarm (time …)' heading of turn k reads the Turn Track's k-th time, not the time of turn k - 1."""
+    from interpreter.observe.narrate import event_text
+    rs = _rs()
+    game = Game(rs, 3, seed=1)
+    chooser = random.Random(1)
+    while not game.is_over:
+        actions = game.legal_actions(game.deciding_players[0])
+        game.apply(actions[chooser.randrange(len(actions))])
+    clock = game.table.constants["clock"]
+    headings = [event_text(game, e) for e in game.log if e.get("e") == "phase" and e.get("name") == "alarm"]
+    assert len(headings) == len(clock)
+    for time, heading in zip(clock, headings):
+        assert heading.startswith(f"— alarm (time {time}"), heading

@@ -71,3 +71,12 @@ def test_funnel_and_capsize_penalties_are_narrated_as_such():
     assert "the broken funnel" in reasons
     assert any(r.endswith(" capsized") for r in reasons)
     assert any(r.startswith("lifeboat ") and not r.endswith("capsized") for r in reasons)
+
+
+def test_round_one_has_no_lifeboat_heading():
+    """Round 1 has no lifeboat: no 'turn up the lifeboat' step (nor heading) in it; every later round has one."""
+    from interpreter.agents import make_agents, play_out
+    game = Game(load_ruleset("der-mythos"), 3, seed=1)
+    play_out(game, make_agents("random", 3, 1))
+    rounds = [e["vars"].get("round") for e in game.log if e["e"] == "phase" and e["name"] == "turn up the lifeboat"]
+    assert rounds == list(range(2, 10))

@@ -90,9 +90,11 @@ def test_random_games_keep_every_card_in_one_place(rs, players):
         assert steps < 2000
         st = game.state
         assert st.vars["page"] == 12 or st.vars["saved"] == 56
-        bonus = game.table.constants["page_bonus"][st.vars["page"] - 1]
-        assert set(game.scores.values()) == {st.vars["saved"] + bonus}
-        assert game.winners == (list(range(players)) if game.scores[0] > 19 else [])
+        # the team scores the passengers saved; with no goal set, nobody loses
+        assert set(game.scores.values()) == {st.vars["saved"]}
+        assert game.winners == list(range(players))
+        assert game.log[-1]["team"] and game.log[-1]["team_score"] == st.vars["saved"]
+        assert "won" not in game.log[-1]
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
@@ -161,3 +163,17 @@ def test_human_play_with_piped_input_ends_cleanly():
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Traceback" not in result.stderr
     assert "Game over" in result.stdout
+
+
+@pytest.mark.parametrize("variant, verdict", [(None, ""), ("beat-the-historical-crew", " The team loses.")])
+def test_the_end_reads_as_the_team_score(variant, verdict):
+    """A co-operative game ends with the team's score, and a verdict only where the rules set a goal."""
+    from interpreter.observe.narrate import event_text
+    game = Game(load_ruleset(RID, variant), 2, seed=3)
+    chooser = random.Random(3)
+    while not game.is_over:
+        actions = game.legal_actions(game.deciding_players[0])
+        game.apply(actions[chooser.randrange(len(actions))])
+    text = event_text(game, game.log[-1])
+    assert text == f"Game over. The team scored {game.state.vars['saved']}.{verdict}"
+    assert "Winner" not in text

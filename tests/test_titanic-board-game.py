@@ -1,7 +1,7 @@
 """Titanic: The Board Game: invariants at every step of seeded random games, and the card decks.
 
 For 2 to 6 players (and the bank-distributes-rumours variant) random games
-must end (a win, all but one eliminated, or the round limit) and, after every
+must end (a win, all but one eliminated, or the safety limit) and, after every
 decision: the money in play plus the Bank is the Bank's starting total, the
 groom tokens held plus the Bank's are 20, every rumour and telegram card is in
 its pile or being read, every property card is in the Bank, with its owner or
@@ -75,7 +75,8 @@ def test_random_games_end_and_conserve(rules, players, seed):
     game, _ = _play(rules, players, seed)
     st = game.state
     still_on_board = [s for s in range(players) if not st.out[s] and st.pvars[s]["place"] == 0]
-    assert len(still_on_board) <= 1 or st.vars["round"] == 60, "the game ended early without a reason"
+    assert len(still_on_board) <= 1, "the game ended early without a reason (these games end by the rules)"
+    assert game.end_reason is None, "no seeded game needs the safety limit"
     assert game.winners, "somebody wins"
     saved = [s for s in range(players) if st.pvars[s]["place"] == 1]
     if saved:
@@ -86,6 +87,25 @@ def test_random_games_end_and_conserve(rules, players, seed):
 def test_variant_games_end_and_conserve(players):
     rules = load_ruleset(RID, variant="bank-distributes-rumours")
     _play(rules, players, seed=7)
+
+
+@pytest.mark.parametrize("arrive", [False, True])
+def test_the_safety_limit_ends_a_game_and_only_a_lifeboat_wins(tmp_path, arrive):
+    """At the safety limit the first into a lifeboat wins; nobody, if none has arrived."""
+    variant = tmp_path / "short.yaml"
+    variant.write_text("variant: short\ndescription: a safety limit of one round, for a test\n"
+                       "constants:\n  safety_rounds: 1\n")
+    game = Game(load_ruleset(RID, variant=str(variant)), 3, seed=1)
+    if arrive:
+        game.state.pvars[2]["place"] = 1
+        game.state.vars["arrivals"] = 1
+    chooser = random.Random(1)
+    while not game.is_over:
+        actions = game.legal_actions(game.deciding_players[0])
+        game.apply(actions[chooser.randrange(len(actions))])
+    assert game.end_reason == "the safety limit (1 rounds)"
+    assert game.winners == ([2] if arrive else [])
+    assert game.log[-1]["reason"] == "the safety limit (1 rounds)"
 
 
 def test_some_games_are_won_in_a_lifeboat_and_some_by_elimination(rules):

@@ -73,6 +73,10 @@ def event_text(g, e: dict) -> str | None:
         if "space" in e:
             return f"{_zone(g, e['space'])} is {'removed from' if e['removed'] else 'back on'} the board"
         return None
+    if kind == "end" and e.get("team"):
+        # co-operative: one score for the team; a verdict only where the rules set a goal
+        verdict = "" if "won" not in e else (" The team wins." if e["won"] else " The team loses.")
+        return f"Game over. The team scored {e.get('team_score', (e['scores'] or [0])[0])}.{verdict}"
     if kind == "end":
         scores = ", ".join(f"{name(i)} {s}" for i, s in enumerate(e["scores"]))
         if e.get("draw"):

@@ -322,8 +322,11 @@ class Game(RuleRuntime):
             if draw:
                 st.vars["%draw"] = outcome.DECLARED
             st.over = True
-            event = {"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
-                     "reason": reason, "team": True}
+            scores = [self.scores[p.seat] for p in self.table.players]
+            event = {"e": "end", "scores": scores, "winners": winners, "reason": reason, "team": True,
+                     "team_score": scores[0] if scores else 0}
+            if rs.win_if is not None or draw:   # a goal to reach: the team won or lost; else only its score
+                event["won"] = won
             if draw:
                 event["draw"] = True
             self.emit(event)

@@ -85,8 +85,11 @@ function render(s) {
   if (s.over) {
     document.body.dataset.state = "over";
     $("over").hidden = false;
-    $("over").textContent = `Game over. ${s.draw ? "A draw" : "Winner: " + (s.winners.join(", ") || "nobody")}. Scores: ` +
-      s.players.map((p) => `${p.name} ${p.score}`).join(", ") + ".";
+    $("over").textContent = s.team
+      ? `Game over. The team scored ${s.players.length ? s.players[0].score : 0}.` +
+        (s.team_won === null ? "" : s.team_won ? " The team wins." : " The team loses.")
+      : `Game over. ${s.draw ? "A draw" : "Winner: " + (s.winners.join(", ") || "nobody")}. Scores: ` +
+        s.players.map((p) => `${p.name} ${p.score}`).join(", ") + ".";
     $("question").textContent = "";
     return;
   }

@@ -123,6 +123,10 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
         "ruleset": game.ruleset.name, "seat": seat, "you": names[seat] if seat is not None else None,
         "step": step, "over": view["over"], "winners": [names[s] for s in view["winners"]],
         "draw": view["draw"],
+        # co-operative: the team's one score, and whether it reached the goal (None: the rules set none)
+        "team": game.ruleset.team_var is not None,
+        "team_won": bool(view["winners"]) if game.ruleset.team_var is not None and game.ruleset.win_if is not None
+        else None,
         "phase": view["phase"], "vars": public,
         "players": [{"name": p["name"], "you": p["seat"] == seat, "out": p["out"],
                      "score": scores.get(p["seat"]), "vars": values[p["seat"]],
