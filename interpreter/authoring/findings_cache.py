@@ -29,6 +29,8 @@ from pathlib import Path
 
 from ..load import cache_folder
 from ..load.files import bundled_rulesets_dir, write_atomically
+from ..load.regular import read_capped
+from ..load.yaml_reader import MAX_FILE_BYTES
 
 PACKAGE = Path(__file__).resolve().parent.parent
 FORMAT = 2
@@ -55,7 +57,12 @@ def _folder_digest(folder: Path, digest) -> bool:
     """Feed every file of a ruleset folder to ``digest``; True if a variant may extend another ruleset."""
     extends = False
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        data = path.read_bytes()
+        try:
+            data = read_capped(path, MAX_FILE_BYTES)
+        except OSError as exc:   # not a regular file by now, or too large: loading it reports that
+            data = f"unread: {type(exc).__name__} {os.stat(path).st_mtime_ns if path.exists() else ''}".encode()
+        if path.is_symlink():    # where it leads matters too (a link out of the folder is refused)
+            data = str(path.resolve()).encode() + b"\0" + data
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + data + b"\0")
         extends = extends or b"extends:" in data
     return extends
