@@ -145,7 +145,7 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
     scenarios = ruleset_file.parent / "scenarios"
     if scenarios.is_dir():
         for sfile in sorted(scenarios.glob("*.yaml")):
-            out.extend(_validate_scenario(sfile))
+            out.extend(_validate_scenario(sfile, found_in_folder=True))
     return out
 
 
@@ -156,9 +156,14 @@ def _own_warnings(variant_ruleset, variant_file: Path) -> list[Finding]:
     return [f for w in variant_ruleset.warnings for f in findings_of(w, own) if f.file == own]
 
 
-def _validate_scenario(path: Path) -> list[Finding]:
-    from .scenario import check_scenario
+def _validate_scenario(path: Path, found_in_folder: bool = False) -> list[Finding]:
+    from .scenario import check_scenario, own_scenario
     shown = display_path(path)
+    if found_in_folder:
+        try:
+            own_scenario(path)
+        except DavitError as exc:
+            return findings_of(exc, shown)
     return [f for e in check_scenario(path) for f in findings_of(e, shown)]
 
 

@@ -111,6 +111,19 @@ def resolve_ruleset(ref: str) -> tuple[Path, str | None]:
     raise LoadError(f"no ruleset '{ref}' (not a path; bundled rulesets: {known})")
 
 
+def own_file(path: Path, folder: Path, what: str) -> Path:
+    """``path``, found in (or named by) a ruleset's files, if it (links resolved) lies inside ``folder``.
+
+    A link there that leads elsewhere is refused: a stranger's ruleset must not make davit read, and quote in
+    its messages, any file on disk. (A path the user gives davit, on the command line or to the Python API,
+    may lie anywhere: this applies only to files a ruleset names or holds.)
+    """
+    if not is_inside(path, folder):
+        raise LoadError(f"{what} '{path.name}' is a link to a file outside the ruleset folder "
+                        f"({display_path(folder)}); only files inside it are read", Location(display_path(path)))
+    return path
+
+
 def variants_of(ruleset_file: Path) -> dict[str, Path]:
     folder = ruleset_file.parent / "variants"
     if not folder.is_dir():
