@@ -29,8 +29,8 @@ from pathlib import Path
 
 from ..load import cache_folder
 from ..load.files import bundled_rulesets_dir, write_atomically
+from ..load.limits import MAX_FILE_BYTES
 from ..load.regular import read_capped
-from ..load.yaml_reader import MAX_FILE_BYTES
 
 PACKAGE = Path(__file__).resolve().parent.parent
 FORMAT = 2
@@ -56,11 +56,14 @@ def _engine_stamp() -> str:
 def _folder_digest(folder: Path, digest) -> bool:
     """Feed every file of a ruleset folder to ``digest``; True if a variant may extend another ruleset."""
     extends = False
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        # every entry counts, not only regular files: a FIFO or a link to a device is refused at its place
         try:
             data = read_capped(path, MAX_FILE_BYTES)
-        except OSError as exc:   # not a regular file by now, or too large: loading it reports that
-            data = f"unread: {type(exc).__name__} {os.stat(path).st_mtime_ns if path.exists() else ''}".encode()
+        except OSError as exc:   # not a regular file, too large or gone: loading it reports that
+            data = f"unread: {exc}".encode()
         if path.is_symlink():    # where it leads matters too (a link out of the folder is refused)
             data = str(path.resolve()).encode() + b"\0" + data
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + data + b"\0")

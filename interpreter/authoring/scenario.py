@@ -8,6 +8,7 @@ state changes (``set``). See ``docs/scenarios.md``.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,8 +58,8 @@ def find_scenarios(paths) -> list[Path]:
     found = []
     for raw in paths:
         path = Path(raw)
-        if path.is_file():
-            found.append(path)   # named by the user: it may lie anywhere
+        if path.exists() and not path.is_dir():
+            found.append(path)   # named by the user: it may lie anywhere (reading it refuses a FIFO or a device)
         elif path.is_dir():
             found.extend(_in_scenario_folders(path))
         else:
@@ -112,7 +113,7 @@ def select_scenarios(files, variants=None, keyword=None) -> list[Path]:
 
 def _default_ruleset(path: Path) -> Path:
     for folder in [path.parent, *path.parents]:
-        if (folder / RULESET_FILE).is_file():
+        if os.path.lexists(folder / RULESET_FILE):
             return folder
     raise ScenarioError("scenario names no `ruleset` and no ruleset.yaml is above it",
                         Location(display_path(path)))
@@ -122,7 +123,7 @@ def _homes(path: Path) -> list[Path]:
     """The folders a scenario may name files in: its own, and that of the ruleset above it (if any)."""
     homes = [path.resolve().parent]
     for folder in [path.parent, *path.parents]:
-        if (folder / RULESET_FILE).is_file():
+        if os.path.lexists(folder / RULESET_FILE):
             homes.append(folder.resolve())
             break
     return homes

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import DavitError
+from ..errors import DavitError, printable
 from .paths import check_writable
 from .players import players_for_agents, variant_of
 
@@ -70,10 +70,10 @@ def _offer_save(game, why: str) -> None:
     try:
         save_game(game, path)
     except OSError as exc:
-        print(f"\ndavit: {why}; could not save the game: {exc.strerror or exc}", file=sys.stderr)
+        print(printable(f"\ndavit: {why}; could not save the game: {exc.strerror or exc}"), file=sys.stderr)
         return
-    print(f"\ndavit: {why}; the game is saved in {path} — continue with: "
-          f"davit play {game.ruleset.id} --resume {path}", file=sys.stderr)
+    print(printable(f"\ndavit: {why}; the game is saved in {path} — continue with: "
+                    f"davit play {game.ruleset.id} --resume {path}"), file=sys.stderr)
 
 
 def cmd_play(args) -> int:

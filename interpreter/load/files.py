@@ -100,10 +100,10 @@ def display_path(path: Path) -> str:
 def resolve_ruleset(ref: str) -> tuple[Path, str | None]:
     """Turn a bundled id or a path into (ruleset.yaml path, variant file or None)."""
     path = Path(ref)
-    if path.is_dir() and (path / RULESET_FILE).is_file():
-        return path / RULESET_FILE, None
-    if path.is_file():
-        return path, None
+    if path.is_dir() and os.path.lexists(path / RULESET_FILE):
+        return path / RULESET_FILE, None   # reading it says so if it is not a regular file
+    if os.path.lexists(path) and not path.is_dir():
+        return path, None   # a file (reading it refuses a device, a FIFO or a dangling link)
     bundled = bundled_rulesets_dir() / ref / RULESET_FILE
     if bundled.is_file():
         return bundled, None
@@ -244,7 +244,7 @@ def read_variant(variant_file: Path, errors: list, base: Path | None = None, bas
         beside = variant_file.parent.parent / RULESET_FILE
         if base is not None:
             return data, base
-        if not beside.is_file():
+        if not os.path.lexists(beside):
             raise RulesetError("a variant needs `extends: <ruleset id or path>`", data.loc)
         return data, beside
     if base is not None and base_id is not None and str(extends) == str(base_id):

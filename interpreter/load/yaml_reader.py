@@ -17,11 +17,10 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from ..errors import LoadError, Location
-from .limits import MAX_INT_DIGITS
+from .limits import MAX_FILE_BYTES, MAX_INT_DIGITS
 from .regular import NotRegular, TooLarge, read_capped
 from .yaml_messages import nesting_message, plain_message, too_deep
 
-MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 48
 MAX_NODES = 25_000    # values in one file (the largest bundled file has about 3,000): parsing stays within seconds
 

@@ -75,7 +75,7 @@ def _load(path_text: str, wanted: tuple):
     for name in wanted:
         if name in found:
             variant_files.append(own_file(found[name], path.parent, "variant"))
-        elif Path(name).is_file():
+        elif Path(name).exists() and not Path(name).is_dir():
             # a variant file may lie anywhere (a designer's own folder beside a bundled game): it only
             # overlays the tree, and what it may read (its `extends:`) stays confined by read_variant
             variant_files.append(Path(name))
