@@ -186,3 +186,17 @@ def test_a_path_the_user_gives_may_lie_anywhere(ruleset, tmp_path):
     scenario = tmp_path / "anywhere.yaml"                      # a scenario file the user names, outside any ruleset
     scenario.write_text("scenario: s\nruleset: tutorial\nplayers: 2\nexpect: 'true'\n", encoding="utf-8")
     assert davit("test", str(scenario)).returncode == 0
+
+
+def test_resume_and_copy_refuse_what_is_not_a_file(ruleset, tmp_path, outside):
+    fifo = tmp_path / "saved.json"
+    os.mkfifo(fifo)
+    one_refusal(davit("play", "tutorial", "--resume", str(fifo)), "FIFO")
+    os.mkfifo(ruleset / "variants" / "pipe.yaml")
+    one_refusal(davit("copy", str(ruleset), str(tmp_path / "copy1")), "pipe.yaml", "not a regular file")
+    (ruleset / "variants" / "pipe.yaml").unlink()
+    (ruleset / "variants" / "out.yaml").symlink_to(outside)
+    one_refusal(davit("copy", str(ruleset), str(tmp_path / "copy2")), "out.yaml", "link out of the ruleset folder")
+    assert not (tmp_path / "copy1").exists() and not (tmp_path / "copy2").exists()
+    (ruleset / "variants" / "out.yaml").unlink()
+    assert davit("copy", str(ruleset), str(tmp_path / "copy3")).returncode == 0

@@ -112,6 +112,7 @@ def cmd_copy(args) -> int:
         raise DavitError(f"davit: '{dest}' already exists; choose a new folder")
     if not dest.parent.is_dir() and str(dest.parent):
         raise DavitError(f"davit: folder '{dest.parent}' does not exist")
+    _check_copyable(folder)
     shutil.copytree(folder, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "__init__.py"))
     # The copy carries its own schemas, so the `$schema` lines resolve wherever the folder is moved
     # and whichever way davit was installed: `schemas/x` beside ruleset.yaml, `../schemas/x` below it.
@@ -134,6 +135,17 @@ def cmd_copy(args) -> int:
     shown = f'"{dest}"' if " " in str(dest) else str(dest)
     print(f"copied {data.get('id')} to {dest} (id: {new_id}); try: davit validate {shown}")
     return EXIT_OK
+
+
+def _check_copyable(folder: Path) -> None:
+    """Refuse to copy a folder holding what is not a file (a FIFO, a device: copying it never ends) or a link
+    that leads out of it (copying it would copy a file from elsewhere)."""
+    from ..load.files import display_path, is_inside
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink() and not is_inside(path, folder):
+            raise DavitError(f"davit: cannot copy: {display_path(path)} is a link out of the ruleset folder")
+        if path.exists() and not (path.is_file() or path.is_dir()):
+            raise DavitError(f"davit: cannot copy: {display_path(path)} is not a regular file")
 
 
 def cmd_validate(args) -> int:
