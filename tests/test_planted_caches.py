@@ -308,3 +308,12 @@ def test_a_findings_entry_is_json_with_its_tag():
     # what a findings entry holds can only ever be findings (never a pickle): its reader parses JSON
     source = (REPO / "interpreter" / "authoring" / "findings_cache.py").read_text(encoding="utf-8")
     assert "json.loads" in source and "tag_matches" in source and json.loads("[]") == []
+
+
+def test_without_hard_links_the_key_is_still_made_whole(cache, monkeypatch):
+    def no_links(*args):
+        raise PermissionError("no hard links on this file system")
+    monkeypatch.setattr(os, "link", no_links)
+    key = cache_folder.secret()
+    assert key is not None and (cache / "key" / "secret").read_bytes() == key
+    assert [p.name for p in (cache / "key").iterdir()] == ["secret"]

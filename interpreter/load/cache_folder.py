@@ -143,6 +143,11 @@ def _make_key(folder: Path, path: str) -> bytes | None:
             os.link(tmp, path)
         except FileExistsError:
             pass   # another process made it first: theirs is read below
+        except OSError:
+            # no hard links here (some synced or foreign file systems): a rename is atomic too; should another
+            # process rename its key over this one meanwhile, what was signed with this one is only made again
+            if not os.path.lexists(path):
+                os.replace(tmp, path)
     except OSError:
         return None
     finally:
