@@ -113,3 +113,30 @@ def did_you_mean(name: str, candidates) -> str | None:
     """A hint naming the closest known name, if one is close."""
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
     return f"did you mean '{close[0]}'?" if close else None
+
+
+# C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates (which can
+# make a line read otherwise than it is): a ruleset's names and texts must not drive the terminal
+_UNPRINTABLE = {c: f"\\x{c:02x}" for c in [*range(0x00, 0x09), *range(0x0b, 0x20), *range(0x7f, 0xa0)]}
+_UNPRINTABLE.update({c: f"\\u{c:04x}" for c in [0x061c, 0x200e, 0x200f, *range(0x202a, 0x202f),
+                                                  *range(0x2066, 0x206a)]})
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``), for the terminal: a name
+    holding ``\\x1b[2J`` shows those characters instead of clearing the screen. Newlines and tabs stay;
+    the result has no control character left, so escaping it again changes nothing."""
+    return text.translate(_UNPRINTABLE)
+
+
+class PrintableStream:
+    """A text stream that writes everything through :func:`printable` (``davit``'s standard output)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(printable(text))
+
+    def __getattr__(self, name):   # flush, isatty, fileno, encoding, buffer... as the stream has them
+        return getattr(self.stream, name)

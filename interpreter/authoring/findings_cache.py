@@ -10,6 +10,11 @@ folder (findings name files relative to it) and the options. Any change
 gives another key, so a stale answer cannot be returned.
 
 Entries are JSON, never pickles: reading one can only give back findings.
+But findings decide what ``validate`` says, so a planted entry ("no
+problems") must not pass: each entry carries an HMAC of its name and its
+JSON under this installation's key (:mod:`interpreter.load.cache_folder`),
+and one whose tag does not match is ignored (the folder is validated and
+the entry written again). Without a key nothing is cached.
 The cache lives in ``$DAVIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/davit``,
 else ``~/.cache/davit``, in a folder only its owner may read and write
 (:mod:`interpreter.load.cache_folder`); if it cannot be made, nothing is
@@ -24,13 +29,16 @@ from pathlib import Path
 
 from ..load import cache_folder
 from ..load.files import bundled_rulesets_dir, write_atomically
+from ..load.limits import MAX_FILE_BYTES
+from ..load.regular import read_capped
 
 PACKAGE = Path(__file__).resolve().parent.parent
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_dir() -> Path | None:
-    return cache_folder.cache_dir("findings")
+    folder = cache_folder.cache_dir("findings")
+    return folder if folder is not None and cache_folder.secret() is not None else None
 
 
 def _engine_stamp() -> str:
@@ -48,8 +56,16 @@ def _engine_stamp() -> str:
 def _folder_digest(folder: Path, digest) -> bool:
     """Feed every file of a ruleset folder to ``digest``; True if a variant may extend another ruleset."""
     extends = False
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        data = path.read_bytes()
+    for path in sorted(folder.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        # every entry counts, not only regular files: a FIFO or a link to a device is refused at its place
+        try:
+            data = read_capped(path, MAX_FILE_BYTES)
+        except OSError as exc:   # not a regular file, too large or gone: loading it reports that
+            data = f"unread: {exc}".encode()
+        if path.is_symlink():    # where it leads matters too (a link out of the folder is refused)
+            data = str(path.resolve()).encode() + b"\0" + data
         digest.update(str(path.relative_to(folder)).encode() + b"\0" + data + b"\0")
         extends = extends or b"extends:" in data
     return extends
@@ -65,15 +81,32 @@ def key(ruleset_file: Path, options: dict) -> str:
 
 
 def load(folder: Path, entry: str) -> list | None:
+    key = cache_folder.secret()
+    kept = cache_folder.read_regular(folder / f"{entry}.json")
+    if key is None or kept is None or not cache_folder.tag_matches(key, "findings " + entry, kept[64:],
+                                                                    _unhex(kept[:64])):
+        return None   # none, or not written by this installation: validate afresh
     try:
-        data = json.loads((folder / f"{entry}.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(kept[64:].decode("utf-8"))
+    except ValueError:
         return None
     return data if isinstance(data, list) and all(isinstance(row, dict) for row in data) else None
 
 
-def store(folder: Path, entry: str, rows: list) -> None:
+def _unhex(text: bytes) -> bytes:
     try:
-        write_atomically(str(folder / f"{entry}.json"), json.dumps(rows).encode("utf-8"))
+        return bytes.fromhex(text.decode("ascii"))
+    except ValueError:
+        return b""
+
+
+def store(folder: Path, entry: str, rows: list) -> None:
+    key = cache_folder.secret()
+    if key is None:
+        return
+    body = json.dumps(rows).encode("utf-8")
+    try:
+        write_atomically(str(folder / f"{entry}.json"), cache_folder.tag(key, "findings " + entry, body).hex().encode()
+                         + body)
     except OSError:
         pass   # a cache that cannot be written only costs time

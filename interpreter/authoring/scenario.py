@@ -8,12 +8,22 @@ state changes (``set``). See ``docs/scenarios.md``.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..agents import FirstAgent, RandomAgent
 from ..errors import DavitError, Location, ScenarioError, did_you_mean, raise_all
-from ..load.files import RULESET_FILE, display_path
+from ..load.files import (
+    RULESET_FILE,
+    bundled_ids,
+    bundled_rulesets_dir,
+    display_path,
+    is_inside,
+    own_file,
+    resolve_ruleset,
+    variants_of,
+)
 from ..load.schema_check import schema_errors
 from ..load.yaml_reader import LocMap, load_yaml_file, plain
 from ..play.decisions import UNKNOWN
@@ -48,18 +58,34 @@ def find_scenarios(paths) -> list[Path]:
     found = []
     for raw in paths:
         path = Path(raw)
-        if path.is_file():
-            found.append(path)
+        if path.exists() and not path.is_dir():
+            found.append(path)   # named by the user: it may lie anywhere (reading it refuses a FIFO or a device)
         elif path.is_dir():
-            found.extend(p for p in sorted(path.rglob("*.yaml")) if p.parent.name == "scenarios")
+            found.extend(_in_scenario_folders(path))
         else:
-            from ..load.files import bundled_rulesets_dir
             bundled = bundled_rulesets_dir() / str(raw)
             if bundled.is_dir():
-                found.extend(p for p in sorted(bundled.rglob("*.yaml")) if p.parent.name == "scenarios")
+                found.extend(_in_scenario_folders(bundled))
             else:
                 raise ScenarioError(f"no such file, folder or bundled ruleset: {raw}")
     return found
+
+
+def _in_scenario_folders(folder: Path) -> list[Path]:
+    """The ``scenarios/*.yaml`` files under ``folder``; one that is a link out of its ruleset's folder (the
+    scenarios folder's parent) is refused."""
+    found = [p for p in sorted(folder.rglob("*.yaml")) if p.parent.name == "scenarios"]
+    for p in found:
+        own_scenario(p)
+    return found
+
+
+def own_scenario(path: Path) -> Path:
+    """A scenario found in a ``scenarios/`` folder, if it (a link resolved) lies inside that folder's parent."""
+    try:
+        return own_file(path, path.parent.parent, "scenario")
+    except DavitError as exc:
+        raise ScenarioError(exc.message, exc.location) from None
 
 
 def select_scenarios(files, variants=None, keyword=None) -> list[Path]:
@@ -87,10 +113,63 @@ def select_scenarios(files, variants=None, keyword=None) -> list[Path]:
 
 def _default_ruleset(path: Path) -> Path:
     for folder in [path.parent, *path.parents]:
-        if (folder / RULESET_FILE).is_file():
+        if os.path.lexists(folder / RULESET_FILE):
             return folder
     raise ScenarioError("scenario names no `ruleset` and no ruleset.yaml is above it",
                         Location(display_path(path)))
+
+
+def _homes(path: Path) -> list[Path]:
+    """The folders a scenario may name files in: its own, and that of the ruleset above it (if any)."""
+    homes = [path.resolve().parent]
+    for folder in [path.parent, *path.parents]:
+        if os.path.lexists(folder / RULESET_FILE):
+            homes.append(folder.resolve())
+            break
+    return homes
+
+
+def _named_ruleset(path: Path, ref: str, where: Location):
+    """A scenario's ``ruleset:``: a bundled id, or a path inside the scenario's folder or its ruleset's folder
+    (a bundled ruleset's folder, named by its path, is as good as its id). Nothing else on disk is read."""
+    local = path.parent / ref
+    if local.exists() and any(is_inside(local, home) for home in _homes(path)):
+        return local
+    bundled = bundled_rulesets_dir()
+    if ref in bundled_ids():
+        return bundled / ref   # the id, never a folder of that name in the working folder
+    if local.exists() and is_inside(local, bundled) and local.resolve() != bundled.resolve():
+        return local
+    if local.exists():
+        raise ScenarioError(f"the ruleset '{ref}' of this scenario must be a bundled ruleset id or lie inside the "
+                            "scenario's folder or its ruleset's folder", where)
+    raise ScenarioError(f"no ruleset '{ref}' (not a path beside the scenario; bundled rulesets: "
+                        f"{', '.join(bundled_ids()) or 'none'})", where)
+
+
+def _named_variants(path: Path, ruleset_ref, data: LocMap):
+    """A scenario's ``variant:`` as load_ruleset takes it: ids of the ruleset's variants, or files inside
+    the scenario's folder or its ruleset's folder (confined as its ``ruleset:`` is)."""
+    from ..rules.loading import variant_names
+    variant = data.get("variant")
+    if variant is None:
+        return None
+    ruleset_file, _ = resolve_ruleset(str(ruleset_ref))
+    known = variants_of(ruleset_file)
+    out = []
+    for name in variant_names(variant):
+        if name in known:
+            out.append(name)
+            continue
+        local = path.parent / name
+        if local.is_file() and any(is_inside(local, home) for home in _homes(path)):
+            out.append(str(local))
+        elif local.exists() or Path(name).exists():
+            raise ScenarioError(f"the variant '{name}' of this scenario must be a variant of its ruleset or a file "
+                                "inside the scenario's folder or its ruleset's folder", data.loc_of("variant"))
+        else:
+            out.append(name)   # load_ruleset says it is unknown, with the ruleset's variants
+    return out
 
 
 class _Runner:
@@ -101,9 +180,8 @@ class _Runner:
         if ref is None:
             ruleset_ref = _default_ruleset(path)
         else:
-            local = (path.parent / str(ref))
-            ruleset_ref = local if local.exists() else str(ref)
-        self.ruleset = load_ruleset(ruleset_ref, data.get("variant"))
+            ruleset_ref = _named_ruleset(path, str(ref), data.loc_of("ruleset"))
+        self.ruleset = load_ruleset(ruleset_ref, _named_variants(path, ruleset_ref, data))
         self.snippets = SnippetCompiler(self.ruleset)
         self.env = self.snippets.env
         self.compiler = self.snippets.compiler

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DavitError
+from ..errors import DavitError, printable
 from ..load.files import RULESET_FILE, bundled_rulesets_dir, display_path, variants_of
 from . import findings_cache
 
@@ -27,7 +27,8 @@ class Finding:
 
     def text(self) -> str:
         hint = f" ({self.hint})" if self.hint else ""
-        return f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}{hint}"
+        # for the terminal: a name in the message (or a file's name) never carries a raw control character
+        return printable(f"{self.file}:{self.line}:{self.column}: {self.severity}[{self.code}]: {self.message}{hint}")
 
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "column": self.column, "severity": self.severity,
@@ -100,7 +101,7 @@ def _validate_paths(paths, provenance: bool, cache: bool) -> list[Finding]:
         if not path.exists():
             findings.append(Finding(str(raw), 1, 1, "error", "load", "no such file, folder or bundled ruleset id"))
             continue
-        if path.is_file():
+        if not path.is_dir():   # a file (reading it refuses a device or a FIFO)
             findings.extend(_validate_file(path, provenance))
             continue
         folders = _ruleset_folders(path)
@@ -145,7 +146,7 @@ def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
     scenarios = ruleset_file.parent / "scenarios"
     if scenarios.is_dir():
         for sfile in sorted(scenarios.glob("*.yaml")):
-            out.extend(_validate_scenario(sfile))
+            out.extend(_validate_scenario(sfile, found_in_folder=True))
     return out
 
 
@@ -156,9 +157,14 @@ def _own_warnings(variant_ruleset, variant_file: Path) -> list[Finding]:
     return [f for w in variant_ruleset.warnings for f in findings_of(w, own) if f.file == own]
 
 
-def _validate_scenario(path: Path) -> list[Finding]:
-    from .scenario import check_scenario
+def _validate_scenario(path: Path, found_in_folder: bool = False) -> list[Finding]:
+    from .scenario import check_scenario, own_scenario
     shown = display_path(path)
+    if found_in_folder:
+        try:
+            own_scenario(path)
+        except DavitError as exc:
+            return findings_of(exc, shown)
     return [f for e in check_scenario(path) for f in findings_of(e, shown)]
 
 

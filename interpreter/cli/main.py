@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import DavitError
+from ..errors import DavitError, PrintableStream, printable
 from .analyse import cmd_compare, cmd_simulate
 from .parser import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
 from .players import variant_of
@@ -37,17 +37,20 @@ def main(argv=None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # usage errors and --help: a code, not an exception, for callers of main()
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    # whatever a command prints may hold a ruleset's names and texts: never raw control characters
+    # (standard error is left as it is for the progress bar, and its lines are escaped where they are made)
+    stdout, sys.stdout = sys.stdout, PrintableStream(sys.stdout)
     try:
         from ..load.files import rulesets_note
         note = rulesets_note()
         if note:
-            print(note, file=sys.stderr)
+            print(printable(note), file=sys.stderr)
         return COMMANDS[args.command](args)
     except DavitError as exc:
         text = str(exc)
         if exc.location is None and not text.startswith("davit:"):
             text = f"davit: {text}"
-        print(text, file=sys.stderr)
+        print(printable(text), file=sys.stderr)
         return EXIT_FAIL
     except KeyboardInterrupt:
         print("\ndavit: interrupted", file=sys.stderr)
@@ -56,14 +59,16 @@ def main(argv=None) -> int:
         return EXIT_FAIL
     except OSError as exc:   # a file davit was asked to read or write (copy, --log): one line, never "internal error"
         where = f" '{exc.filename}'" if exc.filename else ""
-        print(f"davit: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        print(printable(f"davit: cannot use{where}: {exc.strerror or exc}"), file=sys.stderr)
         return EXIT_FAIL
     except Exception as exc:  # never a traceback for users; DAVIT_DEBUG shows it
         if os.environ.get("DAVIT_DEBUG"):
             raise
-        print(f"davit: internal error: {type(exc).__name__}: {exc} (set DAVIT_DEBUG=1 for details)",
+        print(printable(f"davit: internal error: {type(exc).__name__}: {exc} (set DAVIT_DEBUG=1 for details)"),
               file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        sys.stdout = stdout
 
 
 def cmd_list(args) -> int:
@@ -107,6 +112,7 @@ def cmd_copy(args) -> int:
         raise DavitError(f"davit: '{dest}' already exists; choose a new folder")
     if not dest.parent.is_dir() and str(dest.parent):
         raise DavitError(f"davit: folder '{dest.parent}' does not exist")
+    _check_copyable(folder)
     shutil.copytree(folder, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "__init__.py"))
     # The copy carries its own schemas, so the `$schema` lines resolve wherever the folder is moved
     # and whichever way davit was installed: `schemas/x` beside ruleset.yaml, `../schemas/x` below it.
@@ -129,6 +135,17 @@ def cmd_copy(args) -> int:
     shown = f'"{dest}"' if " " in str(dest) else str(dest)
     print(f"copied {data.get('id')} to {dest} (id: {new_id}); try: davit validate {shown}")
     return EXIT_OK
+
+
+def _check_copyable(folder: Path) -> None:
+    """Refuse to copy a folder holding what is not a file (a FIFO, a device: copying it never ends) or a link
+    that leads out of it (copying it would copy a file from elsewhere)."""
+    from ..load.files import display_path, is_inside
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink() and not is_inside(path, folder):
+            raise DavitError(f"davit: cannot copy: {display_path(path)} is a link out of the ruleset folder")
+        if path.exists() and not (path.is_file() or path.is_dir()):
+            raise DavitError(f"davit: cannot copy: {display_path(path)} is not a regular file")
 
 
 def cmd_validate(args) -> int:

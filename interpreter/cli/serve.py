@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import DavitError
+from ..errors import DavitError, printable
 from .players import players_for_agents, variant_of
 
 
@@ -46,13 +46,14 @@ def cmd_serve(args) -> int:
         try:
             table.restart(Game(new_rs, players, seed=args.seed), _board(new_rs))
         except (DavitError, ValueError) as exc:
-            print(f"davit: the edited ruleset cannot be played with {players} players: {exc}", file=sys.stderr)
+            print(printable(f"davit: the edited ruleset cannot be played with {players} players: {exc}"),
+                  file=sys.stderr)
             return
         print(f"The ruleset changed: a new game of {new_rs.name} has begun.")
         sys.stdout.flush()
 
     def failed(text):
-        print(f"{text}\ndavit: the edited ruleset does not load; the game goes on with the last good one",
+        print(printable(f"{text}\ndavit: the edited ruleset does not load; the game goes on with the last good one"),
               file=sys.stderr)
 
     watcher = RulesetWatcher(args.ruleset, variant_of(args), reloaded, failed).start()

@@ -10,7 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import DavitError
+from ..errors import DavitError, printable
+from ..load.regular import TooLarge, read_capped
 from .paths import check_writable
 from .players import players_for_agents, variant_of
 
@@ -32,11 +33,16 @@ def _undo_refusal(snapshot, game, seat) -> str | None:
     return None
 
 
+MAX_SAVED_GAME_BYTES = 200_000_000
+
+
 def read_saved_game(ruleset_arg, variant, path):
     """The ruleset and the JSON of a saved game (its variant unless ``variant`` is given); one-line errors."""
     from ..rules.loading import load_ruleset
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(read_capped(path, MAX_SAVED_GAME_BYTES).decode("utf-8"))
+    except TooLarge:
+        raise DavitError(f"davit: {path} is larger than a saved game may be ({MAX_SAVED_GAME_BYTES} bytes)") from None
     except OSError as exc:
         raise DavitError(f"davit: cannot read the saved game {path}: {exc.strerror or exc}") from None
     except ValueError as exc:
@@ -70,10 +76,10 @@ def _offer_save(game, why: str) -> None:
     try:
         save_game(game, path)
     except OSError as exc:
-        print(f"\ndavit: {why}; could not save the game: {exc.strerror or exc}", file=sys.stderr)
+        print(printable(f"\ndavit: {why}; could not save the game: {exc.strerror or exc}"), file=sys.stderr)
         return
-    print(f"\ndavit: {why}; the game is saved in {path} — continue with: "
-          f"davit play {game.ruleset.id} --resume {path}", file=sys.stderr)
+    print(printable(f"\ndavit: {why}; the game is saved in {path} — continue with: "
+                    f"davit play {game.ruleset.id} --resume {path}"), file=sys.stderr)
 
 
 def cmd_play(args) -> int:

@@ -7,7 +7,6 @@ character in the YAML file the snippet came from.
 from __future__ import annotations
 
 import ast as py_ast
-import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,9 +15,9 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from ..errors import DslError
-from ..load import cache_folder
 from ..load.yaml_reader import position_in_file
 from . import ast
+from .tables import lark_parser
 
 MAX_SNIPPET_CHARS = 20_000
 MAX_NESTING = 40
@@ -42,18 +41,7 @@ def _lark() -> Lark:
     # time of parsing the ~1,000 snippets of the bundled rulesets.
     options = dict(parser="lalr", start=["start_block", "start_expr"], postlex=_DslIndenter(),
                    keep_all_tokens=True, maybe_placeholders=True, transformer=_ToAst())
-    # lark keeps the LALR tables it derives from the grammar in a file named by the grammar's hash:
-    # 0.03 s instead of 0.17 s at the start of each command. The file is a pickle, so it lives in davit's
-    # own cache folder, which only its user may write to, never in the shared temporary folder (lark's
-    # default), where another user could leave a file under the name lark will read.
-    folder = cache_folder.cache_dir("lark", of_rulesets=False)
-    if folder is not None:
-        name = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:32]
-        try:
-            return Lark(grammar, cache=str(folder / f"grammar-{name}.pickle"), **options)
-        except Exception:  # noqa: BLE001 - a damaged or unwritable cache: derive the tables again
-            pass
-    return Lark(grammar, **options)
+    return lark_parser(grammar, options)
 
 
 def _pos(meta_or_token) -> tuple:

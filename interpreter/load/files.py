@@ -100,15 +100,28 @@ def display_path(path: Path) -> str:
 def resolve_ruleset(ref: str) -> tuple[Path, str | None]:
     """Turn a bundled id or a path into (ruleset.yaml path, variant file or None)."""
     path = Path(ref)
-    if path.is_dir() and (path / RULESET_FILE).is_file():
-        return path / RULESET_FILE, None
-    if path.is_file():
-        return path, None
+    if path.is_dir() and os.path.lexists(path / RULESET_FILE):
+        return path / RULESET_FILE, None   # reading it says so if it is not a regular file
+    if os.path.lexists(path) and not path.is_dir():
+        return path, None   # a file (reading it refuses a device, a FIFO or a dangling link)
     bundled = bundled_rulesets_dir() / ref / RULESET_FILE
     if bundled.is_file():
         return bundled, None
     known = ", ".join(bundled_ids()) or "none"
     raise LoadError(f"no ruleset '{ref}' (not a path; bundled rulesets: {known})")
+
+
+def own_file(path: Path, folder: Path, what: str) -> Path:
+    """``path``, found in (or named by) a ruleset's files, if it (links resolved) lies inside ``folder``.
+
+    A link there that leads elsewhere is refused: a stranger's ruleset must not make davit read, and quote in
+    its messages, any file on disk. (A path the user gives davit, on the command line or to the Python API,
+    may lie anywhere: this applies only to files a ruleset names or holds.)
+    """
+    if not is_inside(path, folder):
+        raise LoadError(f"{what} '{path.name}' is a link to a file outside the ruleset folder "
+                        f"({display_path(folder)}); only files inside it are read", Location(display_path(path)))
+    return path
 
 
 def variants_of(ruleset_file: Path) -> dict[str, Path]:
@@ -231,7 +244,7 @@ def read_variant(variant_file: Path, errors: list, base: Path | None = None, bas
         beside = variant_file.parent.parent / RULESET_FILE
         if base is not None:
             return data, base
-        if not beside.is_file():
+        if not os.path.lexists(beside):
             raise RulesetError("a variant needs `extends: <ruleset id or path>`", data.loc)
         return data, beside
     if base is not None and base_id is not None and str(extends) == str(base_id):

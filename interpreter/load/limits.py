@@ -10,6 +10,7 @@ comprehension, built-in and text or list join touches are charged to it
 """
 from __future__ import annotations
 
+MAX_FILE_BYTES = 2_000_000         # one YAML file; read no further, whatever its size seemed
 MAX_STEPS_CEILING = 1_000_000      # rule steps over a whole game; also the default
 DEFAULT_MAX_DECISIONS = 10_000     # a game of this many decisions ends ("length limit")
 MAX_DECISIONS_CEILING = 1_000_000

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import DavitError
-from .files import variants_of
+from .files import own_file, variants_of
 from .yaml_reader import load_yaml_file
 
 _FIELDS = ("id", "name", "players", "combinable")
@@ -33,7 +33,7 @@ def ruleset_summary(ruleset_file: Path) -> dict:
         if all(k in fields for k in ("name", "players")):
             break
         try:
-            part = load_yaml_file(ruleset_file.parent / str(name))
+            part = load_yaml_file(own_file(ruleset_file.parent / str(name), ruleset_file.parent, "included file"))
         except DavitError:
             continue
         if isinstance(part, dict):
@@ -45,7 +45,7 @@ def ruleset_summary(ruleset_file: Path) -> dict:
     variants = []
     for vid, vfile in variants_of(ruleset_file).items():
         try:
-            vdata = load_yaml_file(vfile)
+            vdata = load_yaml_file(own_file(vfile, ruleset_file.parent, "variant"))
         except DavitError:
             vdata = {}
         vplayers = _players(vdata.get("players") if isinstance(vdata, dict) else None, players)

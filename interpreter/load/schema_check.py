@@ -7,7 +7,9 @@ reported, not only the first, each in davit's words at its line
 (:mod:`interpreter.load.schema_messages`).
 
 A tree found clean is remembered on disk (:mod:`interpreter.load.cache_folder`):
-an empty file named by a hash of the tree's content, its kind and the schemas.
+an empty file named by an HMAC, under this installation's key, of a hash of
+the tree's content, its kind and the schemas (a name anyone could compute
+would let a planted file spare an invalid tree its check).
 Only "no error" is ever remembered, so a changed tree, schema or davit is
 checked again, and errors are always found afresh with their locations. A
 command that loads an unchanged ruleset then neither validates it nor
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from functools import lru_cache
 
 from ..errors import Location, SchemaError
@@ -53,7 +56,7 @@ def _validator(kind: str):
 def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
     """Every schema violation of ``data`` (a located YAML tree) as a located error."""
     marker = _clean_marker(data, kind)
-    if marker is not None and marker.exists():
+    if marker is not None and _is_mark(marker):
         return []
     found = _violations(data, kind, fallback)
     if not found and marker is not None:
@@ -63,6 +66,13 @@ def schema_errors(data, kind: str, fallback: Location) -> list[SchemaError]:
         except OSError:
             pass   # a marker that cannot be written only costs time
     return found
+
+
+def _is_mark(path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 MAX_MARKS = 4096   # each edit of a file leaves one: past this many, the older half goes (a re-check each)
@@ -95,11 +105,12 @@ def _schemas_stamp() -> bytes:
 def _clean_marker(data, kind: str):
     """Where the mark that this very tree is clean lives (None: no cache folder)."""
     folder = cache_folder.cache_dir("schema")
-    if folder is None:
+    key = cache_folder.secret() if folder is not None else None
+    if key is None:
         return None
     digest = hashlib.sha256(_schemas_stamp() + kind.encode() + b"\0")
     _feed(data, digest)
-    return folder / digest.hexdigest()
+    return folder / cache_folder.tag(key, "schema", digest.digest()).hex()
 
 
 def _feed(value, digest) -> None:

@@ -62,12 +62,13 @@ def plain_message(problem: str | None, context: str | None, context_mark=None) -
 
 def source_excerpt(file: str, line: int, column: int) -> list[str]:
     """The source line and a caret under ``column`` (two lines), or nothing if the file cannot be read."""
+    from .limits import MAX_FILE_BYTES
+    from .regular import read_capped
     try:
-        with open(file, encoding="utf-8") as f:
-            for number, text in enumerate(f, 1):
-                if number == line:
-                    text = text.rstrip("\n").replace("\t", " ")
-                    return [f"    {text}", "    " + " " * max(column - 1, 0) + "^"]
+        lines = read_capped(file, MAX_FILE_BYTES).decode("utf-8").split("\n")
     except (OSError, UnicodeDecodeError):
+        return []   # a FIFO, a device, a file grown too large since: no excerpt
+    if not 1 <= line <= len(lines):
         return []
-    return []
+    text = lines[line - 1].rstrip("\r").replace("\t", " ")
+    return [f"    {text}", "    " + " " * max(column - 1, 0) + "^"]

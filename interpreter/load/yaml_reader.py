@@ -17,10 +17,10 @@ from yaml.nodes import ScalarNode
 from yaml.resolver import Resolver
 
 from ..errors import LoadError, Location
-from .limits import MAX_INT_DIGITS
+from .limits import MAX_FILE_BYTES, MAX_INT_DIGITS
+from .regular import NotRegular, TooLarge, read_capped
 from .yaml_messages import nesting_message, plain_message, too_deep
 
-MAX_FILE_BYTES = 2_000_000
 MAX_DEPTH = 48
 MAX_NODES = 25_000    # values in one file (the largest bundled file has about 3,000): parsing stays within seconds
 
@@ -341,25 +341,28 @@ def _too_deep(text: str, file: str, mark, loader) -> LoadError:
 
 
 def load_yaml_file(path: str | Path, display: str | None = None):
-    """Read and parse a YAML file; errors name ``display`` (default: the path)."""
+    """Read and parse a YAML file; errors name ``display`` (default: the path).
+
+    Only a regular file is read (a device, FIFO or socket is refused, and a FIFO cannot block the open), and
+    never more than :data:`MAX_FILE_BYTES`, whatever its size seemed (:mod:`interpreter.load.regular`).
+    """
     path = Path(path)
     name = display or str(path)
     try:
-        size = path.stat().st_size
+        raw = read_capped(path, MAX_FILE_BYTES)
+    except TooLarge:
+        raise LoadError(f"file is larger than {MAX_FILE_BYTES} bytes", Location(name)) from None
+    except NotRegular as exc:
+        raise LoadError(f"cannot read file: it is {exc.kind}, not a regular file", Location(name)) from None
     except OSError as exc:
         raise LoadError(f"cannot read file: {exc.strerror or exc}", Location(name)) from None
-    if size > MAX_FILE_BYTES:
-        raise LoadError(f"file is larger than {MAX_FILE_BYTES} bytes", Location(name))
     try:
-        raw = path.read_bytes()
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
         raise LoadError("file is not valid UTF-8", Location(name, line, col)) from None
-    except OSError as exc:
-        raise LoadError(f"cannot read file: {exc.strerror or exc}", Location(name)) from None
     return parse_yaml(text, name)
 
 

@@ -18,7 +18,7 @@ ruleset is built (``davit validate`` calls none). The first call that misses
 compiles every function of the bundle the file lacks, and the runner of
 every code block, and writes the file once (atomically); a later miss (code
 made after loading) adds its entry and writes again. A file that cannot be
-read, is truncated or corrupt (each file carries a checksum of its contents),
+read, is truncated, corrupt or planted (each file carries an HMAC of its contents),
 or a folder that cannot be made: the code is compiled as if there were no
 cache.
 ``DAVIT_NO_CACHE=1`` turns it off (:mod:`interpreter.load.cache_folder`).
@@ -27,10 +27,11 @@ Why ``marshal`` and not ``pickle``: unmarshalling builds only plain values
 and code objects, never calls anything; an entry is found only under the
 hash of source this process generated from the rules. But a code object is
 run: whoever can write into the cache folder could put their own code under
-a key davit will look up, and davit would run it. The defence is the one
-``__pycache__`` has: the folder belongs to its user and nobody else may
-write to it (a folder another user owns, or one others may write to, is not
-used at all); the checksum only catches damage, not intent.
+a key davit will look up, and davit would run it. So a file is only
+unmarshalled when its tag, an HMAC of its stamp and contents under this
+installation's key (:func:`interpreter.load.cache_folder.secret`), matches:
+a checksum anyone can recompute would catch damage, not intent. Without a
+key there is no cache. The folder is owner-only besides.
 
 A code object carries the file name it was compiled under, and the line
 tables (:mod:`interpreter.machine.linetable`) are keyed by that name
@@ -52,7 +53,7 @@ from contextlib import contextmanager
 from ..load import cache_folder
 from ..load.files import write_atomically
 
-FORMAT = 1
+FORMAT = 2
 MAX_OTHER = 512   # entries beyond twice a bundle's functions before the old ones are dropped
 _CURRENT: contextvars.ContextVar = contextvars.ContextVar("davit_code_bundle", default=None)
 
@@ -79,10 +80,12 @@ class _File:
         self.lock = threading.RLock()   # one compiles and writes at a time (a web server's threads)
 
     def path(self):
+        """(where the file lives, the key that signs it), or None: no cache."""
         folder = cache_folder.cache_dir("code")
-        if folder is None:
+        key = cache_folder.secret() if folder is not None else None
+        if key is None:
             return None
-        return folder / (hashlib.blake2b(self.name.encode("utf-8"), digest_size=16).hexdigest() + ".bin")
+        return folder / (hashlib.blake2b(self.name.encode("utf-8"), digest_size=16).hexdigest() + ".bin"), key
 
     def read(self) -> dict:
         if self.entries is None:
@@ -90,12 +93,13 @@ class _File:
         return self.entries
 
     def write(self) -> None:
-        path = self.path()
-        if path is None:
+        where = self.path()
+        if where is None:
             return
-        payload = marshal.dumps(self.entries)
+        path, key = where
+        body = stamp() + marshal.dumps(self.entries)
         try:
-            write_atomically(str(path), stamp() + hashlib.blake2b(payload, digest_size=32).digest() + payload)
+            write_atomically(str(path), cache_folder.tag(key, "code " + path.name, body) + body)
         except OSError:
             pass   # a cache that cannot be written only costs time
 
@@ -108,19 +112,18 @@ def clear_memory() -> None:
     _FILES.clear()
 
 
-def _read(path) -> dict:
-    if path is None:
+def _read(where) -> dict:
+    if where is None:
         return {}
-    try:
-        data = path.read_bytes()
-    except OSError:
+    path, key = where
+    data = cache_folder.read_regular(path)
+    if data is None:
         return {}
     head = stamp()
-    if not data.startswith(head) or len(data) < len(head) + 32:
-        return {}
-    check, payload = data[len(head):len(head) + 32], data[len(head) + 32:]
-    if hashlib.blake2b(payload, digest_size=32).digest() != check:
-        return {}   # truncated or damaged: unmarshalling it could build broken code
+    check, body = data[:32], data[32:]
+    if not body.startswith(head) or not cache_folder.tag_matches(key, "code " + path.name, body, check):
+        return {}   # another davit, truncated, damaged or planted: its code is never unmarshalled, let alone run
+    payload = body[len(head):]
     try:
         entries = marshal.loads(payload)
     except Exception:  # noqa: BLE001 - any unreadable file is only a cache miss

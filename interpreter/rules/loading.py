@@ -14,6 +14,7 @@ from ..load.files import (
     RULESET_FILE,
     VARIANT_KEYS,
     display_path,
+    own_file,
     read_variant,
     resolve_ruleset,
     variants_of,
@@ -73,8 +74,8 @@ def _load(path_text: str, wanted: tuple):
     found = variants_of(path)
     for name in wanted:
         if name in found:
-            variant_files.append(found[name])
-        elif Path(name).is_file():
+            variant_files.append(own_file(found[name], path.parent, "variant"))
+        elif Path(name).exists() and not Path(name).is_dir():
             # a variant file may lie anywhere (a designer's own folder beside a bundled game): it only
             # overlays the tree, and what it may read (its `extends:`) stays confined by read_variant
             variant_files.append(Path(name))
@@ -147,7 +148,8 @@ def combination_problems(ruleset_file: Path) -> list:
                                         did_you_mean(str(vid), found) if found else None, code="unknown-reference"))
                 continue
             try:
-                overlays[str(vid)] = load_yaml_file(found[str(vid)], display_path(found[str(vid)]))
+                vfile = own_file(found[str(vid)], ruleset_file.parent, "variant")
+                overlays[str(vid)] = load_yaml_file(vfile, display_path(vfile))
             except DavitError:
                 continue  # the variant's own check reports it
         ids = list(overlays)
