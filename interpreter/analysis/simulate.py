@@ -19,7 +19,8 @@ import time
 
 from ..rules.loading import load_ruleset
 from .runner import CHUNK, LocalSession, RunSpec, game_seeds
-from .summary import compare_figures, summarize
+from .paired import compare_runs
+from .summary import summarize
 
 ROUND = 500          # games per variant between two looks at the precision goal
 RAY_CHUNK = 100      # games per Ray task: a task ships a few kB and should run for a second or more
@@ -159,7 +160,10 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
         if keep_records:
             entry["records"] = records[v]
         out["variants"].append(entry)
+    base_rs = load_ruleset(ref, variants[0])
+    rivals = players > 1 and base_rs.team_var is None
     for v in range(1, len(variants)):
+        metrics = [m.name for m in base_rs.metrics if m.name in {n.name for n in load_ruleset(ref, variants[v]).metrics}]
         out["comparisons"].append({"base": variants[0], "variant": variants[v],
-                                   "figures": compare_figures(summaries[0], summaries[v], records[0], records[v])})
+                                   **compare_runs(records[0], records[v], players, rivals, metrics)})
     return _timing(out | {"games": summaries[0]["games"], "players": players}, run)

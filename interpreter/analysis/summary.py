@@ -84,34 +84,18 @@ def summarize(records, players: int) -> dict:
         "capped_rate_ci": list(stats.wilson(capped, n)),
         "end_reasons": dict(sorted(reasons.items())),
         "widest_win_rate_ci": max((w["ci"][1] - w["ci"][0] for w in win), default=1.0),
+        **({"metrics": metrics_summary(records)} if any("metrics" in r for r in records) else {}),
     }
 
 
-def scores_of(records, seat: int) -> list:
-    return [r["scores"][seat] for r in records]
-
-
-def compare_figures(base: dict, other: dict, base_records, other_records) -> list[dict]:
-    """Each figure of ``other`` against ``base``: the p-value of the named test and a verdict at 95%."""
-    players = base["players"]
-    rows = []
-
-    def proportion(name, x1, x2):
-        p = stats.two_proportion_test(x1, base["games"], x2, other["games"])
-        rows.append({"figure": name, "test": stats.METHODS["proportion_test"], "p": p, "differs": p < 0.05})
-
-    def means(name, a, b):
-        p = stats.welch_test(a, b)
-        rows.append({"figure": name, "test": stats.METHODS["mean_test"], "p": p, "differs": p < 0.05})
-
-    for s in range(players):
-        proportion(f"win_rate[{s}]", base["wins"][s], other["wins"][s])
-    proportion("tie_rate", base["ties"], other["ties"])
-    if base.get("draws") or other.get("draws"):   # only where a draw can happen: other rows stay as they were
-        proportion("draw_rate", base.get("draws", 0), other.get("draws", 0))
-    for s in range(players):
-        means(f"mean_score[{s}]", scores_of(base_records, s), scores_of(other_records, s))
-    means("length", [r["length"] for r in base_records], [r["length"] for r in other_records])
-    proportion("first_seat_win_rate", base["wins"][0], other["wins"][0])
-    proportion("capped_rate", base["capped"], other["capped"])
-    return rows
+def metrics_summary(records) -> dict:
+    """Each declared metric (``metrics:`` of the ruleset): mean, interval, spread, and in how many games it had a value."""
+    names = list(dict.fromkeys(name for r in records for name in r.get("metrics") or {}))
+    out = {}
+    for name in names:
+        values = [v for r in records if (v := (r.get("metrics") or {}).get(name)) is not None]
+        m = _mean(values)
+        out[name] = {"mean": m["mean"], "ci": m["ci"], "stdev": m["stdev"], "games": len(values),
+                     "quantiles": dict(zip(("p10", "median", "p90"), stats.quantiles(values, (0.1, 0.5, 0.9)))),
+                     "range": [min(values), max(values)] if values else None}
+    return out
