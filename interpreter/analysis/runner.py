@@ -21,6 +21,7 @@ from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import rng
 from ..play.game import Game
 from ..rules.loading import load_ruleset
+from ..rules.metrics import needs_log, read_metrics
 from .coverage import game_coverage
 
 CHUNK = 50          # games per task for processes on this machine
@@ -58,7 +59,7 @@ class _Offered:
 def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     """One game as a plain record: scores, winners, length in decisions, how it ended."""
     # the event log is kept only for the rule coverage: without it the games are the same, and faster
-    game = Game(ruleset, spec.players, seed=seed, record=spec.coverage)
+    game = Game(ruleset, spec.players, seed=seed, record=spec.coverage or needs_log(ruleset))
     agents = make_agents(spec.agents, spec.players, seed)
     offered = Counter()
     if spec.coverage:
@@ -75,6 +76,8 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
               "winners": list(game.winners), "draw": game.is_draw, "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON)}
+    if ruleset.metrics:
+        record["metrics"] = read_metrics(ruleset, game)
     if spec.coverage:
         record["coverage"] = game_coverage(game.log, offered)
     return record
