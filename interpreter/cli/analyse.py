@@ -68,7 +68,8 @@ def _refuse_same_rules(rulesets) -> None:
     from ..load.overlay import rules_of
     seen: dict = {}
     for rs in rulesets:
-        key = json.dumps(rules_of(rs.data), sort_keys=True, default=str)
+        rules = {k: v for k, v in rules_of(rs.data).items() if k != "metrics"}   # metrics only read the games
+        key = json.dumps(rules, sort_keys=True, default=str)
         if key in seen:
             raise DavitError(f"davit: {rs.variant or 'the base game'} has the same rules as "
                              f"{seen[key] or 'the base game'}: the comparison would measure only chance "

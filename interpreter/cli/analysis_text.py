@@ -119,9 +119,13 @@ def _difference(row) -> str:
 
 
 def _effect(row, names, rivals: bool) -> str:
-    """One figure's difference in words, the size first: ``red wins +7.9 points [+5.1, +10.6] more often``."""
+    """One figure's difference in words, the size first: ``red wins 7.9 points [5.1, 10.6] more often``."""
     figure, d = row["figure"], row["difference"]
-    size = _difference(row).replace(" pts", " points")
+    low, high = row["difference_ci"] if d >= 0 else [-row["difference_ci"][1], -row["difference_ci"][0]]
+    if row["kind"] == "rate":
+        size = f"{abs(d) * 100:.1f} points [{low * 100:.1f}, {high * 100:.1f}]"
+    else:
+        size = f"{abs(d):.2f} [{low:.2f}, {high:.2f}]"
     more = d > 0
     if figure.startswith("win_rate["):
         who = names[int(figure[9:-1])] if rivals else "the team"
@@ -131,18 +135,20 @@ def _effect(row, names, rivals: bool) -> str:
     if figure == "length":
         return f"games last {size} decisions {'longer' if more else 'shorter'}"
     if figure.startswith("metric["):
-        return f"{figure[7:-1]} {size}"
+        return f"{figure[7:-1]} is {size} {'higher' if more else 'lower'}"
     what = {"tie_rate": "ties", "draw_rate": "draws", "no_winner_rate": "games without a winner",
             "capped_rate": "games cut off"}.get(figure, figure)
-    return f"{what} {size} {'more' if more else 'less'} often"
+    return f"{what} come {size} {'more' if more else 'less'} often"
 
 
 def verdict_line(comparison, names, rivals: bool) -> str:
     """The effect sizes of the figures that differ, then what did not."""
     rows = comparison["figures"]
     found = [_effect(row, names, rivals) for row in rows if row["differs"]]
+    if not comparison["family"]:
+        return "no difference found: no figure changed in enough games to be tested"
     if not found:
-        return f"no difference found in any figure ({comparison['family']} tested, {_correction(comparison)})"
+        return f"no difference found in any figure ({_correction(comparison)})"
     rest = "everything else: no difference found" if len(found) < len(rows) else ""
     return "; ".join(found + ([rest] if rest else []))
 
