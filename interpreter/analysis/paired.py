@@ -135,5 +135,7 @@ def compare_runs(base_records, other_records, players: int, rivals: bool = True,
 
 
 def _same_game(a: dict, b: dict) -> bool:
-    """Whether a game ended exactly as its pair did: scores, winners, length, end and metrics."""
-    return all(a.get(k) == b.get(k) for k in ("scores", "winners", "draw", "length", "end_reason", "metrics"))
+    """Whether a game ended exactly as its pair did: scores, winners, length, end and the metrics both read."""
+    ma, mb = a.get("metrics") or {}, b.get("metrics") or {}
+    return (all(a.get(k) == b.get(k) for k in ("scores", "winners", "draw", "length", "end_reason"))
+            and all(ma[name] == mb[name] for name in ma.keys() & mb.keys()))

@@ -71,6 +71,7 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
     lines.append(f"games cut off at a length cap: {pct_ci(result['capped_rate'], result['capped_rate_ci'])} "
                  f"({_cap_text(result)})")
     lines.append("how games ended: " + end_reasons_text(result))
+    lines += metric_lines(result)
     if "benchmark" in result:
         bench = result["benchmark"]
         lines.append(f"{bench['share_above']:.1%} of games beat {bench['value']}"
@@ -88,6 +89,20 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
 SHORT_TESTS = {METHODS["paired_proportion_test"]: "McNemar", METHODS["paired_mean_test"]: "paired t",
                METHODS["proportion_test"]: "z-test", METHODS["mean_test"]: "Welch t"}
 WEAK_BOTS = {"random", "first"}
+
+
+def metric_lines(result) -> list[str]:
+    """The ruleset's own metrics: mean with interval, median and 10–90% range, games with a value."""
+    metrics = result.get("metrics") or {}
+    if not metrics:
+        return []
+    lines = [f"{'metric':<24}{'mean [95% CI]':>26}{'median, 10–90%':>20}  games"]
+    for name, m in metrics.items():
+        q = m["quantiles"]
+        spread = f"{q['median']:g}, {q['p10']:g}–{q['p90']:g}" if m["games"] else "-"
+        lines.append(f"{name:<24}{num_ci(m['mean'], m['ci']) if m['games'] else '-':>26}{spread:>20}  "
+                     f"{m['games']} of {result['games']}")
+    return lines
 
 
 def _verdict(row) -> str:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import did_you_mean
+from ..errors import GameError, did_you_mean
 from ..load.yaml_reader import LocMap, plain
+from ..machine.values import type_name
 
 FORMS = ("value", "count", "first")
 EVENTS = ("start", "shuffle", "move", "flip", "peek", "phase", "decide", "reveal", "score", "set", "log", "trigger",
@@ -129,7 +130,9 @@ def read_metrics(ruleset, game) -> dict:
     for m in ruleset.metrics:
         if m.form == "value":
             value = m.value(game, {})
-            out[m.name] = float(value) if isinstance(value, (bool, int, float)) else None
+            if value is not None and not isinstance(value, (bool, int, float)):
+                raise GameError(f"metric '{m.name}' must give a number or a condition, not {type_name(value)}")
+            out[m.name] = None if value is None else float(value)   # none: no value in this game
         elif m.form == "count":
             out[m.name] = sum(1 for e in game.log if _matches(e, m.match))
         else:
