@@ -41,6 +41,48 @@ def test_ray_gives_the_same_numbers_as_one_process(capsys, tmp_path, monkeypatch
     assert on_ray == here
 
 
+def test_ray_plays_combined_and_outside_variants_as_one_process(capsys, tmp_path, monkeypatch):
+    """A combination of the ruleset's variants and a variant file from a folder of the designer's own."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ideas").mkdir()
+    (tmp_path / "ideas" / "slower.yaml").write_text("variant: slower\nextends: collapsible-d\n"
+                                                    "constants:\n  unaware_steps_per_turn: 2\n")
+    argv = ["compare", "collapsible-d", "--variant", "composure+hang-on", "--variant", "ideas/slower.yaml",
+            "--games", "40", "--players", "4", "--seed", "5", "--workers", "1"]
+    here = _json(capsys, argv)
+    on_ray = _json(capsys, argv + ["--workers", "2", "--backend", "ray"])
+    assert [v["variant"] for v in here["variants"]] == [None, "composure+hang-on", "ideas/slower.yaml"]
+    assert on_ray == here
+
+
+def test_a_worker_leaves_no_folder_behind(tmp_path, monkeypatch):
+    """The shipped files are written, built once and removed at once; the built ruleset serves later chunks."""
+    import tempfile
+
+    from interpreter.analysis import ray_backend
+    from interpreter.analysis.runner import RunSpec, play_chunk
+    outside = tmp_path / "ideas" / "slower.yaml"
+    outside.parent.mkdir()
+    outside.write_text("variant: slower\nextends: collapsible-d\nconstants:\n  unaware_steps_per_turn: 2\n")
+    workers_tmp = tmp_path / "worker"
+    workers_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(workers_tmp))
+    monkeypatch.setattr(ray_backend, "_built", {})
+    combined = f"composure+{outside}"
+    files, variant = ray_backend.ruleset_files("collapsible-d", combined)
+    assert variant == "composure+outside/slower.yaml"
+    assert files["outside/slower.yaml"].splitlines()[1] == "extends: collapsible-d  # shipped; was: collapsible-d"
+    # on a worker the variant sits beside its base: its extends: would point nowhere there (same line numbers)
+    assert "extends" not in files["variants/composure.yaml"]
+    spec = RunSpec("ruleset.yaml", variant, 4)
+    first = ray_backend._ray_chunk(files, spec, [(0, 11)])
+    again = ray_backend._ray_chunk(files, spec, [(0, 11)])
+    assert first == again == play_chunk(RunSpec("collapsible-d", combined, 4), [(0, 11)])
+    assert len(ray_backend._built) == 1
+    assert list(workers_tmp.iterdir()) == []
+
+
 def test_ray_ships_the_ruleset_files(tmp_path):
     """A ruleset that lives only on the driver's disk: its main file, includes and variant travel with the job."""
     from interpreter.analysis.ray_backend import _folder_for, ruleset_files
