@@ -127,9 +127,10 @@ def _figure_title(figure: str, names, rivals: bool) -> str:
 
 
 def _difference(row) -> str:
-    d, (low, high) = row["difference"], row["difference_ci"]
-    if row["kind"] == "rate":
-        return f"{d * 100:+.1f} pts [{low * 100:+.1f}, {high * 100:+.1f}]"
+    if row["kind"] == "rate":   # (+ 0.0 turns a -0.0 from rounding into 0.0)
+        d, low, high = (round(x * 100, 1) + 0.0 for x in (row["difference"], *row["difference_ci"]))
+        return f"{d:+.1f} pts [{low:+.1f}, {high:+.1f}]"
+    d, low, high = (round(x, 2) + 0.0 for x in (row["difference"], *row["difference_ci"]))
     return f"{d:+.2f} [{low:+.2f}, {high:+.2f}]"
 
 
