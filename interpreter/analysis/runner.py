@@ -15,7 +15,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
-from ..agents import make_agents, play_out
+from ..agents import make_agents
 from ..errors import RunawayGameError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import rng
@@ -23,6 +23,7 @@ from ..play.game import Game
 from ..rules.loading import load_ruleset
 from ..rules.metrics import needs_log, read_metrics
 from .coverage import game_coverage
+from .dynamics import Trace, game_dynamics, play_traced
 
 CHUNK = 50          # games per task for processes on this machine
 CAP_REASON = "length cap"
@@ -65,8 +66,9 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     if spec.coverage:
         agents = [_Offered(a, offered) for a in agents]
     reason = None
+    trace = Trace(game)
     try:
-        play_out(game, agents, max_decisions=spec.max_length)
+        play_traced(game, agents, trace, spec.max_length)
     except RunawayGameError:
         reason = STEP_LIMIT_REASON  # the ruleset's limits.max_steps: a length cap of the engine's own
     if reason is None:
@@ -76,6 +78,7 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
               "winners": list(game.winners), "draw": game.is_draw, "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON)}
+    record["dynamics"] = game_dynamics(trace, record["winners"])
     if ruleset.metrics:
         record["metrics"] = read_metrics(ruleset, game)
     if spec.coverage:

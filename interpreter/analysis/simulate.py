@@ -126,7 +126,7 @@ def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, var
     run = play([spec], games, seed, workers, until_ci, backend, address, progress)
     records = run.games(0)
     ruleset = load_ruleset(ref, variant)
-    summary = _timing(summarize(records, players), run)
+    summary = _timing(summarize(records, players, ruleset.team_var is None), run)
     benchmark = _benchmark(ruleset, records)
     if benchmark:
         summary["benchmark"] = benchmark
@@ -146,7 +146,8 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
     specs = [RunSpec(str(ref), v, players, agents, max_length, coverage) for v in variants]
     run = play(specs, games, seed, workers, until_ci, backend, address, progress)
     records = [run.games(v) for v in range(len(specs))]
-    summaries = [summarize(recs, players) for recs in records]
+    rivals = load_ruleset(ref, variants[0]).team_var is None
+    summaries = [summarize(recs, players, rivals) for recs in records]
     out = {"variants": [], "comparisons": []}
     for v, (variant, summary) in enumerate(zip(variants, summaries)):
         entry = {"variant": variant, **summary}
@@ -161,7 +162,7 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
             entry["records"] = records[v]
         out["variants"].append(entry)
     base_rs = load_ruleset(ref, variants[0])
-    rivals = players > 1 and base_rs.team_var is None
+    rivals = players > 1 and rivals
     for v in range(1, len(variants)):
         metrics = [m.name for m in base_rs.metrics if m.name in {n.name for n in load_ruleset(ref, variants[v]).metrics}]
         out["comparisons"].append({"base": variants[0], "variant": variants[v],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import stats
+from .dynamics import dynamics_summary
 
 
 def _proportion(successes: int, n: int) -> dict:
@@ -23,7 +24,7 @@ def _mean(values) -> dict:
     return {"mean": mean, "stdev": sd, "ci": [low, high]}
 
 
-def summarize(records, players: int) -> dict:
+def summarize(records, players: int, rivals: bool = True) -> dict:
     """Every figure of a run from its game records (see :func:`runner.play_game`)."""
     n = len(records)
     wins = [0] * players
@@ -85,6 +86,8 @@ def summarize(records, players: int) -> dict:
         "end_reasons": dict(sorted(reasons.items())),
         "widest_win_rate_ci": max((w["ci"][1] - w["ci"][0] for w in win), default=1.0),
         **({"metrics": metrics_summary(records)} if any("metrics" in r for r in records) else {}),
+        **({"dynamics": dynamics_summary(records, players, rivals and players > 1)}
+           if records and all("dynamics" in r for r in records) else {}),
     }
 
 

@@ -72,6 +72,7 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
                  f"({_cap_text(result)})")
     lines.append("how games ended: " + end_reasons_text(result))
     lines += metric_lines(result)
+    lines += dynamics_lines(result)
     if "benchmark" in result:
         bench = result["benchmark"]
         lines.append(f"{bench['share_above']:.1%} of games beat {bench['value']}"
@@ -89,6 +90,28 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
 SHORT_TESTS = {METHODS["paired_proportion_test"]: "McNemar", METHODS["paired_mean_test"]: "paired t",
                METHODS["proportion_test"]: "z-test", METHODS["mean_test"]: "Welch t"}
 WEAK_BOTS = {"random", "first"}
+
+
+def dynamics_lines(result) -> list[str]:
+    """How the game plays (docs/analysis.md defines each measure)."""
+    d = result.get("dynamics") or {}
+    if not d:
+        return []
+
+    def mean(key, fmt="{:.2f}"):
+        m = d[key]
+        return f"{fmt.format(m['mean'])} [{fmt.format(m['ci'][0])}, {fmt.format(m['ci'][1])}]"
+
+    lines = [f"dynamics: branching factor {mean('branching_factor')} options a decision; decision moves "
+             f"{mean('decision_moves', '{:.1%}')} of decisions have a choice"]
+    if "balance" in d:
+        seats = ", ".join(f"{a['mean'] * 100:+.1f}" for a in d["seat_advantage"])
+        lines.append(f"  balance {mean('balance')} (1 = every seat wins as often); advantage by seat: {seats} pts")
+        tail = (f"  lead changes {mean('lead_changes')} a game" +
+                (f"; decisiveness {mean('decisiveness')}, drama {mean('drama')} points (over the "
+                 f"{d['decisiveness']['games']} games won on score)" if d["decisiveness"]["games"] else ""))
+        lines.append(tail)
+    return lines
 
 
 def metric_lines(result) -> list[str]:
