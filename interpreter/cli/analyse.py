@@ -112,3 +112,29 @@ def _write_outputs(args, rs, runs, names, bots, lines) -> None:
         write_report(args.report, title, "\n".join(lines),
                      [{"variant": variant, **summary, "records": records} for variant, summary, records in runs],
                      names)
+
+
+def cmd_sweep(args) -> int:
+    from ..analysis.sweep import parse_sets, sweep
+    from .analysis_text import sweep_lines
+    args.report = args.until_ci = None
+    args.coverage = False
+    variant = "+".join(args.variant) if args.variant else None
+    (rs,), players, bots, games = _prepare(args, [variant])
+    sets = parse_sets(args.sets)
+    result = sweep(args.ruleset, sets, games, players, seed=args.seed, workers=args.workers, agents=args.agents,
+                   progress=sys.stderr.isatty() and not args.json, max_length=args.max_length,
+                   backend=args.backend, address=args.address, keep_records=bool(args.out), base_variant=variant)
+    names = list(rs.table(players).player_names)
+    runs = []
+    for point in result["points"]:
+        label = ",".join(f"{path}={value}" for path, value in point["set"].items())
+        runs.append((label, point, point.pop("records", None)))
+    result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "bots": bots,
+              "names": names, **result}
+    lines = sweep_lines(rs, result, names)
+    if args.out:
+        from ..analysis.export import rows, write_rows
+        write_rows(args.out, [row for label, _, records in runs for row in rows(rs.id, label, names, bots, records)])
+    print(json.dumps(result) if args.json else "\n".join(lines))
+    return EXIT_INTERRUPTED if result["interrupted"] else 0

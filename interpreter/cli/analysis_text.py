@@ -297,3 +297,33 @@ def end_reasons_text(result) -> str:
     total = sum(reasons.values()) or 1
     named = {"end": "the end condition or the flow's end"}
     return ", ".join(f"{named.get(r, r)} {n / total:.0%}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+
+
+def sweep_lines(rs, result: dict, names) -> list[str]:
+    """One row per point: the values set, each seat's win rate, the length and the metrics, with intervals."""
+    players = result["players"]
+    lines = _stop_text(result)
+    lines.append(f"{rs.name}{f' ({rs.variant})' if rs.variant else ''}: {len(result['points'])} points, "
+                 f"{result['games']} games each on the same seeds, {players} players, seed {result['seed']}, "
+                 f"agents {result['agents']}")
+    paths = list(result["points"][0]["set"]) if result["points"] else []
+    metrics = list((result["points"][0].get("metrics") or {}) if result["points"] else [])
+    width = max(12, *(len(p) + 2 for p in paths)) if paths else 12
+    head = "".join(f"{p:<{width}}" for p in paths)
+    head += "".join(f"{'win ' + names[s]:>22}" for s in range(players))
+    head += f"{'length':>24}" + "".join(f"{m:>24}" for m in metrics)
+    lines.append(head)
+    for point in result["points"]:
+        row = "".join(f"{str(v):<{width}}" for v in point["set"].values())
+        row += "".join(f"{pct_ci(point['win_rate'][s], point['win_rate_ci'][s]):>22}" for s in range(players))
+        row += f"{num_ci(point['mean_length'], point['length_ci']):>24}"
+        row += "".join(f"{num_ci(point['metrics'][m]['mean'], point['metrics'][m]['ci']):>24}" for m in metrics)
+        lines.append(row)
+    same = [(p["wins"], p["mean_scores"], p["mean_length"], p.get("metrics")) for p in result["points"]]
+    if len(same) > 1 and all(s == same[0] for s in same):
+        lines.append("warning: every point gave the very same figures: with these bots the values swept never "
+                     "came into play; try a stronger bot (--agents ismcts:200) or check with `davit simulate "
+                     "--coverage` that the rule that reads them is reached.")
+    lines.append(INTERVALS)
+    lines.append(f"{result['games_per_second']} games per second ({result['seconds']} s)")
+    return lines

@@ -115,6 +115,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help="run even when two of the games compared have the same rules (an A/A run, to see what "
                         "chance alone does); a variant may then be given twice")
 
+    p = sub.add_parser("sweep", help="play the ruleset at several values of its numbers, on the same seeds")
+    _sweep_options(p)
+    _variant(p)
+
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     _variant(p)
@@ -156,6 +160,31 @@ def _width(text):
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a width between 0 and 1 (a share, as 0.02), got {value}")
     return value
+
+
+SET_HELP = ("PATH=VALUES: a dotted address into the ruleset (zones.lifeboat.capacity, constants.overload_limits.4, "
+            "limits.max_decisions) and its values, a range 3..6 or a list 3,5,8; repeat for a grid")
+
+
+def _sweep_options(p) -> None:
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--set", dest="sets", action="append", required=True, metavar="PATH=VALUES", help=SET_HELP)
+    p.add_argument("--games", type=_positive, default=DEFAULT_GAMES,
+                   help=f"games at every point (default {DEFAULT_GAMES})")
+    p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
+    p.add_argument("--seed", type=_int, default=0,
+                   help="the first game's seed; every point plays the same seeds (default: 0)")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes here (or CPUs of a new local Ray); the results do not depend on it (default: 1)")
+    p.add_argument("--agents", default="random", help="comma-separated bots, as for simulate (default: random)")
+    p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
+                   help="cut a game off after this many decisions (it then has no winner)")
+    p.add_argument("--out", metavar="FILE", help="one row per game and point: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where games run: local processes (default), or a Ray cluster")
+    p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"points": [{"set": {PATH: value}, ...the simulate figures}]}')
 
 
 def _analysis_options(p) -> None:
