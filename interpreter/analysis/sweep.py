@@ -176,15 +176,22 @@ def overlay_for(data: dict, changes: dict) -> dict:
     return out
 
 
-def write_point(folder: Path, index: int, data: dict, changes: dict) -> str | None:
-    """The variant file of one point (None: every value is the base's, so the point is the base game)."""
+def point_text(data: dict, changes: dict, vid: str, description: str, extends: str | None = None) -> str | None:
+    """The text of a variant file setting ``changes`` (None: every value is the base's own)."""
     import yaml
     changed = {path: value for path, value in changes.items() if base_value(data, path) != value}
     if not changed:
         return None
-    text = yaml.safe_dump({"variant": f"point-{index}",
-                           "description": "davit sweep: " + ", ".join(f"{p}={v}" for p, v in changes.items()),
-                           **overlay_for(data, changed)}, sort_keys=False, allow_unicode=True)
+    head = {"variant": vid, **({"extends": extends} if extends else {}), "description": description}
+    return yaml.safe_dump({**head, **overlay_for(data, changed)}, sort_keys=False, allow_unicode=True)
+
+
+def write_point(folder: Path, index: int, data: dict, changes: dict) -> str | None:
+    """The variant file of one point (None: every value is the base's, so the point is the base game)."""
+    text = point_text(data, changes, f"point-{index}",
+                      "davit sweep: " + ", ".join(f"{p}={v}" for p, v in changes.items()))
+    if text is None:
+        return None
     path = folder / f"point-{index}.yaml"
     write_atomically(str(path), text.encode())
     return str(path)

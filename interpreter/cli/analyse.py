@@ -138,3 +138,23 @@ def cmd_sweep(args) -> int:
         write_rows(args.out, [row for label, _, records in runs for row in rows(rs.id, label, names, bots, records)])
     print(json.dumps(result) if args.json else "\n".join(lines))
     return EXIT_INTERRUPTED if result["interrupted"] else 0
+
+
+def cmd_tune(args) -> int:
+    from ..analysis.sweep import parse_sets
+    from ..analysis.tune import parse_objective, tune
+    from .analysis_text import tune_lines
+    if not args.out.lower().endswith((".yaml", ".yml")):
+        raise DavitError(f"davit: tune writes a variant file: name --out FILE.yaml, not {args.out!r}")
+    check_writable(args.out, "--out")
+    out, args.out = args.out, None
+    args.report = args.until_ci = None
+    variant = "+".join(args.variant) if args.variant else None
+    (rs,), players, _, games = _prepare(args, [variant])
+    result = tune(args.ruleset, parse_sets(args.sets), parse_objective(args.objective), args.trials, out, games,
+                  players, seed=args.seed, workers=args.workers, agents=args.agents, max_length=args.max_length,
+                  backend=args.backend, address=args.address, storage=args.storage, base_variant=variant)
+    result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "games": games,
+              "players": players, **result}
+    print(json.dumps(result) if args.json else "\n".join(tune_lines(rs, result)))
+    return 0

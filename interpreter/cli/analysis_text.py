@@ -327,3 +327,27 @@ def sweep_lines(rs, result: dict, names) -> list[str]:
     lines.append(INTERVALS)
     lines.append(f"{result['games_per_second']} games per second ({result['seconds']} s)")
     return lines
+
+
+def tune_lines(rs, result: dict) -> list[str]:
+    """The trials in the order run, then the best point and where it was written."""
+    goal = result["objective"] + ("" if result["target"] is None else f"={result['target']:g}")
+    lines = [f"{rs.name}: tuning {goal} over {len(result['trials'])} trials of {result['games']} games each on "
+             f"the same seeds, {result['players']} players, agents {result['agents']}"]
+    paths = list(result["best"]["set"])
+    width = max(12, *(len(p) + 2 for p in paths)) if paths else 12
+    lines.append("trial " + "".join(f"{p:<{width}}" for p in paths) + "loss")
+    for t in result["trials"]:
+        mark = "  ← best" if t["number"] == result["best"]["number"] else ""
+        lines.append(f"{t['number']:<6}" + "".join(f"{str(t['set'][p]):<{width}}" for p in paths)
+                     + f"{t['loss']:.4f}{mark}")
+    if result["all_equal"]:
+        lines.append("warning: every trial gave the same loss: with these bots the values never came into play; "
+                     "try a stronger bot (--agents ismcts:200).")
+    if result["out"]:
+        lines.append(f"wrote {result['out']}: play it with `davit play {rs.id} --variant {result['out']}`, or "
+                     f"`davit compare {rs.id} --variant {result['out']}`")
+    else:
+        lines.append("the base game's own values are best: no variant written")
+    lines.append(f"the study is kept in {result['storage']}: the same command resumes it or adds trials")
+    return lines

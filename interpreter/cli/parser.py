@@ -119,6 +119,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _sweep_options(p)
     _variant(p)
 
+    p = sub.add_parser("tune", help="find the values of the ruleset's numbers that bring a figure to its target")
+    _sweep_options(p, tune=True)
+    _variant(p)
+
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     _variant(p)
@@ -166,9 +170,19 @@ SET_HELP = ("PATH=VALUES: a dotted address into the ruleset (zones.lifeboat.capa
             "limits.max_decisions) and its values, a range 3..6 or a list 3,5,8; repeat for a grid")
 
 
-def _sweep_options(p) -> None:
+def _sweep_options(p, tune: bool = False) -> None:
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--set", dest="sets", action="append", required=True, metavar="PATH=VALUES", help=SET_HELP)
+    p.add_argument("--set", dest="sets", action="append", required=True, metavar="PATH=VALUES",
+                   help=SET_HELP + (": the values to search (a range as whole numbers, a list as choices)"
+                                    if tune else ""))
+    if tune:
+        p.add_argument("--objective", required=True, metavar="NAME[=TARGET]",
+                       help="balance (every seat wins as often), length=DECISIONS, or a metric or dynamics "
+                            "measure with its target, as capsized=2")
+        p.add_argument("--trials", type=_positive, default=20, help="points to try in all (default 20)")
+        p.add_argument("--storage", metavar="FILE.db",
+                       help="the Optuna study's SQLite file: the same command resumes a stopped run "
+                            "(default: beside --out, as v.optuna.db)")
     p.add_argument("--games", type=_positive, default=DEFAULT_GAMES,
                    help=f"games at every point (default {DEFAULT_GAMES})")
     p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
@@ -179,12 +193,18 @@ def _sweep_options(p) -> None:
     p.add_argument("--agents", default="random", help="comma-separated bots, as for simulate (default: random)")
     p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
                    help="cut a game off after this many decisions (it then has no winner)")
-    p.add_argument("--out", metavar="FILE", help="one row per game and point: FILE.jsonl, FILE.csv or FILE.parquet")
+    if tune:
+        p.add_argument("--out", metavar="FILE.yaml", required=True,
+                       help="write the best values as a variant file, ready for play --variant and compare")
+    else:
+        p.add_argument("--out", metavar="FILE",
+                       help="one row per game and point: FILE.jsonl, FILE.csv or FILE.parquet")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: local processes (default), or a Ray cluster")
     p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
     p.add_argument("--json", action="store_true",
-                   help='print {"points": [{"set": {PATH: value}, ...the simulate figures}]}')
+                   help="print the trials and the best point as JSON" if tune else
+                   'print {"points": [{"set": {PATH: value}, ...the simulate figures}]}')
 
 
 def _analysis_options(p) -> None:
