@@ -56,6 +56,16 @@ def test_ray_plays_combined_and_outside_variants_as_one_process(capsys, tmp_path
     assert on_ray == here
 
 
+def test_ray_sweeps_as_one_process(capsys, tmp_path, monkeypatch):
+    """Each point of a sweep is a variant file from a temporary folder: it travels like a designer's own."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
+    monkeypatch.chdir(tmp_path)
+    argv = ["sweep", "der-mythos", "--set", "constants.overload_limits.4=16,24", "--games", "60", "--workers", "1"]
+    here = _json(capsys, argv)
+    on_ray = _json(capsys, argv + ["--workers", "2", "--backend", "ray"])
+    assert len(here["points"]) == 2 and on_ray == here
+
+
 def test_a_worker_leaves_no_folder_behind(tmp_path, monkeypatch):
     """The shipped files are written, built once and removed at once; the built ruleset serves later chunks."""
     import tempfile

@@ -71,3 +71,17 @@ def test_simulate_json_has_dynamics(capsys):
     rc = _run(["simulate", "sos-titanic", "--games", "5", "--json"])   # co-operative: no seat measures
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and "balance" not in out["dynamics"] and "branching_factor" in out["dynamics"]
+
+
+def test_decisions_file_has_one_row_per_decision(tmp_path, capsys):
+    path = tmp_path / "d.jsonl"
+    rc = _run(["simulate", "tutorial", "--players", "2", "--games", "6", "--agents", "greedy,random",
+               "--decisions", str(path), "--json"])
+    result = json.loads(capsys.readouterr().out)
+    assert rc == 0
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(rows) == round(result["mean_length"] * 6)
+    assert {r["seat"] for r in rows} == {0, 1} and all(r["options"] >= 1 for r in rows)
+    first = [r for r in rows if r["game"] == 0]
+    assert [r["decision"] for r in first] == list(range(len(first)))
+    assert first[0]["seat0_score"] == first[0]["seat1_score"] == 0

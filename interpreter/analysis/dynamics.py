@@ -33,17 +33,23 @@ class Trace:
         self.game = game
         self.options: list[int] = []
         self.scores: list[tuple] = []
+        self.seats: list[int] = []
 
-    def note(self, count: int) -> None:
+    def note(self, count: int, seat: int = -1) -> None:
         scores = self.game.scores
         self.options.append(count)
+        self.seats.append(seat)
         self.scores.append(tuple(scores[s] for s in sorted(scores)))
 
-    def picker(self, pick):
+    def picker(self, pick, seat: int):
         def traced(count):
-            self.note(count)
+            self.note(count, seat)
             return pick(count)
         return traced
+
+    def rows(self) -> list[list]:
+        """One ``[seat, options, scores before]`` per decision (``--decisions``)."""
+        return [[seat, options, list(scores)] for seat, options, scores in zip(self.seats, self.options, self.scores)]
 
 
 class _Traced:
@@ -53,14 +59,14 @@ class _Traced:
         self.agent, self.trace, self.name = agent, trace, agent.name
 
     def choose(self, game, seat, actions):
-        self.trace.note(len(actions))
+        self.trace.note(len(actions), seat)
         return self.agent.choose(game, seat, actions)
 
 
 def play_traced(game, agents, trace: Trace, max_decisions=None) -> None:
     """Play ``game`` out as :func:`interpreter.agents.play_out` would, noting each decision in ``trace``."""
     if all(type(agent) in PICK_BY_INDEX for agent in agents):
-        play_by_index(game, [trace.picker(agent.pick) for agent in agents], max_decisions)
+        play_by_index(game, [trace.picker(agent.pick, seat) for seat, agent in enumerate(agents)], max_decisions)
     else:
         play_out(game, [_Traced(agent, trace) for agent in agents], max_decisions)
 

@@ -6,7 +6,8 @@ Every format has the same flat columns, so ``pd.read_json(f, lines=True)``,
 ``game, seed, ruleset, variant, players, length, end_reason, capped, winners``
 and for each seat ``i``: ``seat{i}_name, seat{i}_bot, seat{i}_score, seat{i}_rank, seat{i}_won``;
 then ``metric_{name}`` for each metric the ruleset declares (empty where a
-game had no value for it).
+game had no value for it), and the game's dynamics: ``branching``,
+``decision_moves``, ``lead_changes``, ``decisiveness``, ``drama``.
 
 ``variant`` is empty for the base game (an empty text, not a missing value,
 so that grouping by variant keeps the base game). ``winners`` lists the
@@ -69,7 +70,23 @@ def rows(ruleset_id: str, variant: str | None, names, bots, records) -> list[dic
             row[f"seat{s}_won"] = s in r["winners"]
         for name, value in (r.get("metrics") or {}).items():
             row[f"metric_{name}"] = value
+        for name, value in (r.get("dynamics") or {}).items():
+            row[name] = value
         out.append(row)
+    return out
+
+
+def decision_rows(ruleset_id: str, variant: str | None, names, records) -> list[dict]:
+    """One row per decision (``--decisions``): the game, the decision's number from 0, the deciding seat, how
+    many options it had, and every seat's score just before it (the trace of :mod:`.dynamics`)."""
+    out = []
+    for r in records:
+        for i, (seat, options, scores) in enumerate(r.get("trace") or []):
+            row = {"game": r["game"], "seed": r["seed"], "ruleset": ruleset_id, "variant": variant or "",
+                   "decision": i, "seat": seat, "options": options}
+            for s, name in enumerate(names):
+                row[f"seat{s}_score"] = scores[s] if s < len(scores) else None
+            out.append(row)
     return out
 
 

@@ -19,6 +19,7 @@ meaningless on a worker) becomes a comment, on the same line.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import re
@@ -160,8 +161,7 @@ class RaySession:
                     files, variant = ruleset_files(spec.ref, spec.variant)
                     self.shipped[(spec.ref, spec.variant)] = (ray.put(files), variant)
                 files_ref, variant = self.shipped[(spec.ref, spec.variant)]
-                remote_spec = RunSpec(RULESET_FILE, variant, spec.players, spec.agents, spec.max_length,
-                                      spec.coverage)
+                remote_spec = dataclasses.replace(spec, ref=RULESET_FILE, variant=variant)
                 pending[self.task.remote(files_ref, remote_spec, games)] = key
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)

@@ -39,6 +39,7 @@ class RunSpec:
     agents: str = "random"
     max_length: int | None = None   # decisions; a game still running then is cut off (capped)
     coverage: bool = False
+    trace: bool = False             # keep one row per decision (options, scores) for --decisions
 
 
 def game_seeds(seed: int, start: int, stop: int) -> list[tuple[int, int]]:
@@ -79,6 +80,8 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON)}
     record["dynamics"] = game_dynamics(trace, record["winners"])
+    if spec.trace:
+        record["trace"] = trace.rows()
     if ruleset.metrics:
         record["metrics"] = read_metrics(ruleset, game)
     if spec.coverage:

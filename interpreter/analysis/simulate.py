@@ -120,9 +120,9 @@ def _benchmark(ruleset, records) -> dict | None:
 def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, variant: str | None = None,
              agents: str = "random", progress: bool = False, *, coverage: bool = False, until_ci: float | None = None,
              max_length: int | None = None, backend: str = "local", address: str | None = None,
-             keep_records: bool = False) -> dict:
+             keep_records: bool = False, trace: bool = False) -> dict:
     """One variant's figures (see :func:`summary.summarize`), with coverage and records when asked."""
-    spec = RunSpec(str(ref), variant, players, agents, max_length, coverage)
+    spec = RunSpec(str(ref), variant, players, agents, max_length, coverage, trace)
     run = play([spec], games, seed, workers, until_ci, backend, address, progress)
     records = run.games(0)
     ruleset = load_ruleset(ref, variant)
@@ -141,9 +141,9 @@ def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, var
 def compare(ref, variants: list[str | None], games: int, players: int, seed: int = 0, workers: int = 1,
             agents: str = "random", progress: bool = False, *, coverage: bool = False,
             until_ci: float | None = None, max_length: int | None = None, backend: str = "local",
-            address: str | None = None, keep_records: bool = False) -> dict:
+            address: str | None = None, keep_records: bool = False, trace: bool = False) -> dict:
     """Every variant on the same seeds and bots; each later one is tested against the first."""
-    specs = [RunSpec(str(ref), v, players, agents, max_length, coverage) for v in variants]
+    specs = [RunSpec(str(ref), v, players, agents, max_length, coverage, trace) for v in variants]
     run = play(specs, games, seed, workers, until_ci, backend, address, progress)
     records = [run.games(v) for v in range(len(specs))]
     rivals = load_ruleset(ref, variants[0]).team_var is None

@@ -28,10 +28,11 @@ def _prepare(args, variants):
         raise DavitError(f"davit: {args.command} plays bots only; choose from random, first, greedy, mcts or ismcts")
     if args.address and args.backend != "ray":
         raise DavitError("davit: --address is for --backend ray")
-    if args.out:
-        from ..analysis.export import format_of
-        format_of(args.out)
-        check_writable(args.out, "--out")
+    for option, path in (("--out", args.out), ("--decisions", getattr(args, "decisions", None))):
+        if path:
+            from ..analysis.export import format_of
+            format_of(path)
+            check_writable(path, option)
     if args.report:
         from ..analysis.report import check_report_path
         check_report_path(args.report)
@@ -44,7 +45,8 @@ def _run_options(args, games, players):
     return {"games": games, "players": players, "seed": args.seed, "workers": args.workers, "agents": args.agents,
             "progress": sys.stderr.isatty() and not args.json, "coverage": args.coverage,
             "until_ci": args.until_ci, "max_length": args.max_length, "backend": args.backend,
-            "address": args.address, "keep_records": bool(args.out or args.report)}
+            "address": args.address, "keep_records": bool(args.out or args.report or args.decisions),
+            "trace": bool(args.decisions)}
 
 
 def cmd_simulate(args) -> int:
@@ -99,6 +101,13 @@ def cmd_compare(args) -> int:
 
 
 def _write_outputs(args, rs, runs, names, bots, lines) -> None:
+    if args.decisions:
+        from ..analysis.export import decision_rows, write_rows
+        write_rows(args.decisions, [row for variant, _, records in runs
+                                    for row in decision_rows(rs.id, variant, names, records)])
+        for _, _, records in runs:
+            for record in records:
+                record.pop("trace", None)
     if args.out:
         from ..analysis.export import rows, write_rows
         table = [row for variant, _, records in runs for row in rows(rs.id, variant, names, bots, records)]

@@ -227,6 +227,9 @@ def _analysis_options(p) -> None:
                    help="cut a game off after this many decisions (it then has no winner)")
     p.add_argument("--coverage", action="store_true", help="count how often each action and trigger happened")
     p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument("--decisions", metavar="FILE",
+                   help="one row per decision (seat, options, every seat's score before it): FILE.jsonl, FILE.csv "
+                        "or FILE.parquet")
     p.add_argument("--report", metavar="FILE.html", help="a self-contained HTML page with charts")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: local processes (default), or a Ray cluster")
