@@ -111,6 +111,13 @@ def test_compare_runs_pairs_games_by_seed_and_corrects_once():
                                                             stats.METHODS["mean_test"]}
 
 
+def test_a_team_is_one_figure_not_one_per_seat():
+    base = [_record(i, [i % 4, i % 4], [0, 1] if i % 2 else []) for i in range(40)]
+    other = [_record(i, [i % 4 + 1, i % 4 + 1], [0, 1]) for i in range(40)]
+    figures = [row["figure"] for row in compare_runs(base, other, 2, rivals=False)["figures"]]
+    assert figures == ["win_rate[0]", "mean_score[0]", "length", "capped_rate"]
+
+
 # -- what they find in real games -------------------------------------------------------------------------
 
 

@@ -43,7 +43,7 @@ def figures_of(players: int, rivals: bool, metrics: list[str], any_draw: bool, a
         out.append(("draw_rate", "rate", lambda r: bool(r.get("draw"))))
     if rivals and any_no_winner:
         out.append(("no_winner_rate", "rate", lambda r: not r["winners"] and not r.get("draw")))
-    for s in range(players):
+    for s in range(players if rivals else 1):   # a team shares one score
         out.append((f"mean_score[{s}]", "mean", lambda r, s=s: r["scores"][s]))
     out.append(("length", "mean", lambda r: r["length"]))
     out.append(("capped_rate", "rate", lambda r: bool(r["capped"])))

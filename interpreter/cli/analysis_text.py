@@ -142,7 +142,7 @@ def _figure_title(figure: str, names, rivals: bool) -> str:
     if figure.startswith("win_rate["):
         return f"win rate {names[int(figure[9:-1])]}" if rivals else "team win rate"
     if figure.startswith("mean_score["):
-        return f"mean score {names[int(figure[11:-1])]}"
+        return f"mean score {names[int(figure[11:-1])]}" if rivals else "team score"
     if figure.startswith("metric["):
         return figure[7:-1]
     return {"tie_rate": "tie rate", "draw_rate": "draw rate", "no_winner_rate": "no winner", "length": "game length",
@@ -170,7 +170,8 @@ def _effect(row, names, rivals: bool) -> str:
         who = names[int(figure[9:-1])] if rivals else "the team"
         return f"{who} wins {size} {'more' if more else 'less'} often"
     if figure.startswith("mean_score["):
-        return f"{names[int(figure[11:-1])]} scores {size} points {'more' if more else 'less'}"
+        who = names[int(figure[11:-1])] if rivals else "the team"
+        return f"{who} scores {size} points {'more' if more else 'less'}"
     if figure == "length":
         return f"games last {size} decisions {'longer' if more else 'shorter'}"
     if figure.startswith("metric["):
