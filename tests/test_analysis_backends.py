@@ -132,13 +132,17 @@ def test_report_opens_offline_with_its_charts(tmp_path, capsys):
     assert rc == 0, capsys.readouterr().err
     html = page.read_text()
     assert not re.search(r"<script[^>]*\ssrc=", html)   # plotly's code is inside the page: it opens offline
-    dom = _chromium(tmp_path, "--dump-dom", page.as_uri())
+    dom = _chromium(tmp_path, "--window-size=1280,2400", "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]
     rendered = dom.stdout
-    # plotly draws each chart as an <svg class="main-svg">; four charts, none left empty
+    # plotly draws each chart as an <svg class="main-svg">; the two charts of differences first, then four more
     charts = re.findall(r'<div id="chart\d"', rendered)
-    assert len(charts) == 4
-    assert rendered.count('class="main-svg"') >= 4
+    assert len(charts) == 6
+    assert rendered.count('class="main-svg"') >= 6
+    # at 1280 px nothing is clipped: no block is wider than its box, and the page needs no sideways scrolling
+    assert 'data-clipped="0"' in rendered
+    assert int(re.search(r'data-page-width="(\d+)"', rendered).group(1)) <= 1280
+    assert rendered.index('class="verdict"') < rendered.index('id="chart0"') < rendered.index("<pre>")
     assert rendered.count('class="point"') >= 2 * 3          # win-rate bars: seats × variants
     assert "simplified-scoring" in rendered and "base" in rendered
     shot = tmp_path / "report.png"

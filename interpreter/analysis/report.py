@@ -7,6 +7,7 @@ an optional extra (``davit[analysis]``).
 from __future__ import annotations
 
 import html
+from collections import Counter
 from pathlib import Path
 
 from ..errors import DavitError
@@ -36,10 +37,17 @@ def _label(variant) -> str:
     return variant or "base"
 
 
-def write_report(path: str, title: str, text: str, runs: list[dict], names: list[str]) -> None:
-    """``runs``: one dict per variant with ``variant``, its summary figures, ``records`` and maybe ``coverage``."""
+def write_report(path: str, title: str, text: str, runs: list[dict], names: list[str],
+                 comparisons: list[dict] = (), verdicts: list[str] = ()) -> None:
+    """``runs``: one dict per variant with ``variant``, its summary figures, ``records`` and maybe ``coverage``;
+    ``comparisons`` (from compare) and their ``verdicts`` in words come first."""
     go, pio = _plotly()
-    charts = [("Win rate per seat, with 95% Wilson intervals", _win_rates(go, runs, names)),
+    charts = []
+    for kind, heading in (("rate", "Differences in rates, variant − base, in points with 95% intervals"),
+                          ("mean", "Differences in means, variant − base, with 95% intervals")):
+        if any(row["kind"] == kind for c in comparisons for row in c["figures"]):
+            charts.append((heading, _differences(go, comparisons, kind, names)))
+    charts += [("Win rate per seat, with 95% Wilson intervals", _win_rates(go, runs, names)),
               ("Final scores per seat", _scores(go, runs, names)),
               ("Game length (decisions)", _lengths(go, runs))]
     if any("coverage" in run for run in runs):
@@ -50,16 +58,58 @@ def write_report(path: str, title: str, text: str, runs: list[dict], names: list
         body = pio.to_html(fig, full_html=False, include_plotlyjs=(i == 0), div_id=f"chart{i}",
                            config={"displaylogo": False})
         parts.append(f'<section><h2>{html.escape(heading)}</h2>{body}</section>')
+    said = "".join(f"<p class=verdict>{html.escape(v)}</p>" for v in verdicts)
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}
-pre{{background:#f6f6f6;padding:1em;overflow-x:auto}}h2{{font-size:1.1em;margin-top:2em}}</style></head>
+<style>body{{font-family:sans-serif;max-width:1180px;margin:2em auto;padding:0 1em}}
+pre{{background:#f6f6f6;padding:1em;white-space:pre-wrap;font-size:12px}}h2{{font-size:1.1em;margin-top:2em}}
+p.verdict{{font-size:1.05em;font-weight:bold}}</style></head>
 <body><h1>{html.escape(title)}</h1>
-<pre>{html.escape(text)}</pre>
+{said}
 {''.join(parts)}
+<h2>Every figure</h2>
+<pre>{html.escape(text)}</pre>
+<script>window.addEventListener("load", function () {{
+  /* for the page check: how many blocks are wider than their box, and how wide the page is */
+  var wide = Array.prototype.filter.call(document.querySelectorAll("pre, section, p"),
+    function (e) {{ return e.scrollWidth > e.clientWidth + 1; }});
+  document.body.setAttribute("data-clipped", String(wide.length));
+  document.body.setAttribute("data-page-width", String(document.documentElement.scrollWidth));
+}});</script>
 </body></html>
 """
     write_atomically(path, page.encode("utf-8"))
+
+
+def _figure_name(figure: str, names) -> str:
+    """``win_rate[0]`` as ``win rate red``, ``metric[capsized]`` as ``capsized``."""
+    for prefix, words in (("win_rate[", "win rate"), ("mean_score[", "mean score")):
+        if figure.startswith(prefix):
+            seat = int(figure[len(prefix):-1])
+            return f"{words} {names[seat] if seat < len(names) else seat}"
+    if figure.startswith("metric["):
+        return figure[7:-1]
+    return figure.replace("_rate", "").replace("_", " ")
+
+
+def _differences(go, comparisons, kind, names):
+    """One marker per figure at its difference (a diamond where it differs), its interval as a bar."""
+    fig = go.Figure()
+    scale = 100 if kind == "rate" else 1
+    for c in comparisons:
+        rows = [row for row in c["figures"] if row["kind"] == kind]
+        ys = [_figure_name(row["figure"], names) for row in rows]
+        xs = [row["difference"] * scale for row in rows]
+        fig.add_trace(go.Scatter(
+            name=f"{_label(c['variant'])} − {_label(c['base'])}", x=xs, y=ys, mode="markers",
+            marker={"size": 10, "symbol": ["diamond" if row["differs"] else "circle" for row in rows]},
+            error_x={"type": "data", "symmetric": False,
+                     "array": [row["difference_ci"][1] * scale - x for row, x in zip(rows, xs)],
+                     "arrayminus": [x - row["difference_ci"][0] * scale for row, x in zip(rows, xs)]}))
+    fig.add_vline(x=0, line_dash="dot")
+    fig.update_layout(xaxis={"title": "points" if kind == "rate" else "difference (in each figure's own unit)"},
+                      yaxis={"autorange": "reversed"})
+    return fig
 
 
 def _win_rates(go, runs, names):
@@ -76,23 +126,24 @@ def _win_rates(go, runs, names):
 
 
 def _scores(go, runs, names):
+    """Boxes drawn from each seat's quartiles (10–90% whiskers): the page does not grow with the games."""
     fig = go.Figure()
     for run in runs:
-        xs, ys = [], []
-        for r in run["records"]:
-            for s, score in enumerate(r["scores"]):
-                xs.append(names[s])
-                ys.append(score)
-        fig.add_trace(go.Box(name=_label(run["variant"]), x=xs, y=ys, boxmean=True))
-    fig.update_layout(boxmode="group", yaxis={"title": "final score"})
+        q = run["score_quantiles"]
+        fig.add_trace(go.Box(name=_label(run["variant"]), x=list(names), q1=[v["p25"] for v in q],
+                             median=[v["median"] for v in q], q3=[v["p75"] for v in q],
+                             lowerfence=[v["p10"] for v in q], upperfence=[v["p90"] for v in q],
+                             mean=list(run["mean_scores"])))
+    fig.update_layout(boxmode="group", yaxis={"title": "final score (box: 25–75%, whiskers: 10–90%, dashed: mean)"})
     return fig
 
 
 def _lengths(go, runs):
     fig = go.Figure()
     for run in runs:
-        fig.add_trace(go.Histogram(name=_label(run["variant"]), x=[r["length"] for r in run["records"]],
-                                   opacity=0.6))
+        counts = Counter(r["length"] for r in run["records"])
+        fig.add_trace(go.Bar(name=_label(run["variant"]), x=sorted(counts), y=[counts[k] for k in sorted(counts)],
+                             opacity=0.6))
     fig.update_layout(barmode="overlay", xaxis={"title": "decisions in the game"}, yaxis={"title": "games"})
     return fig
 

@@ -95,12 +95,15 @@ def cmd_compare(args) -> int:
     result = {"ruleset": rulesets[0].id, "seed": args.seed, "agents": args.agents, "bots": bots, "names": names,
               "max_length": args.max_length, **result}
     lines = compare_lines(rulesets[0], result, names)
-    _write_outputs(args, rulesets[0], runs, names, bots, lines)
+    from .analysis_text import verdict_line
+    rivals = players > 1 and rulesets[0].team_var is None
+    said = [f"{c['base'] or 'base'} → {c['variant']}: {verdict_line(c, names, rivals)}" for c in result["comparisons"]]
+    _write_outputs(args, rulesets[0], runs, names, bots, lines, result["comparisons"], said)
     print(json.dumps(result) if args.json else "\n".join(lines))
     return EXIT_INTERRUPTED if result["interrupted"] else 0
 
 
-def _write_outputs(args, rs, runs, names, bots, lines) -> None:
+def _write_outputs(args, rs, runs, names, bots, lines, comparisons=(), verdicts=()) -> None:
     if args.decisions:
         from ..analysis.export import decision_rows, write_rows
         write_rows(args.decisions, [row for variant, _, records in runs
@@ -120,7 +123,7 @@ def _write_outputs(args, rs, runs, names, bots, lines) -> None:
             title = f"{rs.name}: " + " vs ".join(variant or "base" for variant, _, _ in runs)
         write_report(args.report, title, "\n".join(lines),
                      [{"variant": variant, **summary, "records": records} for variant, summary, records in runs],
-                     names)
+                     names, comparisons, verdicts)
 
 
 def cmd_sweep(args) -> int:
