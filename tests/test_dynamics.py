@@ -85,3 +85,19 @@ def test_decisions_file_has_one_row_per_decision(tmp_path, capsys):
     first = [r for r in rows if r["game"] == 0]
     assert [r["decision"] for r in first] == list(range(len(first)))
     assert first[0]["seat0_score"] == first[0]["seat1_score"] == 0
+
+
+def test_skill_depth_doubles_the_budget_and_moves_the_strong_seat(capsys):
+    from interpreter.analysis.skill import doubled
+    from interpreter.errors import DavitError
+    assert doubled("ismcts:50") == "ismcts:100" and doubled("mcts:0.5s") == "mcts:1s"
+    with pytest.raises(DavitError, match="needs a search bot with its budget"):
+        doubled("greedy")
+    rc = _run(["simulate", "tutorial", "--players", "2", "--games", "20", "--skill-depth", "mcts:4", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    skill = out["dynamics"]["skill_depth"]
+    assert rc == 0 and skill["strong"] == "mcts:8" and skill["weak"] == "mcts:4" and skill["games"] == 20
+    assert skill["ci"][0] <= skill["mean"] <= skill["ci"][1]
+    assert out["games"] == 20   # the run's own figures stay those of its own bots
+    rc = _run(["simulate", "tutorial", "--players", "2", "--games", "2", "--skill-depth", "random"])
+    assert rc == 1 and "--skill-depth needs a search bot" in capsys.readouterr().err

@@ -54,7 +54,15 @@ def cmd_simulate(args) -> int:
     from .analysis_text import simulate_lines
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
+    if args.skill_depth:
+        from ..analysis.skill import doubled
+        doubled(args.skill_depth)   # a mistake costs no time
     result = simulate(args.ruleset, variant=variant, **_run_options(args, games, players))
+    if args.skill_depth:
+        from ..analysis.skill import skill_depth
+        result.setdefault("dynamics", {})["skill_depth"] = skill_depth(
+            args.ruleset, args.skill_depth, games, players, seed=args.seed, workers=args.workers, variant=variant,
+            max_length=args.max_length, backend=args.backend, address=args.address)
     records = result.pop("records", None)
     names = list(rs.table(players).player_names)
     result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "bots": bots,

@@ -111,6 +111,11 @@ def dynamics_lines(result) -> list[str]:
                 (f"; decisiveness {mean('decisiveness')}, drama {mean('drama')} points (over the "
                  f"{d['decisiveness']['games']} games won on score)" if d["decisiveness"]["games"] else ""))
         lines.append(tail)
+    if "skill_depth" in d:
+        k = d["skill_depth"]
+        lines.append(f"  skill depth: {k['strong']} against {k['weak']} wins {k['mean'] * 100:+.1f} pts "
+                     f"[{k['ci'][0] * 100:+.1f}, {k['ci'][1] * 100:+.1f}] more often than the average seat "
+                     f"({k['games']} more games, the stronger bot in each seat in turn)")
     return lines
 
 

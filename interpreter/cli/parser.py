@@ -104,6 +104,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)
     _variant(p)
+    p.add_argument("--skill-depth", metavar="BOT",
+                   help="also play BOT (a search bot with its budget, as ismcts:50) against the same bot with "
+                        "twice the budget, the strong one in each seat in turn: does skill pay? (--games more "
+                        "games; in --json under dynamics.skill_depth)")
 
     p = sub.add_parser("compare", help="play variants on the same seeds and bots and test what differs")
     _analysis_options(p)
