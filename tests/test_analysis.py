@@ -248,10 +248,10 @@ def test_missing_optional_libraries_give_one_line(tmp_path, capsys, monkeypatch)
     rc = _run(["simulate", "tutorial", "--games", "2", "--out", str(tmp_path / "g.parquet")])
     err = capsys.readouterr().err
     assert rc == 1 and err.strip() == "davit: writing Parquet needs pyarrow: pip install 'davit[analysis]'"
-    rc = _run(["simulate", "tutorial", "--games", "2", "--report", str(tmp_path / "r.html")])
-    err = capsys.readouterr().err
-    assert rc == 1 and err.strip() == "davit: --report needs plotly: pip install 'davit[analysis]'"
     assert not list(tmp_path.iterdir())
+    # the report draws its own charts: it needs no optional library
+    rc = _run(["simulate", "tutorial", "--games", "2", "--report", str(tmp_path / "r.html")])
+    assert rc == 0 and (tmp_path / "r.html").stat().st_size > 0
 
 
 # -- precision goal, length cap -----------------------------------------------------------

@@ -125,26 +125,32 @@ def _chromium(tmp_path, *args):
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium to open the report (apt-get install chromium)")
 def test_report_opens_offline_with_its_charts(tmp_path, capsys):
-    pytest.importorskip("plotly", reason="the report needs plotly (pip install '.[analysis]')")
     page = tmp_path / "report.html"
     rc = _run(["compare", "der-mythos", "--variant", "simplified-scoring", "--games", "20", "--players", "3",
                "--coverage", "--report", str(page)])
     assert rc == 0, capsys.readouterr().err
     html = page.read_text()
-    assert not re.search(r"<script[^>]*\ssrc=", html)   # plotly's code is inside the page: it opens offline
+    assert not re.search(r"<script[^>]*\ssrc=", html) and "http" not in html.replace("http://www.w3.org", "")
     dom = _chromium(tmp_path, "--window-size=1280,2400", "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]
     rendered = dom.stdout
-    # plotly draws each chart as an <svg class="main-svg">; the two charts of differences first, then four more
-    charts = re.findall(r'<div id="chart\d"', rendered)
-    assert len(charts) == 6
-    assert rendered.count('class="main-svg"') >= 6
+    # what changed comes first: the verdict, the two charts of differences; then five more, the table last
+    charts = re.findall(r'<section id="chart\d+"', rendered)
+    assert len(charts) == 7 and rendered.count("<svg") >= 7
+    assert rendered.count('class="mark"') >= 2 * 3          # win-rate bars: seats × variants, each with its title
+    assert "simplified-scoring" in rendered and "base" in rendered
+    assert rendered.index('class="verdict"') < rendered.index('id="chart0"') < rendered.index("<pre>")
     # at 1280 px nothing is clipped: no block is wider than its box, and the page needs no sideways scrolling
     assert 'data-clipped="0"' in rendered
     assert int(re.search(r'data-page-width="(\d+)"', rendered).group(1)) <= 1280
-    assert rendered.index('class="verdict"') < rendered.index('id="chart0"') < rendered.index("<pre>")
-    assert rendered.count('class="point"') >= 2 * 3          # win-rate bars: seats × variants
-    assert "simplified-scoring" in rendered and "base" in rendered
     shot = tmp_path / "report.png"
-    done = _chromium(tmp_path, "--window-size=1200,2400", f"--screenshot={shot}", page.as_uri())
+    done = _chromium(tmp_path, "--window-size=1280,2400", f"--screenshot={shot}", page.as_uri())
     assert done.returncode == 0 and shot.stat().st_size > 20_000   # a blank page is a few kB
+
+
+def test_a_report_of_2000_games_stays_small(tmp_path, capsys):
+    page = tmp_path / "report.html"
+    rc = _run(["compare", "tutorial", "--variant", "bigger-boat", "--players", "2", "--games", "2000",
+               "--coverage", "--report", str(page)])
+    assert rc == 0, capsys.readouterr().err
+    assert page.stat().st_size < 1_000_000     # summaries, not games: well under, in fact

@@ -79,3 +79,14 @@ def test_a_wrong_path_stops_before_any_game(capsys):
 def test_sweep_warns_when_no_point_differs(capsys):
     rc = _run(["sweep", "tutorial", "--set", "zones.lifeboat.capacity=3,5", "--games", "30", "--players", "2"])
     assert rc == 0 and "warning: every point gave the very same figures" in capsys.readouterr().out
+
+
+def test_sweep_report_draws_each_figure_against_the_values(tmp_path, capsys):
+    page = tmp_path / "sweep.html"
+    rc = _run(["sweep", "der-mythos", "--set", "constants.overload_limits.4=16,20,24", "--games", "40",
+               "--report", str(page)])
+    assert rc == 0, capsys.readouterr().err
+    html = page.read_text()
+    assert "sweep of constants.overload_limits.4" in html
+    assert html.count("<svg") == 4          # win rates, length, and the two metrics of Der Mythos
+    assert ">16<" in html and ">24<" in html and "capsized" in html

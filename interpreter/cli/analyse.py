@@ -137,7 +137,7 @@ def _write_outputs(args, rs, runs, names, bots, lines, comparisons=(), verdicts=
 def cmd_sweep(args) -> int:
     from ..analysis.sweep import parse_sets, sweep
     from .analysis_text import sweep_lines
-    args.report = args.until_ci = None
+    args.until_ci = None
     args.coverage = False
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
@@ -156,6 +156,12 @@ def cmd_sweep(args) -> int:
     if args.out:
         from ..analysis.export import rows, write_rows
         write_rows(args.out, [row for label, _, records in runs for row in rows(rs.id, label, names, bots, records)])
+    if args.report:
+        from ..analysis.report import write_points_report
+        paths = [path for path, _ in sets]
+        labels = [", ".join(str(v) for v in point["set"].values()) for point in result["points"]]
+        write_points_report(args.report, f"{rs.name}: sweep of {', '.join(paths)}", "\n".join(lines), labels,
+                            result["points"], names)
     print(json.dumps(result) if args.json else "\n".join(lines))
     return EXIT_INTERRUPTED if result["interrupted"] else 0
 
