@@ -60,7 +60,8 @@ class _Offered:
 
 def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     """One game as a plain record: scores, winners, length in decisions, how it ended."""
-    # the event log is kept only for the rule coverage: without it the games are the same, and faster
+    # the event log is kept only for the rule coverage and metrics that count events: without it the games
+    # are the same, and faster
     game = Game(ruleset, spec.players, seed=seed, record=spec.coverage or needs_log(ruleset))
     agents = make_agents(spec.agents, spec.players, seed)
     offered = Counter()

@@ -146,7 +146,8 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
     specs = [RunSpec(str(ref), v, players, agents, max_length, coverage, trace) for v in variants]
     run = play(specs, games, seed, workers, until_ci, backend, address, progress)
     records = [run.games(v) for v in range(len(specs))]
-    rivals = load_ruleset(ref, variants[0]).team_var is None
+    base_rs = load_ruleset(ref, variants[0])
+    rivals = base_rs.team_var is None
     summaries = [summarize(recs, players, rivals) for recs in records]
     out = {"variants": [], "comparisons": []}
     for v, (variant, summary) in enumerate(zip(variants, summaries)):
@@ -161,10 +162,9 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
         if keep_records:
             entry["records"] = records[v]
         out["variants"].append(entry)
-    base_rs = load_ruleset(ref, variants[0])
-    rivals = players > 1 and rivals
-    for v in range(1, len(variants)):
-        metrics = [m.name for m in base_rs.metrics if m.name in {n.name for n in load_ruleset(ref, variants[v]).metrics}]
+    for v in range(1, len(variants)):   # paired game by game (see paired.py); metrics both sides declare
+        theirs = {m.name for m in load_ruleset(ref, variants[v]).metrics}
+        metrics = [m.name for m in base_rs.metrics if m.name in theirs]
         out["comparisons"].append({"base": variants[0], "variant": variants[v],
-                                   **compare_runs(records[0], records[v], players, rivals, metrics)})
+                                   **compare_runs(records[0], records[v], players, players > 1 and rivals, metrics)})
     return _timing(out | {"games": summaries[0]["games"], "players": players}, run)
