@@ -118,3 +118,21 @@ def test_a_variant_that_only_adds_metrics_has_the_same_rules(tmp_path, capsys):
     assert rc == 1 and "has the same rules as the base game" in capsys.readouterr().err
     result = _json(capsys, "compare", "der-mythos", "--variant", str(variant), "--games", "40", "--allow-same")
     assert result["comparisons"][0]["identical_games"] == 40
+
+
+def test_a_metric_read_every_round(capsys, tmp_path):
+    result = _json(capsys, "simulate", "der-mythos", "--games", "100")
+    by_round = result["metrics"]["capsized"]["by_round"]
+    assert list(by_round) == [str(r) for r in range(1, 10)]
+    means = [r["mean"] for r in by_round.values()]
+    assert means[0] == means[1] == 0 and means == sorted(means)   # no boat before round 2; boats only add up
+    assert means[-1] <= result["metrics"]["capsized"]["mean"]      # the last round's boat comes after
+    assert all(r["games"] == 100 for r in by_round.values())
+    page = tmp_path / "r.html"
+    assert _run(["simulate", "der-mythos", "--games", "20", "--report", str(page)]) == 0
+    assert "capsized as each round began" in page.read_text()
+    capsys.readouterr()
+    variant = tmp_path / "bad.yaml"
+    variant.write_text("variant: bad\nextends: der-mythos\nmetrics:\n  m: {count: {e: move}, every: round}\n")
+    with pytest.raises(DavitError, match="'every' goes with 'value' only"):
+        load_ruleset("der-mythos", str(variant))

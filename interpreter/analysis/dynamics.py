@@ -21,6 +21,7 @@ import random
 from ..agents import play_out
 from ..agents.seats import PICK_BY_INDEX
 from ..play.playout import play_by_index
+from ..rules.metrics import round_watch
 from . import stats
 
 BOOTSTRAP = 400   # resamples of the games for the balance interval (a fixed seed: the same run, the same interval)
@@ -34,8 +35,12 @@ class Trace:
         self.options: list[int] = []
         self.scores: list[tuple] = []
         self.seats: list[int] = []
+        self.watch = round_watch(getattr(game, "ruleset", None))   # metrics read as each round begins
+        self.by_round: dict = {}
 
     def note(self, count: int, seat: int = -1) -> None:
+        if self.watch is not None:
+            self.watch(self.game, self.by_round)
         scores = self.game.scores
         self.options.append(count)
         self.seats.append(seat)

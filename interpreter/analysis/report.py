@@ -99,6 +99,12 @@ def write_report(path: str, title: str, text: str, runs: list[dict], names: list
                                                      if m in r.get("metrics", {}) and r["metrics"][m]["games"]
                                                      else None for m in metrics]} for r in runs],
             kind="point", horizontal=True)))
+    for m in dict.fromkeys(m for r in runs for m, v in (r.get("metrics") or {}).items() if v.get("by_round")):
+        rounds = list(dict.fromkeys(at for r in runs for at in r["metrics"].get(m, {}).get("by_round", {})))
+        charts.append((f"{m} as each round began, with 95% intervals", chart(rounds, [
+            {"name": _label(r["variant"]), "values": [(b[at]["mean"], *b[at]["ci"]) if at in b else None
+                                                     for at in rounds]}
+            for r in runs for b in [r.get("metrics", {}).get(m, {}).get("by_round", {})]], kind="line", axis=m)))
     if any("coverage" in run for run in runs):
         charts.append(("Rule coverage: how often each action was offered and taken", _coverage(runs)))
     write_atomically(path, page(title, list(verdicts), charts, text).encode("utf-8"))

@@ -85,6 +85,8 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
         record["trace"] = trace.rows()
     if ruleset.metrics:
         record["metrics"] = read_metrics(ruleset, game)
+        if trace.by_round:   # metrics with every: as each round began
+            record["metrics_by_round"] = trace.by_round
     if spec.coverage:
         record["coverage"] = game_coverage(game.log, offered)
     return record

@@ -101,4 +101,18 @@ def metrics_summary(records) -> dict:
         out[name] = {"mean": m["mean"], "ci": m["ci"], "stdev": m["stdev"], "games": len(values),
                      "quantiles": dict(zip(("p10", "median", "p90"), stats.quantiles(values, (0.1, 0.5, 0.9)))),
                      "range": [min(values), max(values)] if values else None}
+    for name, by_round in _by_round(records).items():
+        out.setdefault(name, {})["by_round"] = by_round
     return out
+
+
+def _by_round(records) -> dict:
+    """``every: round`` metrics: per round, the mean with its interval over the games that reached it."""
+    seen: dict = {}
+    for r in records:
+        for name, rounds in (r.get("metrics_by_round") or {}).items():
+            for at, value in rounds.items():
+                if value is not None:
+                    seen.setdefault(name, {}).setdefault(at, []).append(value)
+    return {name: {str(at): {"mean": _mean(v)["mean"], "ci": _mean(v)["ci"], "games": len(v)}
+                   for at, v in sorted(rounds.items())} for name, rounds in seen.items()}

@@ -130,6 +130,9 @@ def metric_lines(result) -> list[str]:
         spread = f"{q['median']:g}, {q['p10']:g}–{q['p90']:g}" if m["games"] else "-"
         lines.append(f"{name:<24}{num_ci(m['mean'], m['ci']) if m['games'] else '-':>26}{spread:>20}  "
                      f"{m['games']} of {result['games']}")
+        if m.get("by_round"):
+            lines.append(f"  {name} as each round began: " +
+                         ", ".join(f"{at}: {r['mean']:.2f}" for at, r in m["by_round"].items()))
     return lines
 
 

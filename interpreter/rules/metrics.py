@@ -7,6 +7,11 @@ Each metric has one name and one of three forms::
       capsizes:     {count: {e: move, to: capsized}}          # events of the game's log with these fields
       funnel_round: {first: {e: flip, thing: broken-funnel},  # the first such event ...
                      at: round}                               # ... as the flow variable ``round`` then
+      boats_so_far: {value: "count(capsized)", every: round}  # also as each round begins
+
+``every: VAR`` reads a ``value`` metric also before the first decision made
+with the flow variable ``VAR`` at each new value (:func:`round_watch`), so a
+designer sees it round by round.
 
 ``count`` and ``first`` read the game's event log (:mod:`interpreter.play`
 keeps one when asked; a game with or without it is the same game). An event
@@ -40,6 +45,7 @@ class Metric:
     match: tuple = ()         # count, first: (field, wanted) pairs
     at: str | None = None     # first: the flow variable to read, else decisions before the event
     description: str = ""
+    every: str | None = None  # value: also read when this flow variable (a round) takes a new value
 
 
 def _at(spec, key, default):
@@ -64,7 +70,12 @@ def build_metrics(builder) -> None:
         if form == "value":
             fn = builder.compiler.expression(spec["value"], f"metric {name}")
             if fn is not None:
-                rs.metrics.append(Metric(str(name), form, value=fn, description=str(spec.get("description", ""))))
+                rs.metrics.append(Metric(str(name), form, value=fn, description=str(spec.get("description", "")),
+                                         every=str(spec["every"]) if spec.get("every") else None))
+            continue
+        if "every" in spec:
+            builder.error(f"metric '{name}': 'every' goes with 'value' only", _at(spec, "every", loc),
+                          code="bad-value")
             continue
         pattern = spec[form] if isinstance(spec[form], dict) else {}
         ok = _check_pattern(builder, name, pattern, _at(spec, form, loc), zones, things)
@@ -124,15 +135,35 @@ def _matches(event, match) -> bool:
     return True
 
 
+def _number(m, game):
+    value = m.value(game, {})
+    if value is not None and not isinstance(value, (bool, int, float)):
+        raise GameError(f"metric '{m.name}' must give a number or a condition, not {type_name(value)}")
+    return None if value is None else float(value)   # none: no value in this game
+
+
+def round_watch(ruleset):
+    """For metrics with ``every: VAR``: a ``watch(game, seen)`` to call before each decision, which reads
+    each such metric the first time ``VAR`` has a new value (as a round begins) into ``seen[name][value]``;
+    None when the ruleset has no such metric."""
+    every = [m for m in getattr(ruleset, "metrics", ()) if m.every]
+    if not every:
+        return None
+
+    def watch(game, seen: dict) -> None:
+        for m in every:
+            at = game.state.vars.get(m.every)
+            if isinstance(at, int) and not isinstance(at, bool) and at not in seen.setdefault(m.name, {}):
+                seen[m.name][at] = _number(m, game)
+    return watch
+
+
 def read_metrics(ruleset, game) -> dict:
     """Every metric of a finished ``game``: name -> number (or None: a ``first`` event that never came)."""
     out = {}
     for m in ruleset.metrics:
         if m.form == "value":
-            value = m.value(game, {})
-            if value is not None and not isinstance(value, (bool, int, float)):
-                raise GameError(f"metric '{m.name}' must give a number or a condition, not {type_name(value)}")
-            out[m.name] = None if value is None else float(value)   # none: no value in this game
+            out[m.name] = _number(m, game)
         elif m.form == "count":
             out[m.name] = sum(1 for e in game.log if _matches(e, m.match))
         else:
