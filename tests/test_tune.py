@@ -47,7 +47,9 @@ def test_an_interrupted_study_resumes(tmp_path, capsys):
     argv = ["der-mythos", "--set", "constants.overload_limits.4=14..30", "--objective", "capsized=3", "--games",
             "60", "--out", str(tmp_path / "dm.yaml")]
     first = _tune(capsys, tmp_path, *argv, "--trials", "3")
-    more = _tune(capsys, tmp_path, *argv, "--trials", "5")
+    more = _tune(capsys, tmp_path, *argv, "--trials", "5", "--report", str(tmp_path / "tune.html"))
+    page = (tmp_path / "tune.html").read_text()
+    assert page.count("<svg") == 2 and "Best loss at each value of constants.overload_limits.4" in page
     assert more["trials"][:3] == first["trials"] and len(more["trials"]) == 5
     best = more["best"]
     assert best["loss"] == min(t["loss"] for t in more["trials"])

@@ -169,3 +169,18 @@ def write_points_report(path: str, title: str, text: str, labels: list[str], poi
             {"name": m, "values": [(p["metrics"][m]["mean"], *p["metrics"][m]["ci"]) if p["metrics"][m]["games"]
                                    else None for p in points]}], kind="line", axis=m)))
     write_atomically(path, page(title, [], charts, text).encode("utf-8"))
+
+
+def write_tune_report(path: str, title: str, text: str, result: dict) -> None:
+    """The page of a tuning run: the loss of each trial in the order run, and against each value searched."""
+    trials = result["trials"]
+    charts = [("Loss of each trial, in the order run (0: on target)", chart(
+        [str(t["number"]) for t in trials], [{"name": "loss", "values": [(t["loss"], None, None) for t in trials]}],
+        kind="point", axis="loss", zero=True))]
+    for path_ in result["best"]["set"]:
+        values = sorted({t["set"][path_] for t in trials}, key=lambda v: (isinstance(v, str), v))
+        best = {v: min(t["loss"] for t in trials if t["set"][path_] == v) for v in values}
+        charts.append((f"Best loss at each value of {path_}", chart(
+            [str(v) for v in values], [{"name": "loss", "values": [(best[v], None, None) for v in values]}],
+            kind="line", axis="loss", zero=True)))
+    write_atomically(path, page(title, [], charts, text).encode("utf-8"))

@@ -174,7 +174,7 @@ def cmd_tune(args) -> int:
         raise DavitError(f"davit: tune writes a variant file: name --out FILE.yaml, not {args.out!r}")
     check_writable(args.out, "--out")
     out, args.out = args.out, None
-    args.report = args.until_ci = None
+    args.until_ci = None
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, _, games = _prepare(args, [variant])
     result = tune(args.ruleset, parse_sets(args.sets), parse_objective(args.objective), args.trials, out, games,
@@ -182,5 +182,9 @@ def cmd_tune(args) -> int:
                   backend=args.backend, address=args.address, storage=args.storage, base_variant=variant)
     result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "games": games,
               "players": players, **result}
-    print(json.dumps(result) if args.json else "\n".join(tune_lines(rs, result)))
+    lines = tune_lines(rs, result)
+    if args.report:
+        from ..analysis.report import write_tune_report
+        write_tune_report(args.report, f"{rs.name}: tuning {args.objective}", "\n".join(lines), result)
+    print(json.dumps(result) if args.json else "\n".join(lines))
     return 0

@@ -197,9 +197,9 @@ def _sweep_options(p, tune: bool = False) -> None:
     p.add_argument("--agents", default="random", help="comma-separated bots, as for simulate (default: random)")
     p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
                    help="cut a game off after this many decisions (it then has no winner)")
-    if not tune:
-        p.add_argument("--report", metavar="FILE.html",
-                       help="a self-contained HTML page: each figure with its interval against the values")
+    p.add_argument("--report", metavar="FILE.html",
+                   help="a self-contained HTML page: " + ("the loss of each trial and against each value" if tune
+                                                          else "each figure with its interval against the values"))
     if tune:
         p.add_argument("--out", metavar="FILE.yaml", required=True,
                        help="write the best values as a variant file, ready for play --variant and compare")
