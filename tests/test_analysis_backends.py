@@ -134,9 +134,10 @@ def test_report_opens_offline_with_its_charts(tmp_path, capsys):
     dom = _chromium(tmp_path, "--window-size=1280,2400", "--dump-dom", page.as_uri())
     assert dom.returncode == 0, dom.stderr[-2000:]
     rendered = dom.stdout
-    # what changed comes first: the verdict, the two charts of differences; then five more, the table last
+    # what changed comes first: the verdict, the two charts of differences; then win rates, scores, lengths,
+    # the metrics, capsized boats round by round and the rule coverage; the table last
     charts = re.findall(r'<section id="chart\d+"', rendered)
-    assert len(charts) == 7 and rendered.count("<svg") >= 7
+    assert len(charts) == 8 and rendered.count("<svg") >= 8
     assert rendered.count('class="mark"') >= 2 * 3          # win-rate bars: seats × variants, each with its title
     assert "simplified-scoring" in rendered and "base" in rendered
     assert rendered.index('class="verdict"') < rendered.index('id="chart0"') < rendered.index("<pre>")

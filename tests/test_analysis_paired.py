@@ -18,6 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run as a script: this checkout's engine
 from cli_runner import run as _run
 
 from interpreter.analysis import stats

@@ -76,10 +76,10 @@ def write_report(path: str, title: str, text: str, runs: list[dict], names: list
     """``runs``: one dict per variant with ``variant``, its summary figures, ``records`` and maybe ``coverage``;
     ``comparisons`` (from compare) and their ``verdicts`` in words come first."""
     charts = []
-    for kind, heading in (("rate", "Differences in rates, variant − base, in points with 95% intervals "
-                                   "(* : differs after the Holm correction)"),
-                          ("mean", "Differences in means, variant − base, each in its own unit, with 95% intervals "
-                                   "(* : differs)")):
+    for kind, heading in (("rate", ("Differences in rates, variant − base, in points with 95% intervals "
+                                    "(* : differs after the Holm correction)")),
+                          ("mean", ("Differences in means, variant − base, each in its own unit, with 95% "
+                                    "intervals (* : differs)"))):
         if any(row["kind"] == kind for c in comparisons for row in c["figures"]):
             charts.append((heading, _differences(comparisons, kind, names)))
     charts.append(("Win rate per seat, with 95% Wilson intervals (ties count for every tied seat)",

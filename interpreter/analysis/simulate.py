@@ -18,8 +18,8 @@ import sys
 import time
 
 from ..rules.loading import load_ruleset
-from .runner import CHUNK, LocalSession, RunSpec, game_seeds
 from .paired import compare_runs
+from .runner import CHUNK, LocalSession, RunSpec, game_seeds
 from .summary import summarize
 
 ROUND = 500          # games per variant between two looks at the precision goal

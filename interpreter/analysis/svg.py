@@ -70,8 +70,8 @@ def chart(categories: list[str], series: list[dict], *, kind: str = "bar", horiz
     top = legend_end + 20
     height = (n_cat * band + 50 + top) if horizontal else 340 + top
     left, right, bottom = label_room, WIDTH - 20, height - 45
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
-           f'role="img" class="chart">'] + legend
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="100%" '
+            f'role="img" class="chart">'), *legend]
 
     def pos(v):   # value -> pixel along the value axis
         if horizontal:

@@ -102,8 +102,8 @@ def dynamics_lines(result) -> list[str]:
         m = d[key]
         return f"{fmt.format(m['mean'])} [{fmt.format(m['ci'][0])}, {fmt.format(m['ci'][1])}]"
 
-    lines = [f"dynamics: branching factor {mean('branching_factor')} options a decision; decision moves "
-             f"{mean('decision_moves', '{:.1%}')} of decisions have a choice"]
+    lines = [(f"dynamics: branching factor {mean('branching_factor')} options a decision; decision moves "
+             f"{mean('decision_moves', '{:.1%}')} of decisions have a choice")]
     if "balance" in d:
         seats = ", ".join(f"{a['mean'] * 100:+.1f}" for a in d["seat_advantage"])
         lines.append(f"  balance {mean('balance')} (1 = every seat wins as often); advantage by seat: {seats} pts")
@@ -211,11 +211,11 @@ def _warnings(comparison, result, label) -> list[str]:
     weak = set(result.get("bots") or []) <= WEAK_BOTS
     stronger = "try a stronger bot (--agents ismcts:200) or check with --coverage that the changed rule is reached"
     if identical is not None and games and identical == games:
-        return [f"warning: every one of the {games} games of {label} ended exactly as its base game (same scores, "
-                f"winners and length): with these bots the change never came into play; {stronger}."]
+        return [(f"warning: every one of the {games} games of {label} ended exactly as its base game (same scores, "
+                f"winners and length): with these bots the change never came into play; {stronger}.")]
     if weak and not any(row["differs"] for row in comparison["figures"]):
-        return [f"warning: with {', '.join(sorted(set(result['bots'])))} bots no figure tells {label} from the base: "
-                f"such bots may never use what the variant changes; {stronger} before concluding it changes nothing."]
+        return [(f"warning: with {', '.join(sorted(set(result['bots'])))} bots no figure tells {label} from the base: "
+                f"such bots may never use what the variant changes; {stronger} before concluding it changes nothing.")]
     return []
 
 
@@ -294,10 +294,10 @@ def _tests_text(comparisons) -> list[str]:
     else:
         how = (f"Not paired (the games' seeds differ): z-test = {METHODS['proportion_test']}, "
                f"Welch t = {METHODS['mean_test']}.")
-    return [how, f"Verdicts: {METHODS['correction']} over all the figures of one comparison, so the chance of "
+    return [how, (f"Verdicts: {METHODS['correction']} over all the figures of one comparison, so the chance of "
                  "any false DIFFERS in it is at most 5%; p is each figure's own p-value and the intervals are "
                  "each 95%. A figure that fewer than six games changed cannot reach 5% and is not counted "
-                 "(too few changed)."]
+                 "(too few changed).")]
 
 
 def end_reasons_text(result) -> str:
@@ -323,7 +323,7 @@ def sweep_lines(rs, result: dict, names) -> list[str]:
     head += f"{'length':>24}" + "".join(f"{m:>24}" for m in metrics)
     lines.append(head)
     for point in result["points"]:
-        row = "".join(f"{str(v):<{width}}" for v in point["set"].values())
+        row = "".join(f"{v!s:<{width}}" for v in point["set"].values())
         row += "".join(f"{pct_ci(point['win_rate'][s], point['win_rate_ci'][s]):>22}" for s in range(players))
         row += f"{num_ci(point['mean_length'], point['length_ci']):>24}"
         row += "".join(f"{num_ci(point['metrics'][m]['mean'], point['metrics'][m]['ci']):>24}" for m in metrics)
@@ -341,14 +341,14 @@ def sweep_lines(rs, result: dict, names) -> list[str]:
 def tune_lines(rs, result: dict) -> list[str]:
     """The trials in the order run, then the best point and where it was written."""
     goal = result["objective"] + ("" if result["target"] is None else f"={result['target']:g}")
-    lines = [f"{rs.name}: tuning {goal} over {len(result['trials'])} trials of {result['games']} games each on "
-             f"the same seeds, {result['players']} players, agents {result['agents']}"]
+    lines = [(f"{rs.name}: tuning {goal} over {len(result['trials'])} trials of {result['games']} games each on "
+             f"the same seeds, {result['players']} players, agents {result['agents']}")]
     paths = list(result["best"]["set"])
     width = max(12, *(len(p) + 2 for p in paths)) if paths else 12
     lines.append("trial " + "".join(f"{p:<{width}}" for p in paths) + "loss")
     for t in result["trials"]:
         mark = "  ← best" if t["number"] == result["best"]["number"] else ""
-        lines.append(f"{t['number']:<6}" + "".join(f"{str(t['set'][p]):<{width}}" for p in paths)
+        lines.append(f"{t['number']:<6}" + "".join(f"{t['set'][p]!s:<{width}}" for p in paths)
                      + f"{t['loss']:.4f}{mark}")
     if result["all_equal"]:
         lines.append("warning: every trial gave the same loss: with these bots the values never came into play; "

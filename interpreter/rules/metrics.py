@@ -128,8 +128,7 @@ def _matches(event, match) -> bool:
         got = _field(event, key)
         if got == wanted:
             continue
-        if isinstance(got, str) and isinstance(wanted, str) and (got.startswith(wanted + "@")
-                                                                 or got.startswith(wanted + ".")):
+        if isinstance(got, str) and isinstance(wanted, str) and got.startswith((wanted + "@", wanted + ".")):
             continue
         return False
     return True
