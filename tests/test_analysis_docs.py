@@ -11,7 +11,7 @@ from test_authoring_guide import _steps
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "docs" / "analysis.md", ROOT / "docs" / "scale.md"]
 # the optional extras a command needs, by the option that needs them
-NEEDS = {"--backend ray": "ray", "--report": "plotly", ".parquet": "pyarrow"}
+NEEDS = {"--backend ray": "ray", ".parquet": "pyarrow", "davit tune": "optuna"}
 
 
 def test_the_pages_have_commands():

@@ -295,7 +295,6 @@ def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsy
 ])
 def test_simulate_refuses_an_output_it_cannot_write_before_playing(tmp_path, capsys, option, target, said):
     from cli_runner import run
-    pytest.importorskip("plotly")   # --report asks for plotly first
     target = target.format(tmp=tmp_path)
     assert run(["simulate", "tutorial", "--games", "5", option, target]) == 1
     out = capsys.readouterr()

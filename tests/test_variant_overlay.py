@@ -105,15 +105,17 @@ def test_outside_variants_combine_with_each_other_and_with_bundled_ones(elsewher
 
 
 def test_ray_ships_every_variant_of_a_combination(elsewhere):
-    from interpreter.analysis.ray_backend import _folder_for, ruleset_files
+    from interpreter.analysis.ray_backend import _folder_for, _local_variant, ruleset_files
     files, variant = ruleset_files("collapsible-d", "composure+hang-on")
     assert {"variants/composure.yaml", "variants/hang-on.yaml"} <= set(files)
     rebuilt = load_ruleset(_folder_for(files), variant)
     assert rebuilt.fingerprint == load_ruleset("collapsible-d", "composure+hang-on").fingerprint
-    # a designer's file from elsewhere travels under its id, and its `extends:` still names the base
+    # a designer's file from elsewhere travels under its id, apart from the ruleset's own variants (the
+    # combinable groups do not bind it), and its `extends:` still names the base
     files, variant = ruleset_files("der-mythos", str(_write(elsewhere, "tighter-boats.yaml", TIGHTER)))
-    assert "variants/tighter-boats.yaml" in files
-    assert load_ruleset(_folder_for(files), variant).variant == "tighter-boats"
+    assert "outside/tighter-boats.yaml" in files and variant == "outside/tighter-boats.yaml"
+    folder = _folder_for(files)
+    assert load_ruleset(folder, _local_variant(folder, variant)).variant == "tighter-boats"
 
 
 # (file text, the line the error must name, a part of its message)

@@ -4,7 +4,10 @@ Every format has the same flat columns, so ``pd.read_json(f, lines=True)``,
 ``pd.read_csv(f)`` and ``pd.read_parquet(f)`` give the same frame:
 
 ``game, seed, ruleset, variant, players, length, end_reason, capped, winners``
-and for each seat ``i``: ``seat{i}_name, seat{i}_bot, seat{i}_score, seat{i}_rank, seat{i}_won``.
+and for each seat ``i``: ``seat{i}_name, seat{i}_bot, seat{i}_score, seat{i}_rank, seat{i}_won``;
+then ``metric_{name}`` for each metric the ruleset declares (empty where a
+game had no value for it), and the game's dynamics: ``branching``,
+``decision_moves``, ``lead_changes``, ``decisiveness``, ``drama``.
 
 ``variant`` is empty for the base game (an empty text, not a missing value,
 so that grouping by variant keeps the base game). ``winners`` lists the
@@ -65,17 +68,37 @@ def rows(ruleset_id: str, variant: str | None, names, bots, records) -> list[dic
             row[f"seat{s}_score"] = r["scores"][s]
             row[f"seat{s}_rank"] = place[s]
             row[f"seat{s}_won"] = s in r["winners"]
+        for name, value in (r.get("metrics") or {}).items():
+            row[f"metric_{name}"] = value
+        for name, value in (r.get("dynamics") or {}).items():
+            row[name] = value
         out.append(row)
+    return out
+
+
+def decision_rows(ruleset_id: str, variant: str | None, names, records) -> list[dict]:
+    """One row per decision (``--decisions``): the game, the decision's number from 0, the deciding seat, how
+    many options it had, and every seat's score just before it (the trace of :mod:`.dynamics`)."""
+    out = []
+    for r in records:
+        for i, (seat, options, scores) in enumerate(r.get("trace") or []):
+            row = {"game": r["game"], "seed": r["seed"], "ruleset": ruleset_id, "variant": variant or "",
+                   "decision": i, "seat": seat, "options": options}
+            for s, name in enumerate(names):
+                row[f"seat{s}_score"] = scores[s] if s < len(scores) else None
+            out.append(row)
     return out
 
 
 def write_rows(path: str, table: list[dict]) -> None:
     fmt = format_of(path)
+    columns = list(dict.fromkeys(key for row in table for key in row)) or ["game"]   # variants' metrics may differ
+    table = [{key: row.get(key) for key in columns} for row in table]
     if fmt == "jsonl":
         data = "".join(json.dumps(row) + "\n" for row in table).encode()
     elif fmt == "csv":
         text = io.StringIO()
-        writer = csv.DictWriter(text, fieldnames=list(table[0]) if table else ["game"], lineterminator="\n")
+        writer = csv.DictWriter(text, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
         writer.writerows(table)
         data = text.getvalue().encode()

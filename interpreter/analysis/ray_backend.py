@@ -6,14 +6,23 @@ needs only Ray and davit's dependencies:
 
 * this very ``interpreter`` package, as the job's ``py_modules`` (every
   node runs the same engine as the driver, so results cannot drift);
-* the ruleset's own files (main file, includes, variant), put in the object
-  store once and written to a temporary folder on each worker that needs
-  them: a ruleset that exists only on the driver's disk works too.
+* the ruleset's own files (main file, includes, every variant of a
+  combination, wherever its file lies), put in the object store once and
+  written to a temporary folder on each worker that needs them: a ruleset
+  or variant that exists only on the driver's disk works too. A worker
+  builds the ruleset from that folder once, keeps the built ruleset and
+  removes the folder at once, so nothing is left behind on a worker's disk.
+
+A shipped variant sits in the shipped folder's ``variants/``, where its
+base is the ruleset above it: its ``extends:`` (a path on the driver's disk,
+meaningless on a worker) becomes a comment, on the same line.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -23,24 +32,44 @@ from ..load.files import PACKAGE_DIR, RULESET_FILE, schemas_dir
 from ..rules.loading import load_ruleset
 from .runner import RunSpec, play_chunk
 
-_materialized: dict[str, Path] = {}   # on a worker: content hash -> folder holding that ruleset
+_built: dict[tuple, object] = {}   # on a worker: (content hash, variant) -> the ruleset built from those files
+_EXTENDS = re.compile(r"^extends:", re.MULTILINE)
+OUTSIDE = "outside"   # the shipped folder's place for variant files that lay outside the ruleset's own folder
 
 
 def ruleset_files(ref: str, variant: str | None) -> tuple[dict[str, str], str | None]:
-    """The files that make up ``ref`` (with ``variant``) by their place in a ruleset folder, and the variant id."""
+    """The files that make up ``ref`` (with ``variant``) by their place in a shipped folder, and how to name
+    the variant there: a variant of the ruleset's own by its id (in ``variants/``), a designer's file from
+    elsewhere by its place in ``outside/`` (so it keeps its standing: the ruleset's ``combinable`` groups
+    do not bind it)."""
     rs = load_ruleset(ref, variant)
     files = {}
     ids = rs.variant.split("+") if rs.variant else []
     by_file = dict(zip(rs.variant_files, ids))   # every variant of a combination, wherever its file lies
+    own = {Path(p).resolve() for p in (rs.variants or {}).values()}
+    names = []
+    for path, vid in by_file.items():
+        names.append(vid if Path(path).resolve() in own else f"{OUTSIDE}/{vid}.yaml")
     for i, path in enumerate(rs.files):
         text = Path(path).read_text(encoding="utf-8")
         if i == 0:
             files[RULESET_FILE] = text
+        elif path in by_file and Path(path).resolve() in own:
+            # beside its base in variants/, a variant needs no extends: (a path there would point nowhere)
+            files[f"variants/{by_file[path]}.yaml"] = _EXTENDS.sub("# shipped beside its base; was extends:", text)
         elif path in by_file:
-            files[f"variants/{by_file[path]}.yaml"] = text
+            # from elsewhere, a variant names its base by id (the only extends: it may have from outside)
+            files[f"{OUTSIDE}/{by_file[path]}.yaml"] = _EXTENDS.sub(f"extends: {rs.id}  # shipped; was:", text)
         else:
             files[Path(path).name] = text   # includes always sit beside the main file
-    return files, rs.variant
+    return files, "+".join(names) if names else None
+
+
+def _local_variant(folder: Path, variant: str | None) -> str | None:
+    """The shipped variant name with a designer's files made paths inside the worker's ``folder``."""
+    if not variant:
+        return variant
+    return "+".join(str(folder / v) if v.startswith(OUTSIDE + "/") else v for v in variant.split("+"))
 
 
 def package_to_ship() -> Path:
@@ -61,20 +90,28 @@ def package_to_ship() -> Path:
 
 
 def _folder_for(files: dict[str, str]) -> Path:
-    key = hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest()
-    folder = _materialized.get(key)
-    if folder is None:
-        folder = Path(tempfile.mkdtemp(prefix="davit-ruleset-"))
-        for name, text in files.items():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            (folder / name).write_text(text, encoding="utf-8")
-        _materialized[key] = folder
+    """A new temporary folder holding ``files``; the caller removes it."""
+    folder = Path(tempfile.mkdtemp(prefix="davit-ruleset-"))
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
     return folder
 
 
+def _ruleset_for(files: dict[str, str], variant: str | None):
+    key = (hashlib.sha256(repr(sorted(files.items())).encode()).hexdigest(), variant)
+    ruleset = _built.get(key)
+    if ruleset is None:
+        folder = _folder_for(files)
+        try:
+            ruleset = _built[key] = load_ruleset(folder, _local_variant(folder, variant))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)   # built: the files are no longer needed
+    return ruleset
+
+
 def _ray_chunk(files: dict[str, str], spec: RunSpec, games: list) -> list[dict]:
-    folder = _folder_for(files)
-    return play_chunk(spec, games, load_ruleset(folder, spec.variant))
+    return play_chunk(spec, games, _ruleset_for(files, spec.variant))
 
 
 class RaySession:
@@ -124,8 +161,7 @@ class RaySession:
                     files, variant = ruleset_files(spec.ref, spec.variant)
                     self.shipped[(spec.ref, spec.variant)] = (ray.put(files), variant)
                 files_ref, variant = self.shipped[(spec.ref, spec.variant)]
-                remote_spec = RunSpec(RULESET_FILE, variant, spec.players, spec.agents, spec.max_length,
-                                      spec.coverage)
+                remote_spec = dataclasses.replace(spec, ref=RULESET_FILE, variant=variant)
                 pending[self.task.remote(files_ref, remote_spec, games)] = key
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)

@@ -15,13 +15,15 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
-from ..agents import make_agents, play_out
+from ..agents import make_agents
 from ..errors import RunawayGameError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
 from ..machine import rng
 from ..play.game import Game
 from ..rules.loading import load_ruleset
+from ..rules.metrics import needs_log, read_metrics
 from .coverage import game_coverage
+from .dynamics import Trace, game_dynamics, play_traced
 
 CHUNK = 50          # games per task for processes on this machine
 CAP_REASON = "length cap"
@@ -37,6 +39,7 @@ class RunSpec:
     agents: str = "random"
     max_length: int | None = None   # decisions; a game still running then is cut off (capped)
     coverage: bool = False
+    trace: bool = False             # keep one row per decision (options, scores) for --decisions
 
 
 def game_seeds(seed: int, start: int, stop: int) -> list[tuple[int, int]]:
@@ -57,15 +60,17 @@ class _Offered:
 
 def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     """One game as a plain record: scores, winners, length in decisions, how it ended."""
-    # the event log is kept only for the rule coverage: without it the games are the same, and faster
-    game = Game(ruleset, spec.players, seed=seed, record=spec.coverage)
+    # the event log is kept only for the rule coverage and metrics that count events: without it the games
+    # are the same, and faster
+    game = Game(ruleset, spec.players, seed=seed, record=spec.coverage or needs_log(ruleset))
     agents = make_agents(spec.agents, spec.players, seed)
     offered = Counter()
     if spec.coverage:
         agents = [_Offered(a, offered) for a in agents]
     reason = None
+    trace = Trace(game)
     try:
-        play_out(game, agents, max_decisions=spec.max_length)
+        play_traced(game, agents, trace, spec.max_length)
     except RunawayGameError:
         reason = STEP_LIMIT_REASON  # the ruleset's limits.max_steps: a length cap of the engine's own
     if reason is None:
@@ -75,6 +80,13 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
               "winners": list(game.winners), "draw": game.is_draw, "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON)}
+    record["dynamics"] = game_dynamics(trace, record["winners"])
+    if spec.trace:
+        record["trace"] = trace.rows()
+    if ruleset.metrics:
+        record["metrics"] = read_metrics(ruleset, game)
+        if trace.by_round:   # metrics with every: as each round began
+            record["metrics_by_round"] = trace.by_round
     if spec.coverage:
         record["coverage"] = game_coverage(game.log, offered)
     return record

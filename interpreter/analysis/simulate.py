@@ -18,8 +18,9 @@ import sys
 import time
 
 from ..rules.loading import load_ruleset
+from .paired import compare_runs
 from .runner import CHUNK, LocalSession, RunSpec, game_seeds
-from .summary import compare_figures, summarize
+from .summary import summarize
 
 ROUND = 500          # games per variant between two looks at the precision goal
 RAY_CHUNK = 100      # games per Ray task: a task ships a few kB and should run for a second or more
@@ -119,13 +120,13 @@ def _benchmark(ruleset, records) -> dict | None:
 def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, variant: str | None = None,
              agents: str = "random", progress: bool = False, *, coverage: bool = False, until_ci: float | None = None,
              max_length: int | None = None, backend: str = "local", address: str | None = None,
-             keep_records: bool = False) -> dict:
+             keep_records: bool = False, trace: bool = False) -> dict:
     """One variant's figures (see :func:`summary.summarize`), with coverage and records when asked."""
-    spec = RunSpec(str(ref), variant, players, agents, max_length, coverage)
+    spec = RunSpec(str(ref), variant, players, agents, max_length, coverage, trace)
     run = play([spec], games, seed, workers, until_ci, backend, address, progress)
     records = run.games(0)
     ruleset = load_ruleset(ref, variant)
-    summary = _timing(summarize(records, players), run)
+    summary = _timing(summarize(records, players, ruleset.team_var is None), run)
     benchmark = _benchmark(ruleset, records)
     if benchmark:
         summary["benchmark"] = benchmark
@@ -140,12 +141,14 @@ def simulate(ref, games: int, players: int, seed: int = 0, workers: int = 1, var
 def compare(ref, variants: list[str | None], games: int, players: int, seed: int = 0, workers: int = 1,
             agents: str = "random", progress: bool = False, *, coverage: bool = False,
             until_ci: float | None = None, max_length: int | None = None, backend: str = "local",
-            address: str | None = None, keep_records: bool = False) -> dict:
+            address: str | None = None, keep_records: bool = False, trace: bool = False) -> dict:
     """Every variant on the same seeds and bots; each later one is tested against the first."""
-    specs = [RunSpec(str(ref), v, players, agents, max_length, coverage) for v in variants]
+    specs = [RunSpec(str(ref), v, players, agents, max_length, coverage, trace) for v in variants]
     run = play(specs, games, seed, workers, until_ci, backend, address, progress)
     records = [run.games(v) for v in range(len(specs))]
-    summaries = [summarize(recs, players) for recs in records]
+    base_rs = load_ruleset(ref, variants[0])
+    rivals = base_rs.team_var is None
+    summaries = [summarize(recs, players, rivals) for recs in records]
     out = {"variants": [], "comparisons": []}
     for v, (variant, summary) in enumerate(zip(variants, summaries)):
         entry = {"variant": variant, **summary}
@@ -159,7 +162,9 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
         if keep_records:
             entry["records"] = records[v]
         out["variants"].append(entry)
-    for v in range(1, len(variants)):
+    for v in range(1, len(variants)):   # paired game by game (see paired.py); metrics both sides declare
+        theirs = {m.name for m in load_ruleset(ref, variants[v]).metrics}
+        metrics = [m.name for m in base_rs.metrics if m.name in theirs]
         out["comparisons"].append({"base": variants[0], "variant": variants[v],
-                                   "figures": compare_figures(summaries[0], summaries[v], records[0], records[v])})
+                                   **compare_runs(records[0], records[v], players, players > 1 and rivals, metrics)})
     return _timing(out | {"games": summaries[0]["games"], "players": players}, run)

@@ -6,7 +6,14 @@
 * a mean (a score, a game length) gets a Student t interval;
 * two proportions are compared with the pooled two-proportion z-test (a
   normal approximation), two means with Welch's t-test (unequal variances,
-  Welch–Satterthwaite degrees of freedom).
+  Welch–Satterthwaite degrees of freedom) — only where the games are not
+  paired;
+* paired games (the same seed and bots on both sides) are compared game by
+  game: a rate by McNemar's exact test (a binomial test on the games whose
+  outcome changed) with Newcombe's hybrid score interval of the paired
+  difference, a mean by the paired t-test on the per-game differences;
+* the p-values of one comparison are corrected together by Holm's step-down
+  method, so the chance of any false "differs" stays at 5%.
 
 The t distribution comes from the regularized incomplete beta function
 (a continued fraction, as in Numerical Recipes), so small samples get the
@@ -24,6 +31,10 @@ METHODS = {
     "mean_interval": "Student t interval",
     "proportion_test": "two-proportion z-test (normal approximation)",
     "mean_test": "Welch's t-test",
+    "paired_proportion_test": "McNemar's exact test (binomial on the games that changed)",
+    "paired_proportion_interval": "Newcombe's hybrid score interval for a paired difference",
+    "paired_mean_test": "paired t-test",
+    "correction": "Holm's step-down correction",
 }
 
 
@@ -101,6 +112,90 @@ def welch_test(a, b) -> float:
     t = (ma - mb) / math.sqrt(va + vb)
     df = (va + vb) ** 2 / ((va * va / (na - 1) if va else 0.0) + (vb * vb / (nb - 1) if vb else 0.0))
     return t_two_sided_p(t, df)
+
+
+def mcnemar_exact(base_only: int, variant_only: int) -> float:
+    """The two-sided exact p-value of McNemar's test: is a change as likely one way as the other?
+
+    Only the discordant games count (those won on one side and not the
+    other); under no difference each goes either way with probability 1/2.
+    """
+    n = base_only + variant_only
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(min(base_only, variant_only) + 1))
+    return min(1.0, 2 * tail / 2 ** n)   # exact integers: no underflow for thousands of games
+
+
+def paired_rate_interval(both: int, base_only: int, variant_only: int, neither: int) -> tuple[float, float]:
+    """Newcombe's (1998) method 10 interval of the paired difference variant − base of two rates.
+
+    Built from the Wilson interval of each rate and the phi correlation of
+    the 2×2 table; it stays inside [−1, 1] and behaves at 0 and 1.
+    """
+    n = both + base_only + variant_only + neither
+    if n <= 0:
+        return -1.0, 1.0
+    p1, p2 = (both + variant_only) / n, (both + base_only) / n      # variant, base
+    l1, u1 = wilson(both + variant_only, n)
+    l2, u2 = wilson(both + base_only, n)
+    denominator = (both + base_only) * (variant_only + neither) * (both + variant_only) * (base_only + neither)
+    phi = (both * neither - base_only * variant_only) / math.sqrt(denominator) if denominator else 0.0
+    delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    epsilon = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    diff = p1 - p2
+    return max(-1.0, diff - delta), min(1.0, diff + epsilon)
+
+
+def rate_difference_interval(x_base: int, n_base: int, x_variant: int, n_variant: int) -> tuple[float, float]:
+    """Newcombe's hybrid score interval of variant − base for two independent rates (games not paired)."""
+    if n_base <= 0 or n_variant <= 0:
+        return -1.0, 1.0
+    p1, p2 = x_variant / n_variant, x_base / n_base
+    l1, u1 = wilson(x_variant, n_variant)
+    l2, u2 = wilson(x_base, n_base)
+    diff = p1 - p2
+    return diff - math.hypot(p1 - l1, u2 - p2), diff + math.hypot(u1 - p1, p2 - l2)
+
+
+def welch_interval(variant, base) -> tuple[float, float]:
+    """The 95% Welch interval of mean(variant) − mean(base), for samples that are not paired."""
+    na, nb = len(variant), len(base)
+    ma, sa = mean_sd(variant)
+    mb, sb = mean_sd(base)
+    if na < 2 or nb < 2:
+        return ma - mb, ma - mb
+    va, vb = sa * sa / na, sb * sb / nb
+    if va + vb == 0:
+        return ma - mb, ma - mb
+    df = (va + vb) ** 2 / ((va * va / (na - 1) if va else 0.0) + (vb * vb / (nb - 1) if vb else 0.0))
+    half = t_quantile(df) * math.sqrt(va + vb)
+    return ma - mb - half, ma - mb + half
+
+
+def paired_t(differences) -> tuple[float, tuple[float, float], float]:
+    """The mean of per-game differences, its Student t interval and the paired t-test's two-sided p."""
+    n = len(differences)
+    mean, sd = mean_sd(differences)
+    if n < 2:
+        return mean, (mean, mean), 1.0
+    if sd == 0:   # every game changed by the same amount: surely a difference, unless it is none
+        return mean, (mean, mean), 1.0 if mean == 0 else 0.0
+    se = sd / math.sqrt(n)
+    half = t_quantile(n - 1) * se
+    return mean, (mean - half, mean + half), t_two_sided_p(mean / se, n - 1)
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the given order: reject where adjusted p < 0.05."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
 
 
 def t_two_sided_p(t: float, df: float) -> float:

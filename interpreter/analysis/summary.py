@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from . import stats
+from .dynamics import dynamics_summary
 
 
 def _proportion(successes: int, n: int) -> dict:
@@ -23,7 +24,7 @@ def _mean(values) -> dict:
     return {"mean": mean, "stdev": sd, "ci": [low, high]}
 
 
-def summarize(records, players: int) -> dict:
+def summarize(records, players: int, rivals: bool = True) -> dict:
     """Every figure of a run from its game records (see :func:`runner.play_game`)."""
     n = len(records)
     wins = [0] * players
@@ -84,34 +85,34 @@ def summarize(records, players: int) -> dict:
         "capped_rate_ci": list(stats.wilson(capped, n)),
         "end_reasons": dict(sorted(reasons.items())),
         "widest_win_rate_ci": max((w["ci"][1] - w["ci"][0] for w in win), default=1.0),
+        **({"metrics": metrics_summary(records)} if any("metrics" in r for r in records) else {}),
+        **({"dynamics": dynamics_summary(records, players, rivals and players > 1)}
+           if records and all("dynamics" in r for r in records) else {}),
     }
 
 
-def scores_of(records, seat: int) -> list:
-    return [r["scores"][seat] for r in records]
+def metrics_summary(records) -> dict:
+    """Each declared metric (``metrics:`` of the ruleset): mean, interval, spread, and in how many games it had a value."""
+    names = list(dict.fromkeys(name for r in records for name in r.get("metrics") or {}))
+    out = {}
+    for name in names:
+        values = [v for r in records if (v := (r.get("metrics") or {}).get(name)) is not None]
+        m = _mean(values)
+        out[name] = {"mean": m["mean"], "ci": m["ci"], "stdev": m["stdev"], "games": len(values),
+                     "quantiles": dict(zip(("p10", "median", "p90"), stats.quantiles(values, (0.1, 0.5, 0.9)))),
+                     "range": [min(values), max(values)] if values else None}
+    for name, by_round in _by_round(records).items():
+        out.setdefault(name, {})["by_round"] = by_round
+    return out
 
 
-def compare_figures(base: dict, other: dict, base_records, other_records) -> list[dict]:
-    """Each figure of ``other`` against ``base``: the p-value of the named test and a verdict at 95%."""
-    players = base["players"]
-    rows = []
-
-    def proportion(name, x1, x2):
-        p = stats.two_proportion_test(x1, base["games"], x2, other["games"])
-        rows.append({"figure": name, "test": stats.METHODS["proportion_test"], "p": p, "differs": p < 0.05})
-
-    def means(name, a, b):
-        p = stats.welch_test(a, b)
-        rows.append({"figure": name, "test": stats.METHODS["mean_test"], "p": p, "differs": p < 0.05})
-
-    for s in range(players):
-        proportion(f"win_rate[{s}]", base["wins"][s], other["wins"][s])
-    proportion("tie_rate", base["ties"], other["ties"])
-    if base.get("draws") or other.get("draws"):   # only where a draw can happen: other rows stay as they were
-        proportion("draw_rate", base.get("draws", 0), other.get("draws", 0))
-    for s in range(players):
-        means(f"mean_score[{s}]", scores_of(base_records, s), scores_of(other_records, s))
-    means("length", [r["length"] for r in base_records], [r["length"] for r in other_records])
-    proportion("first_seat_win_rate", base["wins"][0], other["wins"][0])
-    proportion("capped_rate", base["capped"], other["capped"])
-    return rows
+def _by_round(records) -> dict:
+    """``every: round`` metrics: per round, the mean with its interval over the games that reached it."""
+    seen: dict = {}
+    for r in records:
+        for name, rounds in (r.get("metrics_by_round") or {}).items():
+            for at, value in rounds.items():
+                if value is not None:
+                    seen.setdefault(name, {}).setdefault(at, []).append(value)
+    return {name: {str(at): {"mean": _mean(v)["mean"], "ci": _mean(v)["ci"], "games": len(v)}
+                   for at, v in sorted(rounds.items())} for name, rounds in seen.items()}

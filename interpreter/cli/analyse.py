@@ -28,10 +28,11 @@ def _prepare(args, variants):
         raise DavitError(f"davit: {args.command} plays bots only; choose from random, first, greedy, mcts or ismcts")
     if args.address and args.backend != "ray":
         raise DavitError("davit: --address is for --backend ray")
-    if args.out:
-        from ..analysis.export import format_of
-        format_of(args.out)
-        check_writable(args.out, "--out")
+    for option, path in (("--out", args.out), ("--decisions", getattr(args, "decisions", None))):
+        if path:
+            from ..analysis.export import format_of
+            format_of(path)
+            check_writable(path, option)
     if args.report:
         from ..analysis.report import check_report_path
         check_report_path(args.report)
@@ -44,7 +45,8 @@ def _run_options(args, games, players):
     return {"games": games, "players": players, "seed": args.seed, "workers": args.workers, "agents": args.agents,
             "progress": sys.stderr.isatty() and not args.json, "coverage": args.coverage,
             "until_ci": args.until_ci, "max_length": args.max_length, "backend": args.backend,
-            "address": args.address, "keep_records": bool(args.out or args.report)}
+            "address": args.address, "keep_records": bool(args.out or args.report or args.decisions),
+            "trace": bool(args.decisions)}
 
 
 def cmd_simulate(args) -> int:
@@ -52,7 +54,15 @@ def cmd_simulate(args) -> int:
     from .analysis_text import simulate_lines
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
+    if args.skill_depth:
+        from ..analysis.skill import doubled
+        doubled(args.skill_depth)   # a mistake costs no time
     result = simulate(args.ruleset, variant=variant, **_run_options(args, games, players))
+    if args.skill_depth:
+        from ..analysis.skill import skill_depth
+        result.setdefault("dynamics", {})["skill_depth"] = skill_depth(
+            args.ruleset, args.skill_depth, games, players, seed=args.seed, workers=args.workers, variant=variant,
+            max_length=args.max_length, backend=args.backend, address=args.address)
     records = result.pop("records", None)
     names = list(rs.table(players).player_names)
     result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "bots": bots,
@@ -68,7 +78,8 @@ def _refuse_same_rules(rulesets) -> None:
     from ..load.overlay import rules_of
     seen: dict = {}
     for rs in rulesets:
-        key = json.dumps(rules_of(rs.data), sort_keys=True, default=str)
+        rules = {k: v for k, v in rules_of(rs.data).items() if k != "metrics"}   # metrics only read the games
+        key = json.dumps(rules, sort_keys=True, default=str)
         if key in seen:
             raise DavitError(f"davit: {rs.variant or 'the base game'} has the same rules as "
                              f"{seen[key] or 'the base game'}: the comparison would measure only chance "
@@ -92,12 +103,22 @@ def cmd_compare(args) -> int:
     result = {"ruleset": rulesets[0].id, "seed": args.seed, "agents": args.agents, "bots": bots, "names": names,
               "max_length": args.max_length, **result}
     lines = compare_lines(rulesets[0], result, names)
-    _write_outputs(args, rulesets[0], runs, names, bots, lines)
+    from .analysis_text import verdict_line
+    rivals = players > 1 and rulesets[0].team_var is None
+    said = [f"{c['base'] or 'base'} → {c['variant']}: {verdict_line(c, names, rivals)}" for c in result["comparisons"]]
+    _write_outputs(args, rulesets[0], runs, names, bots, lines, result["comparisons"], said)
     print(json.dumps(result) if args.json else "\n".join(lines))
     return EXIT_INTERRUPTED if result["interrupted"] else 0
 
 
-def _write_outputs(args, rs, runs, names, bots, lines) -> None:
+def _write_outputs(args, rs, runs, names, bots, lines, comparisons=(), verdicts=()) -> None:
+    if args.decisions:
+        from ..analysis.export import decision_rows, write_rows
+        write_rows(args.decisions, [row for variant, _, records in runs
+                                    for row in decision_rows(rs.id, variant, names, records)])
+        for _, _, records in runs:
+            for record in records:
+                record.pop("trace", None)
     if args.out:
         from ..analysis.export import rows, write_rows
         table = [row for variant, _, records in runs for row in rows(rs.id, variant, names, bots, records)]
@@ -110,4 +131,60 @@ def _write_outputs(args, rs, runs, names, bots, lines) -> None:
             title = f"{rs.name}: " + " vs ".join(variant or "base" for variant, _, _ in runs)
         write_report(args.report, title, "\n".join(lines),
                      [{"variant": variant, **summary, "records": records} for variant, summary, records in runs],
-                     names)
+                     names, comparisons, verdicts)
+
+
+def cmd_sweep(args) -> int:
+    from ..analysis.sweep import parse_sets, sweep
+    from .analysis_text import sweep_lines
+    args.until_ci = None
+    args.coverage = False
+    variant = "+".join(args.variant) if args.variant else None
+    (rs,), players, bots, games = _prepare(args, [variant])
+    sets = parse_sets(args.sets)
+    result = sweep(args.ruleset, sets, games, players, seed=args.seed, workers=args.workers, agents=args.agents,
+                   progress=sys.stderr.isatty() and not args.json, max_length=args.max_length,
+                   backend=args.backend, address=args.address, keep_records=bool(args.out), base_variant=variant)
+    names = list(rs.table(players).player_names)
+    runs = []
+    for point in result["points"]:
+        label = ",".join(f"{path}={value}" for path, value in point["set"].items())
+        runs.append((label, point, point.pop("records", None)))
+    result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "bots": bots,
+              "names": names, **result}
+    lines = sweep_lines(rs, result, names)
+    if args.out:
+        from ..analysis.export import rows, write_rows
+        write_rows(args.out, [row for label, _, records in runs for row in rows(rs.id, label, names, bots, records)])
+    if args.report:
+        from ..analysis.report import write_points_report
+        paths = [path for path, _ in sets]
+        labels = [", ".join(str(v) for v in point["set"].values()) for point in result["points"]]
+        write_points_report(args.report, f"{rs.name}: sweep of {', '.join(paths)}", "\n".join(lines), labels,
+                            result["points"], names)
+    print(json.dumps(result) if args.json else "\n".join(lines))
+    return EXIT_INTERRUPTED if result["interrupted"] else 0
+
+
+def cmd_tune(args) -> int:
+    from ..analysis.sweep import parse_sets
+    from ..analysis.tune import parse_objective, tune
+    from .analysis_text import tune_lines
+    if not args.out.lower().endswith((".yaml", ".yml")):
+        raise DavitError(f"davit: tune writes a variant file: name --out FILE.yaml, not {args.out!r}")
+    check_writable(args.out, "--out")
+    out, args.out = args.out, None
+    args.until_ci = None
+    variant = "+".join(args.variant) if args.variant else None
+    (rs,), players, _, games = _prepare(args, [variant])
+    result = tune(args.ruleset, parse_sets(args.sets), parse_objective(args.objective), args.trials, out, games,
+                  players, seed=args.seed, workers=args.workers, agents=args.agents, max_length=args.max_length,
+                  backend=args.backend, address=args.address, storage=args.storage, base_variant=variant)
+    result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "games": games,
+              "players": players, **result}
+    lines = tune_lines(rs, result)
+    if args.report:
+        from ..analysis.report import write_tune_report
+        write_tune_report(args.report, f"{rs.name}: tuning {args.objective}", "\n".join(lines), result)
+    print(json.dumps(result) if args.json else "\n".join(lines))
+    return 0

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import DavitError, PrintableStream, printable
-from .analyse import cmd_compare, cmd_simulate
+from .analyse import cmd_compare, cmd_simulate, cmd_sweep, cmd_tune
 from .parser import EXIT_FAIL, EXIT_OK, EXIT_USAGE, build_parser
 from .players import variant_of
 from .serve import cmd_serve
@@ -219,7 +219,7 @@ def cmd_diff(args) -> int:
 
 
 COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
-            "compare": cmd_compare, "test": cmd_test, "serve": cmd_serve}
+            "compare": cmd_compare, "sweep": cmd_sweep, "tune": cmd_tune, "test": cmd_test, "serve": cmd_serve}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -104,6 +104,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)
     _variant(p)
+    p.add_argument("--skill-depth", metavar="BOT",
+                   help="also play BOT (a search bot with its budget, as ismcts:50) against the same bot with "
+                        "twice the budget, the strong one in each seat in turn: does skill pay? (--games more "
+                        "games; in --json under dynamics.skill_depth)")
 
     p = sub.add_parser("compare", help="play variants on the same seeds and bots and test what differs")
     _analysis_options(p)
@@ -114,6 +118,14 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--allow-same", action="store_true",
                    help="run even when two of the games compared have the same rules (an A/A run, to see what "
                         "chance alone does); a variant may then be given twice")
+
+    p = sub.add_parser("sweep", help="play the ruleset at several values of its numbers, on the same seeds")
+    _sweep_options(p)
+    _variant(p)
+
+    p = sub.add_parser("tune", help="find the values of the ruleset's numbers that bring a figure to its target")
+    _sweep_options(p, tune=True)
+    _variant(p)
 
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -158,6 +170,50 @@ def _width(text):
     return value
 
 
+SET_HELP = ("PATH=VALUES: a dotted address into the ruleset (zones.lifeboat.capacity, constants.overload_limits.4, "
+            "limits.max_decisions) and its values, a range 3..6 or a list 3,5,8; repeat for a grid")
+
+
+def _sweep_options(p, tune: bool = False) -> None:
+    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("--set", dest="sets", action="append", required=True, metavar="PATH=VALUES",
+                   help=SET_HELP + (": the values to search (a range as whole numbers, a list as choices)"
+                                    if tune else ""))
+    if tune:
+        p.add_argument("--objective", required=True, metavar="NAME[=TARGET]",
+                       help="balance (every seat wins as often), length=DECISIONS, or a metric or dynamics "
+                            "measure with its target, as capsized=2")
+        p.add_argument("--trials", type=_positive, default=20, help="points to try in all (default 20)")
+        p.add_argument("--storage", metavar="FILE.db",
+                       help="the Optuna study's SQLite file: the same command resumes a stopped run "
+                            "(default: beside --out, as v.optuna.db)")
+    p.add_argument("--games", type=_positive, default=DEFAULT_GAMES,
+                   help=f"games at every point (default {DEFAULT_GAMES})")
+    p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
+    p.add_argument("--seed", type=_int, default=0,
+                   help="the first game's seed; every point plays the same seeds (default: 0)")
+    p.add_argument("--workers", type=_positive, default=1,
+                   help="processes here (or CPUs of a new local Ray); the results do not depend on it (default: 1)")
+    p.add_argument("--agents", default="random", help="comma-separated bots, as for simulate (default: random)")
+    p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
+                   help="cut a game off after this many decisions (it then has no winner)")
+    p.add_argument("--report", metavar="FILE.html",
+                   help="a self-contained HTML page: " + ("the loss of each trial and against each value" if tune
+                                                          else "each figure with its interval against the values"))
+    if tune:
+        p.add_argument("--out", metavar="FILE.yaml", required=True,
+                       help="write the best values as a variant file, ready for play --variant and compare")
+    else:
+        p.add_argument("--out", metavar="FILE",
+                       help="one row per game and point: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where games run: local processes (default), or a Ray cluster")
+    p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
+    p.add_argument("--json", action="store_true",
+                   help="print the trials and the best point as JSON" if tune else
+                   'print {"points": [{"set": {PATH: value}, ...the simulate figures}]}')
+
+
 def _analysis_options(p) -> None:
     """The options simulate and compare share."""
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
@@ -178,6 +234,9 @@ def _analysis_options(p) -> None:
                    help="cut a game off after this many decisions (it then has no winner)")
     p.add_argument("--coverage", action="store_true", help="count how often each action and trigger happened")
     p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument("--decisions", metavar="FILE",
+                   help="one row per decision (seat, options, every seat's score before it): FILE.jsonl, FILE.csv "
+                        "or FILE.parquet")
     p.add_argument("--report", metavar="FILE.html", help="a self-contained HTML page with charts")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: local processes (default), or a Ray cluster")

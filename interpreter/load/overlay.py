@@ -32,7 +32,7 @@ from ..errors import Location, RulesetError, did_you_mean
 from .files import VARIANT_KEYS, merge_into
 from .yaml_reader import LocList, LocMap, plain
 
-BY_NAME = ("constants", "variables", "functions", "props")
+BY_NAME = ("constants", "variables", "functions", "props", "metrics")
 BY_ID = ("zones", "things", "actions", "triggers")
 PROSE = frozenset({"description", "source", "reconstructed"})
 

@@ -26,6 +26,7 @@ from .checks import check_ruleset
 from .display import build_display
 from .ending import build_ending, endless_loop_warnings
 from .flow import FlowCompiler
+from .metrics import build_metrics
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
 from .table import instance_ids
 
@@ -95,6 +96,7 @@ class Builder:
         self._triggers()
         self._end_and_scoring()
         self._heuristics()
+        build_metrics(self)
         rs.display = build_display(d.get("display"), rs, self.error)
         self._provenance(d)
         self.errors.extend(self.env.errors)

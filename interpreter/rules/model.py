@@ -109,6 +109,7 @@ class Ruleset:
         self.team_var: str | None = None  # co-operative: this variable is everyone's score
         self.win_if = None                # co-operative: everyone wins if this holds at the end
         self.benchmark: dict | None = None  # a reference score (value, label) for simulate
+        self.metrics: list = []           # metrics: what analysis reads after a game (rules/metrics.py)
         self.evaluate = None              # heuristics: a position's worth for player `p` (search bots)
         self.evaluate_scale: float | None = None  # heuristics: how large a telling difference is
         self.priors: dict = {}            # heuristics: action id -> weight fn (rollouts' bias)

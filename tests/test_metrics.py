@@ -1,0 +1,138 @@
+"""A ruleset's ``metrics:``: what simulate and compare read after every game, in its three forms."""
+import csv
+import json
+
+import pytest
+from cli_runner import run as _run
+
+from interpreter.analysis.runner import RunSpec, play_chunk
+from interpreter.errors import DavitError
+from interpreter.rules.loading import load_ruleset
+
+EVENT_FORMS = """variant: event-forms
+extends: der-mythos
+metrics:
+  capsize_moves:
+    count: {e: move, to: capsized}
+  funnel_seen:
+    first: {e: flip, thing: broken-funnel}
+    at: round
+  decisions_before_funnel:
+    first: {e: flip, thing: broken-funnel}
+  plays:
+    count: {e: decide, action: play}
+"""
+
+
+def _json(capsys, *argv):
+    rc = _run([*argv, "--json"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    return json.loads(out)
+
+
+def test_simulate_reports_der_mythos_metrics_with_intervals(capsys):
+    result = _json(capsys, "simulate", "der-mythos", "--games", "500")
+    metrics = result["metrics"]
+    assert set(metrics) >= {"capsized", "funnel_round"}
+    for m in metrics.values():
+        assert m["games"] == 500
+        low, high = m["ci"]
+        assert low < m["mean"] < high
+    assert 1 <= metrics["capsized"]["mean"] <= 8
+    assert metrics["funnel_round"]["range"][0] >= 2 and metrics["funnel_round"]["range"][1] <= 9
+    rc = _run(["simulate", "der-mythos", "--games", "20"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "funnel_round" in out and "20 of 20" in out
+
+
+def test_event_forms_agree_with_the_final_position(tmp_path):
+    variant = tmp_path / "event-forms.yaml"
+    variant.write_text(EVENT_FORMS)
+    records = play_chunk(RunSpec("der-mythos", str(variant), 4), [(i, 100 + i) for i in range(30)])
+    plain = play_chunk(RunSpec("der-mythos", None, 4), [(i, 100 + i) for i in range(30)])
+    for r, base in zip(records, plain):
+        m = r["metrics"]
+        assert m["capsize_moves"] == m["capsized"]              # a move into the zone, or the zone counted at the end
+        assert m["funnel_seen"] == m["funnel_round"]            # the round the flip happened in
+        assert m["plays"] == r["length"] == 36
+        assert 0 < m["decisions_before_funnel"] < 36
+        # keeping the log for the event forms changes no game
+        assert {k: v for k, v in r.items() if k != "metrics"} == {k: v for k, v in base.items() if k != "metrics"}
+
+
+def test_a_variant_adds_and_changes_metrics_by_name(tmp_path):
+    variant = tmp_path / "v.yaml"
+    variant.write_text("variant: v\nextends: der-mythos\nmetrics:\n  capsized: {value: \"count(lowered)\"}\n"
+                       "  rounds_played: {value: rounds}\n")
+    rs = load_ruleset("der-mythos", str(variant))
+    assert [m.name for m in rs.metrics] == ["capsized", "funnel_round", "rounds_played"]
+    (record,) = play_chunk(RunSpec("der-mythos", str(variant), 4), [(0, 5)])
+    (base,) = play_chunk(RunSpec("der-mythos", None, 4), [(0, 5)])
+    assert record["metrics"]["capsized"] == 8 - base["metrics"]["capsized"]   # every boat is lowered or capsized
+    assert record["metrics"]["rounds_played"] == 9
+
+
+@pytest.mark.parametrize("metric, message", [
+    ("{value: \"1\", count: {e: move}}", "metrics.m"),
+    ("{count: {e: moved}}", "moved"),
+    ("{count: {e: move, to: capsize}}", "no zone 'capsize'"),
+    ("{first: {e: flip, thing: broken-funel}}", "no thing 'broken-funel'"),
+    ("{count: {e: move}, at: round}", "'at' goes with 'first' only"),
+    ("{value: \"count(nowhere)\"}", "nowhere"),
+])
+def test_mistakes_in_metrics_are_errors_at_their_line(tmp_path, metric, message):
+    variant = tmp_path / "bad.yaml"
+    variant.write_text(f"variant: bad\nextends: der-mythos\nmetrics:\n  m: {metric}\n")
+    with pytest.raises(DavitError) as caught:
+        load_ruleset("der-mythos", str(variant))
+    assert message in str(caught.value)
+    assert "bad.yaml:4" in str(caught.value)
+
+
+def test_a_metric_of_another_type_says_so(tmp_path):
+    variant = tmp_path / "bad.yaml"
+    variant.write_text("variant: bad\nextends: der-mythos\nmetrics:\n  m: {value: \"ship\"}\n")
+    with pytest.raises(DavitError, match="metric 'm' must give a number or a condition"):
+        play_chunk(RunSpec("der-mythos", str(variant), 4), [(0, 1)])
+
+
+def test_compare_pairs_metrics_and_out_exports_them(tmp_path, capsys):
+    variant = tmp_path / "four.yaml"
+    variant.write_text("variant: four\nextends: der-mythos\nconstants:\n  overload_limits: {2: 8, 3: 12, 4: 16, 5: 20}\n")
+    out = tmp_path / "games.csv"
+    result = _json(capsys, "compare", "der-mythos", "--variant", str(variant), "--games", "100", "--out", str(out))
+    rows = {row["figure"]: row for row in result["comparisons"][0]["figures"]}
+    capsized = rows["metric[capsized]"]
+    assert capsized["paired"] and capsized["differs"] and capsized["difference"] > 0   # lower limits: more capsize
+    assert rows["metric[funnel_round]"]["changed"] == 0                                 # the same ships
+    with out.open() as f:
+        table = list(csv.DictReader(f))
+    assert len(table) == 200 and {"metric_capsized", "metric_funnel_round"} <= set(table[0])
+
+
+def test_a_variant_that_only_adds_metrics_has_the_same_rules(tmp_path, capsys):
+    variant = tmp_path / "more.yaml"
+    variant.write_text(EVENT_FORMS)
+    rc = _run(["compare", "der-mythos", "--variant", str(variant), "--games", "5"])
+    assert rc == 1 and "has the same rules as the base game" in capsys.readouterr().err
+    result = _json(capsys, "compare", "der-mythos", "--variant", str(variant), "--games", "40", "--allow-same")
+    assert result["comparisons"][0]["identical_games"] == 40
+
+
+def test_a_metric_read_every_round(capsys, tmp_path):
+    result = _json(capsys, "simulate", "der-mythos", "--games", "100")
+    by_round = result["metrics"]["capsized"]["by_round"]
+    assert list(by_round) == [str(r) for r in range(1, 10)]
+    means = [r["mean"] for r in by_round.values()]
+    assert means[0] == means[1] == 0 and means == sorted(means)   # no boat before round 2; boats only add up
+    assert means[-1] <= result["metrics"]["capsized"]["mean"]      # the last round's boat comes after
+    assert all(r["games"] == 100 for r in by_round.values())
+    page = tmp_path / "r.html"
+    assert _run(["simulate", "der-mythos", "--games", "20", "--report", str(page)]) == 0
+    assert "capsized as each round began" in page.read_text()
+    capsys.readouterr()
+    variant = tmp_path / "bad.yaml"
+    variant.write_text("variant: bad\nextends: der-mythos\nmetrics:\n  m: {count: {e: move}, every: round}\n")
+    with pytest.raises(DavitError, match="'every' goes with 'value' only"):
+        load_ruleset("der-mythos", str(variant))
