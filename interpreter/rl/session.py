@@ -47,17 +47,21 @@ class Session:
         self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
 
     def clone(self) -> Session:
-        other = Session.__new__(Session)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
+        other.frozen = False
+        other.__dict__.pop("_strings", None)   # the observer's strings of this position (openspiel.py)
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
         other._seen = dict(self._seen)
         return other
 
+    frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
+
     def __deepcopy__(self, memo):
         # OpenSpiel clones a Python state by deep-copying its attributes: share the ruleset, copy the game
-        return self.clone()
+        return self if self.frozen else self.clone()
 
     @property
     def over(self) -> bool:
