@@ -34,7 +34,7 @@ from .session import Session, catalogue_for
 _RANDOM_CALLS = ("shuffle_zone", "random_pick")
 INT_MAX = 2 ** 31 - 1
 CHANCE_MODES = ("explicit", "sampled")
-CHILDREN_KEPT = 200_000   # transitions a game remembers (see DavitGame.children)
+CHILDREN_KEPT = 100_000   # transitions a small game remembers (see DavitGame.children)
 Utility = pyspiel.GameType.Utility
 
 
@@ -176,9 +176,10 @@ class DavitGame(pyspiel.Game):
         self.encoder = ObservationEncoder(ruleset, players, catalogue)
         self.episodes = 0     # initial states that have been played from
         self._starts: dict = {}
-        # (seed, history, action) -> the session it leads to: a solver walking the tree again (CFR's
-        # iterations) replays nothing. Sessions in states are frozen (never changed), so states share them.
-        self.children: dict = {}
+        # (seed, history, action) -> the session it leads to, for a tree small enough to walk: a solver walking
+        # it again (CFR's iterations) replays nothing. Sessions in states are frozen (never changed), so states
+        # share them. A big game's episodes rarely meet twice: no memory is spent on them.
+        self.children: dict | None = {} if self.bounds is not None else None
 
     def new_initial_state(self):
         """A new game. With explicit chance every game starts alike (at the set-up's first chance node, if
@@ -248,8 +249,9 @@ class DavitState(pyspiel.State):
         if not self.played:
             self.played = True
             game.episodes += 1
-        key = (self.seed, tuple(self.history()), action)   # the history before this action
-        after = game.children.get(key)
+        cache = game.children
+        key = (self.seed, tuple(self.history()), action) if cache is not None else None   # the history before
+        after = cache.get(key) if cache is not None else None
         if after is None:
             after = self.session.clone()
             if getattr(after, "chance", None) is not None:
@@ -257,9 +259,10 @@ class DavitState(pyspiel.State):
             else:
                 after.step(action)
             after.frozen = True
-            if len(game.children) >= CHILDREN_KEPT:
-                game.children.clear()
-            game.children[key] = after
+            if cache is not None:
+                if len(cache) >= CHILDREN_KEPT:
+                    cache.clear()
+                cache[key] = after
         self._session = after
 
     def _action_to_string(self, player, action):
