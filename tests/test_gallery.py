@@ -1,4 +1,4 @@
-"""The classic-games gallery (rulesets/kuhn-poker, leduc-poker, pig, goofspiel) against values from outside davit.
+"""The classic-games gallery (rulesets/kuhn-poker, leduc-poker, liars-dice, pig, goofspiel) against outside values.
 
 Tic-tac-toe has its own file (tests/test_tic_tac_toe.py). Here:
 
@@ -7,6 +7,10 @@ Tic-tac-toe has its own file (tests/test_tic_tac_toe.py). Here:
   uniformly among their legal actions, enumerated on davit's game tree with
   ``clone()``, equals the one enumerated the same way on OpenSpiel's own
   ``kuhn_poker`` and ``leduc_poker`` (exact fractions, no tolerance).
+* Liar's dice (one die each): for every roll of the two dice (pinned), the
+  exact outcome distribution under uniform play equals OpenSpiel's
+  ``liars_dice`` (worked out on both sides with positions that recur
+  counted once: the tree has millions of histories).
 * Pig to 20: the first player's chance of winning when both hold at a turn
   total of 5 (or as soon as the bank would reach 20), worked out by value
   iteration in this file, lies in the 99.9 % Wilson interval of seeded davit
@@ -18,6 +22,7 @@ Tic-tac-toe has its own file (tests/test_tic_tac_toe.py). Here:
 """
 from __future__ import annotations
 
+import json
 import math
 from collections import defaultdict
 from fractions import Fraction
@@ -114,6 +119,61 @@ def test_leduc_poker_outcomes_under_uniform_play_equal_openspiels_for_every_deal
         assert dict(ours) == dict(theirs), (LEDUC_CARDS[a], LEDUC_CARDS[b], LEDUC_CARDS[c])
         outcomes |= set(ours)
     assert max(p for p, _ in outcomes) == 13.0 and all(p + q == 0 for p, q in outcomes)
+
+
+# -- Liar's dice --------------------------------------------------------------------------------------------
+
+def _davit_uniform_by_position(game, memo) -> dict:
+    """As _davit_uniform, a position's distribution worked out once (the game's future is its state)."""
+    state = game.state.to_json()
+    state.pop("steps", None)
+    key = json.dumps(state, sort_keys=True, default=str)
+    if key not in memo:
+        if game.is_over:
+            memo[key] = {tuple(game.payoffs): Fraction(1)}
+        else:
+            out = defaultdict(Fraction)
+            actions = game.legal_actions(game.deciding_players[0])
+            for action in actions:
+                child = game.clone()
+                child.carry_out_legal(action)
+                for outcome, p in _davit_uniform_by_position(child, memo).items():
+                    out[outcome] += p / len(actions)
+            memo[key] = dict(out)
+    return memo[key]
+
+
+def _spiel_liars_dice(state, memo) -> dict:
+    """Uniform play on OpenSpiel's liars_dice from a position: the dice, the last two moves (a call and the
+    bid it calls) and whose move was last (the parity of the history)."""
+    history = state.history()
+    key = (tuple(history[:2]), tuple(history[2:][-2:]), len(history) % 2)
+    if key not in memo:
+        if state.is_terminal():
+            memo[key] = {tuple(state.returns()): Fraction(1)}
+        else:
+            out = defaultdict(Fraction)
+            actions = state.legal_actions()
+            for action in actions:
+                for outcome, p in _spiel_liars_dice(state.child(action), memo).items():
+                    out[outcome] += p / len(actions)
+            memo[key] = dict(out)
+    return memo[key]
+
+
+def test_liars_dice_outcomes_under_uniform_play_equal_openspiels_for_every_roll():
+    rs = load_ruleset("liars-dice")
+    assert rs.warnings == []
+    spiel = pyspiel.load_game("liars_dice")
+    assert spiel.get_parameters() == {"bidding_rule": "reset-face", "dice_sides": 6, "numdice": 1, "players": 2}
+    ours_memo, theirs_memo = {}, {}
+    for a in range(6):
+        for b in range(6):
+            game = Game(rs, 2, seed=0, pins={"die": [f"face-{a + 1}@0", f"face-{b + 1}@1"]}, record=False)
+            assert [game.state.zones[f"cup@{s}"] for s in (0, 1)] == [[f"face-{a + 1}@0"], [f"face-{b + 1}@1"]]
+            ours = _davit_uniform_by_position(game, ours_memo)
+            root = spiel.new_initial_state().child(a).child(b)
+            assert ours == _spiel_liars_dice(root, theirs_memo), (a + 1, b + 1)
 
 
 # -- Pig to 20 ----------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ def two_counts(rid):
 
 
 def test_every_bundled_ruleset_is_covered():
-    assert len(RULESETS) == 11
+    assert len(RULESETS) == 12
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
