@@ -50,8 +50,9 @@ def test_pettingzoo_api_and_seed(rid, players):
 @pytest.mark.parametrize("rid", RULESETS)
 def test_openspiel_random_simulation(rid):
     game = davit_os.game(rid, load_ruleset(rid).min_players, seed=3)
-    # serialize=False: a davit state is saved with Game.to_json, not by replaying OpenSpiel's history
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    # serialize=True: a state pickles as its history (explicit chance: the history is the whole game), and
+    # OpenSpiel reads it back by loading the registered game and playing the history again
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_openspiel_declares_chance_and_information_from_the_ruleset():

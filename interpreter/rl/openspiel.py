@@ -29,7 +29,7 @@ from ..rules.loading import load_ruleset
 from . import bounds as tree_bounds
 from .chance import ChanceSession
 from .observation import ObservationEncoder, _walk
-from .session import Session, catalogue_for
+from .session import Replay, Session, catalogue_for
 
 _RANDOM_CALLS = ("shuffle_zone", "random_pick")
 INT_MAX = 2 ** 31 - 1
@@ -218,9 +218,12 @@ class DavitState(pyspiel.State):
 
     @property
     def session(self) -> Session:
-        if self._session is None:
-            self._session = self.get_game().start(self.seed)
+        if self._session is None or isinstance(self._session, Replay):
+            replay, self._session = self._session, self.get_game().start(self.seed)
             self._session.frozen = True
+            self._session.history = []
+            for action in (replay.history if replay is not None else ()):   # a state read back from a pickle
+                self._session = self._after(self._session, action)
         return self._session
 
     def current_player(self):
@@ -249,21 +252,26 @@ class DavitState(pyspiel.State):
         if not self.played:
             self.played = True
             game.episodes += 1
-        cache = game.children
-        key = (self.seed, tuple(self.history()), action) if cache is not None else None   # the history before
+        self._session = self._after(self.session, action)
+
+    def _after(self, session, action):
+        """The frozen session ``action`` leads to from ``session`` (remembered for a small game's tree)."""
+        cache = self.get_game().children
+        key = (self.seed, tuple(session.history), action) if cache is not None else None
         after = cache.get(key) if cache is not None else None
         if after is None:
-            after = self.session.clone()
+            after = session.clone()
             if getattr(after, "chance", None) is not None:
                 after.apply_chance(action)
             else:
                 after.step(action)
             after.frozen = True
+            after.history = session.history + [action]
             if cache is not None:
                 if len(cache) >= CHILDREN_KEPT:
                     cache.clear()
                 cache[key] = after
-        self._session = after
+        return after
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
@@ -300,6 +308,7 @@ class DavitState(pyspiel.State):
         copy.game = sample
         copy._seen, copy._spelt = {}, {}
         copy.frozen = True
+        copy.history = list(session.history)
         other._session = copy
         other.seed = ("resampled", draw, self.seed)   # its own transitions, apart from the real game's
         return other
@@ -348,6 +357,7 @@ def game(ruleset, players: int, variant: str | None = None, seed: int = 0, chanc
     rs = load_ruleset(ruleset, variant) if isinstance(ruleset, str) else ruleset
     if not rs.min_players <= players <= rs.max_players:
         raise ValueError(f"{rs.id} is for {rs.min_players}–{rs.max_players} players, not {players}")
+    register(rs)   # so that OpenSpiel can read a serialised state back (it loads the game by its name)
     return DavitGame(rs, {"players": players, "seed": seed, "chance": chance})
 
 

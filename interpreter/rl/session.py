@@ -23,6 +23,13 @@ def catalogue_for(ruleset, players: int) -> Catalogue:
     return Catalogue(ruleset, players)
 
 
+class Replay:
+    """A pickled session: the OpenSpiel actions (tokens and chance outcomes) to play again from the start."""
+
+    def __init__(self, history):
+        self.history = list(history)
+
+
 class Session:
     """A :class:`Game` plus the partly spelt action of the acting seat."""
 
@@ -50,6 +57,7 @@ class Session:
         other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.frozen = False
+        other.history = None
         other.__dict__.pop("_strings", None)   # the observer's strings of this position (openspiel.py)
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
@@ -58,6 +66,13 @@ class Session:
         return other
 
     frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
+    history = None   # the OpenSpiel actions that led to a frozen session, for pickling
+
+    def __reduce__(self):
+        # OpenSpiel serialises a Python state by pickling its attributes: a session goes as its history
+        if self.history is None:
+            raise TypeError("only a session of the OpenSpiel adapter (which knows its history) can be pickled")
+        return (Replay, (list(self.history),))
 
     def __deepcopy__(self, memo):
         # OpenSpiel clones a Python state by deep-copying its attributes: share the ruleset, copy the game
