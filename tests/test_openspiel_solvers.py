@@ -200,3 +200,17 @@ def test_a_search_bot_plays_a_move_on_every_ruleset(rid):
     else:
         bot = mcts.MCTSBot(game, 2.0, simulations, evaluator)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_a_serialised_state_reads_back_as_the_same_position(kuhn):
+    state = kuhn.new_initial_state()
+    for action in (1, 0, 1):   # queen to player 0, jack to player 1, player 0 bets
+        state.apply_action(action)
+    text = pyspiel.serialize_game_and_state(kuhn, state)
+    game, back = pyspiel.deserialize_game_and_state(text)
+    assert back.history() == state.history() == [1, 0, 1]
+    assert back.current_player() == 1 and back.legal_actions() == [0, 1]
+    for seat in (0, 1):
+        assert back.information_state_string(seat) == state.information_state_string(seat)
+    back.apply_action(1)   # call: the queen beats the jack
+    assert back.returns() == [2.0, -2.0]

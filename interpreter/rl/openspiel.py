@@ -219,7 +219,11 @@ class DavitState(pyspiel.State):
     @property
     def session(self) -> Session:
         if self._session is None or isinstance(self._session, Replay):
-            replay, self._session = self._session, self.get_game().start(self.seed)
+            replay, game = self._session, self.get_game()
+            if replay is not None and replay.fingerprint not in (None, game.ruleset.fingerprint):
+                # a name registered first by another ruleset of the same id (another folder or version)
+                raise ValueError(f"this state was saved with other rules than {game.ruleset.id}'s loaded now")
+            self._session = game.start(self.seed)
             self._session.frozen = True
             self._session.history = []
             for action in (replay.history if replay is not None else ()):   # a state read back from a pickle

@@ -26,8 +26,9 @@ def catalogue_for(ruleset, players: int) -> Catalogue:
 class Replay:
     """A pickled session: the OpenSpiel actions (tokens and chance outcomes) to play again from the start."""
 
-    def __init__(self, history):
+    def __init__(self, history, fingerprint=None):
         self.history = list(history)
+        self.fingerprint = fingerprint   # the rules it was played with
 
 
 class Session:
@@ -72,7 +73,7 @@ class Session:
         # OpenSpiel serialises a Python state by pickling its attributes: a session goes as its history
         if self.history is None:
             raise TypeError("only a session of the OpenSpiel adapter (which knows its history) can be pickled")
-        return (Replay, (list(self.history),))
+        return (Replay, (list(self.history), self.ruleset.fingerprint))
 
     def __deepcopy__(self, memo):
         # OpenSpiel clones a Python state by deep-copying its attributes: share the ruleset, copy the game
