@@ -141,6 +141,9 @@ def test_declared_bounds_where_the_tree_is_too_big_to_walk():
     assert 9 <= ttt.max_game_length() == 9 * catalogue_for(ttt.ruleset, 2).max_length < 1000
     pig = davit_os.game("pig", 2)
     assert pig.bounds is None and pig.max_chance_outcomes() >= 6 and pig.get_type().utility == Utility.ZERO_SUM
+    # its rolls are chance nodes everyone sees: perfect information, as OpenSpiel's pig
+    assert pig.get_type().information == pyspiel.load_game("pig").get_type().information \
+        == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert davit_os.game("tutorial", 2).get_type().utility == Utility.GENERAL_SUM   # ties share a win
 
 

@@ -54,9 +54,11 @@ def uses_chance(ruleset) -> bool:
     return any(f"{name}(" in text for name in _random_primitives())
 
 
-def hides_information(ruleset) -> bool:
+def hides_information(ruleset, explicit: bool = False) -> bool:
     """Whether anything can be hidden from a seat: hidden zones or counters, face-down things, simultaneous
-    decisions (commitments are private) or random draws (the stream's future is unknown)."""
+    decisions (commitments are private) or, with sampled chance, random draws (the stream in the state
+    holds the future no seat may know). With explicit chance every draw is a chance node everyone sees
+    happen; what it deals into a hidden place is hidden by that place."""
     # the box holds what is out of play; the view never shows it to anyone
     if any(z.visibility != "everyone" or z.face != "up" for z in ruleset.zones.values() if z.id != "box"):
         return True
@@ -65,7 +67,7 @@ def hides_information(ruleset) -> bool:
     if any("simultaneous" in node for node in _walk(ruleset.data.get("flow"))):
         return True
     text = repr(ruleset.data)
-    return any(word in text for word in ('"down"', "'down'", "flip(", "peek(")) or uses_chance(ruleset)
+    return any(word in text for word in ('"down"', "'down'", "flip(", "peek(")) or (not explicit and uses_chance(ruleset))
 
 
 def _game_type(ruleset, explicit: bool = True, utility=None) -> pyspiel.GameType:
@@ -78,7 +80,7 @@ def _game_type(ruleset, explicit: bool = True, utility=None) -> pyspiel.GameType
         long_name=f"davit: {ruleset.name}" + (f" ({ruleset.variant})" if ruleset.variant else ""),
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=chance_mode,
-        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(ruleset)
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(ruleset, explicit)
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
         utility=utility if utility is not None else utility_kind(ruleset, ruleset.min_players)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
