@@ -214,8 +214,8 @@ class DavitState(pyspiel.State):
         self.seed = seed
         self.played = False
         # OpenSpiel clones a Python state by asking the game for a new initial state and deep-copying the
-        # attributes into it (a Session deep-copies as a cheap clone); setting the game up is the slow part,
-        # so it waits until the state is first used.
+        # attributes into it: the session is frozen (an action makes a new one), so a copy shares it.
+        # Setting the game up is the slow part, so it waits until the state is first used.
         self._session = None
 
     @property
