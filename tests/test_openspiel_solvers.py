@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the rl extra: pip install '.[test,rl]'")
@@ -175,7 +176,7 @@ def test_a_clone_holds_no_future_roll():
 
 
 def _to_decision(state, pick):
-    while state.is_chance_node():
+    while state.is_chance_node() and not state.is_terminal():
         outcomes = state.chance_outcomes()
         assert abs(sum(p for _, p in outcomes) - 1) < 1e-9 and all(p > 0 for _, p in outcomes)
         state.apply_action(pick.choice(outcomes)[0])
@@ -194,15 +195,20 @@ def test_a_search_bot_plays_a_move_on_every_ruleset(rid):
     sample = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert sample.information_state_string(seat) == state.information_state_string(seat)
     assert sample.legal_actions() == state.legal_actions()
-    small = rs.id in ("kuhn-poker", "leduc-poker", "pig", "goofspiel", "tic-tac-toe")
-    evaluator = mcts.RandomRolloutEvaluator(1, random_state=None)
-    simulations = 20 if small else 2
+    small = rs.id in ("kuhn-poker", "leduc-poker", "liars-dice", "pig", "goofspiel", "tic-tac-toe")
+    evaluator = mcts.RandomRolloutEvaluator(1, random_state=np.random.RandomState(7))
+    simulations = 20 if small else 3
     if game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION:
-        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=simulations, random_state=None,
-                               allow_inconsistent_action_sets=True)
+        bot = ismcts.ISMCTSBot(game, evaluator, 2.0, max_simulations=simulations,
+                               random_state=np.random.RandomState(7), allow_inconsistent_action_sets=True)
     else:
-        bot = mcts.MCTSBot(game, 2.0, simulations, evaluator)
+        bot = mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=np.random.RandomState(7))
     assert bot.step(state) in state.legal_actions()
+    # and on to the end: every chance node on the way offers outcomes whose probabilities sum to one
+    while not state.is_terminal():
+        _to_decision(state, pick)
+        if not state.is_terminal():
+            state.apply_action(pick.choice(state.legal_actions()))
 
 
 def test_a_serialised_state_reads_back_as_the_same_position(kuhn):

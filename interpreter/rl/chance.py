@@ -16,7 +16,8 @@ Outcomes and their exact probabilities:
 * a **shuffle** of n things is dealt position by position, top first: the
   first position is any of the n things (1/n each), the next any of the n - 1
   left, and so on; the last thing needs no chance node. A shuffle of a deck
-  of 52 is 51 chance nodes, never a list of 52! orders.
+  of 52 is 51 chance nodes, never a list of 52! orders; a shuffle of one
+  thing or none, and a pick from one item, is no chance node at all.
 * a **roll** or **random pick** among n items is one node; equal items
   (``roll([1, 1, 2])``) are one outcome of their summed probability.
 
@@ -64,17 +65,21 @@ class ChanceGame(Game):
             raise GameError(f"shuffle() needs a zone, got {type_name(zone)}", loc)
         key = f"shuffle {name or zone.id}"
         told = self.forced.get(key)
-        if not told:
-            raise ChanceNeeded("shuffle", key, list(self.state.zones[zone.id]))
-        self.state.zones[zone.id] = list(told.pop(0))
+        if len(self.state.zones[zone.id]) > 1:   # an empty zone or a single thing has one order: no chance
+            if not told:
+                raise ChanceNeeded("shuffle", key, list(self.state.zones[zone.id]))
+            self.state.zones[zone.id] = list(told.pop(0))
         self.emit({"e": "shuffle", "zone": zone.id, "name": key})
 
     def random_pick(self, items, name, loc):
         key = f"{name}"
         told = self.forced.get(key)
-        if not told:
+        if len(items) == 1:   # one item: no chance
+            item = items[0]
+        elif not told:
             raise ChanceNeeded("pick", key, list(items))
-        item = items[told.pop(0)]
+        else:
+            item = items[told.pop(0)]
         if self.record:   # the event the engine logs for a draw from its stream, hidden as it hides it
             event = {"e": "random", "name": key, "result": encode(item)}
             if isinstance(item, ThingRef):
