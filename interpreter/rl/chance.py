@@ -203,7 +203,11 @@ class ChanceSession(Session):
             raise ValueError(f"{outcome} is not a chance outcome now")
         forced = chance.told(outcome)
         if forced is not None:
-            self._play(chance.base, chance.action, forced)
+            try:
+                self._play(chance.base, chance.action, forced)
+            except RunawayGameError:
+                self.chance = None
+                self.truncated = True   # the ruleset's limits.max_steps: the game is cut short
 
     def step(self, token: int) -> None:
         """Choose the next token of the acting seat's action; the action is played when complete."""
