@@ -97,9 +97,7 @@ class Catalogue:
             for head in heads + [END]:
                 self._add(("value", head), f"value {_name(head)}")
         self.size = len(self.names)
-        spelt = ("value", END) in self._ids   # ids past the first: only where a value can be spelt
-        self.max_length = 1 + max([len(a.params) for a in ruleset.actions.values()] + [1]) * (2 + len(values)) \
-            if spelt else 1
+        self.max_length = _longest_spelling(ruleset, len(values))
 
     def _add(self, key, name):
         self._ids[key] = len(self.names)
@@ -140,6 +138,21 @@ class Catalogue:
                                  f"catalogue cannot spell (players, zones, things, truth values, numbers "
                                  f"0..{MAX_NUMBER} and lists of them)")
         return keys[0], keys[1:]
+
+
+SCALARS = ("number", "bool", "none", "player", "thing", "zone")   # static types spelt in one id
+
+
+def _longest_spelling(ruleset, values: int) -> int:
+    """The most ids one decision can take. One id per parameter where no rule calls choose() and the checker
+    knows every parameter is a plain value (dsl/static_types.py); otherwise a list could be offered in
+    any parameter: ``list``, up to one item per value, ``end``."""
+    actions = ruleset.actions.values()
+    params = max([len(a.params) for a in actions] + [1])
+    plain = all(t in SCALARS for a in actions for t in getattr(a, "param_types", ("any",) * len(a.params)))
+    if plain and "choose(" not in repr(ruleset.data):
+        return params
+    return 1 + params * (2 + values)
 
 
 def _may_pass(ruleset) -> bool:

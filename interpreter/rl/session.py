@@ -110,6 +110,9 @@ class Session:
                 # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
                 seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
                        else self.catalogue.spell(action))
+                if len(seq) > self.catalogue.max_length:   # the bound the OpenSpiel game declares rests on it
+                    raise CatalogueError(f"{action} is spelt in {len(seq)} ids, more than the catalogue's bound "
+                                         f"of {self.catalogue.max_length}")
                 if seq in sequences and sequences[seq] != action:
                     raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
                 sequences[seq] = action
