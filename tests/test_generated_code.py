@@ -202,7 +202,10 @@ def test_the_readers_made_for_a_ruleset_answer_as_the_general_reader(rid):
             return ("error", str(exc))
 
     names = layout.zone_attrs | layout.thing_attrs
-    assert names and any(reader_for(layout, n) is not attributes.reader(n) for n in names)
+    if not names:   # pig has no cards, pieces or zones: nothing to read
+        assert not rs.data.get("things") and not rs.data.get("zones")
+        return
+    assert any(reader_for(layout, n) is not attributes.reader(n) for n in names)
     for name in names:
         fast, general = reader_for(layout, name), attributes.reader(name)
         assert [answer(fast, o, name) for o in objects] == [answer(general, o, name) for o in objects], name

@@ -37,7 +37,7 @@ def two_counts(rid):
 
 
 def test_every_bundled_ruleset_is_covered():
-    assert len(RULESETS) == 6
+    assert len(RULESETS) == 12
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")
@@ -50,14 +50,17 @@ def test_pettingzoo_api_and_seed(rid, players):
 @pytest.mark.parametrize("rid", RULESETS)
 def test_openspiel_random_simulation(rid):
     game = davit_os.game(rid, load_ruleset(rid).min_players, seed=3)
-    # serialize=False: a davit state is saved with Game.to_json, not by replaying OpenSpiel's history
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    # serialize=True: a state pickles as its history (explicit chance: the history is the whole game), and
+    # OpenSpiel reads it back by loading the registered game and playing the history again
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_openspiel_declares_chance_and_information_from_the_ruleset():
     hidden = davit_os.game("der-mythos", 3).get_type()
     assert hidden.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    assert hidden.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert hidden.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    sampled = davit_os.game("der-mythos", 3, chance="sampled").get_type()
+    assert sampled.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert hidden.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
     open_board = davit_os.game("tutorial", 2).get_type()   # no hidden zone, no random draw
     assert open_board.information == pyspiel.GameType.Information.PERFECT_INFORMATION
@@ -96,7 +99,7 @@ def test_every_legal_action_of_a_random_game_has_an_id(rid):
 
 
 def test_an_action_the_catalogue_cannot_spell_is_an_error():
-    rs = load_ruleset("tutorial")
+    rs = load_ruleset("titanic-board-game")   # a ruleset whose rules call choose(): it has the choice ids
     catalogue = Catalogue(rs, 2)
     action_id = next(iter(rs.actions))
     with pytest.raises(CatalogueError, match="cannot spell"):
@@ -106,7 +109,7 @@ def test_an_action_the_catalogue_cannot_spell_is_an_error():
 
 
 def test_options_past_the_first_page_are_spelt_with_a_page_and_no_spelling_starts_another():
-    catalogue = Catalogue(load_ruleset("tutorial"), 2)
+    catalogue = Catalogue(load_ruleset("titanic-board-game"), 2)
     spellings = [catalogue.spell_choice(["a text"], index) for index in range(64 * 64)]
     assert len(set(spellings)) == len(spellings)
     assert spellings[5] == (catalogue.names.index("option #5"),)

@@ -1,4 +1,4 @@
-"""Tic-tac-toe written with the documented flow idioms only (tests/fixtures/tic-tac-toe, docs/flow.md).
+"""Tic-tac-toe written with the documented flow idioms only (rulesets/tic-tac-toe, docs/flow.md).
 
 The outside reasons: the rules of the game (a line of three wins, a full
 grid without one is a draw) checked on the final grid by code of this file,
@@ -12,7 +12,7 @@ import pytest
 from interpreter import Game, load_ruleset
 from interpreter.agents import RandomAgent, play_out
 
-FOLDER = Path(__file__).resolve().parent / "fixtures" / "tic-tac-toe"
+FOLDER = Path(__file__).resolve().parent.parent / "rulesets" / "tic-tac-toe"
 CELLS = [["a1", "a2", "a3"], ["b1", "b2", "b3"], ["c1", "c2", "c3"]]
 LINES = ([row for row in CELLS] + [[CELLS[r][c] for r in range(3)] for c in range(3)]
          + [[CELLS[i][i] for i in range(3)], [CELLS[i][2 - i] for i in range(3)]])

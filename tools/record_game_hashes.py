@@ -12,6 +12,12 @@ Re-record only when the rules themselves change (a ruleset edit), and say so
 in the commit:
 
     python tools/record_game_hashes.py > tests/fixtures/game_hashes.json
+
+A new bundled ruleset only adds rows: ``--add`` keeps every row the fixture
+has, plays only the (ruleset, variant, players) it lacks and writes the table
+back in the recorder's order, so the diff shows only the new rows:
+
+    python tools/record_game_hashes.py --add tests/fixtures/game_hashes.json
 """
 from __future__ import annotations
 
@@ -50,14 +56,24 @@ def play(rid, variant, players, seed) -> dict:
             "decisions": decisions}
 
 
-def main():
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    kept = {}
+    if argv[:1] == ["--add"]:
+        kept = {(r["ruleset"], r["variant"], r["players"], r["seed"]): r
+                for r in json.loads(Path(argv[1]).read_text())}
     table = []
     for rid, variant, players in combos():
         for seed in SEEDS:
-            table.append({"ruleset": rid, "variant": variant, "players": players, "seed": seed,
+            row = kept.get((rid, variant, players, seed))
+            table.append(row if row is not None else
+                         {"ruleset": rid, "variant": variant, "players": players, "seed": seed,
                           **play(rid, variant, players, seed)})
-    json.dump(table, sys.stdout, indent=1)
-    print()
+    text = json.dumps(table, indent=1) + "\n"
+    if kept:
+        Path(argv[1]).write_text(text)
+    else:
+        sys.stdout.write(text)
 
 
 if __name__ == "__main__":

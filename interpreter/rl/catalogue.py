@@ -8,7 +8,7 @@ for actions with two or three parameters (or a list of dice). So an action is
 spelt as a short sequence of *tokens*, one per environment step, each from a
 fixed vocabulary derived from the declarations:
 
-* ``pass`` (end the turn);
+* ``pass`` (end the turn), where a turn of the flow lets its player pass;
 * one token per action without parameters, and per action × value of its
   first parameter (``play card-7``): most actions are a single token;
 * ``value v`` for each later argument, ``list``/``end`` around a list argument
@@ -19,6 +19,10 @@ fixed vocabulary derived from the declarations:
   a position past the first ``MAX_OPTIONS`` is ``option page #p`` then
   ``option #i`` (position ``p × MAX_OPTIONS + i``), so a choice may offer up to
   ``MAX_OPTIONS²`` such options for ``2 × MAX_OPTIONS`` ids.
+
+Only the ids the declarations can need are listed: the choice ids where a
+rule calls ``choose(``, the ``value`` ids where an action has a parameter.
+A game of two actions without parameters has two ids.
 
 The values ``v`` are ``none``, ``false``, ``true``, the numbers
 ``0..MAX_NUMBER`` and every player, zone and thing of the table. Two bounds
@@ -72,23 +76,28 @@ class Catalogue:
         heads = values + [LIST]       # what may start an argument
         self.names: list[str] = []    # token id -> readable name
         self._ids: dict = {}
-        self._add(("pass",), "pass")
+        # only the ids the declarations can need: `pass` where a turn may pass, the choice ids where a rule
+        # calls choose(), the `value` ids where an action has a parameter (a list or a second argument)
+        if _may_pass(ruleset):
+            self._add(("pass",), "pass")
         for aid, adef in ruleset.actions.items():
             if not adef.params:
                 self._add(("act", aid, None), aid)
             else:
                 for head in heads:
                     self._add(("act", aid, head), f"{aid} {_name(head)}")
-        for head in heads:
-            self._add(("choose", head), f"choose {_name(head)}")
-        for i in range(MAX_OPTIONS):
-            self._add(("option", i), f"option #{i}")
-        for page in range(1, MAX_OPTIONS):
-            self._add(("option page", page), f"option page #{page}")
-        for head in heads + [END]:
-            self._add(("value", head), f"value {_name(head)}")
+        if "choose(" in repr(ruleset.data):
+            for head in heads:
+                self._add(("choose", head), f"choose {_name(head)}")
+            for i in range(MAX_OPTIONS):
+                self._add(("option", i), f"option #{i}")
+            for page in range(1, MAX_OPTIONS):
+                self._add(("option page", page), f"option page #{page}")
+        if any(adef.params for adef in ruleset.actions.values()) or "choose(" in repr(ruleset.data):
+            for head in heads + [END]:
+                self._add(("value", head), f"value {_name(head)}")
         self.size = len(self.names)
-        self.max_length = 1 + max([len(a.params) for a in ruleset.actions.values()] + [1]) * (2 + len(values))
+        self.max_length = _longest_spelling(ruleset, len(values))
 
     def _add(self, key, name):
         self._ids[key] = len(self.names)
@@ -129,6 +138,32 @@ class Catalogue:
                                  f"catalogue cannot spell (players, zones, things, truth values, numbers "
                                  f"0..{MAX_NUMBER} and lists of them)")
         return keys[0], keys[1:]
+
+
+SCALARS = ("number", "bool", "none", "player", "thing", "zone")   # static types spelt in one id
+
+
+def _longest_spelling(ruleset, values: int) -> int:
+    """The most ids one decision can take. One id per parameter where no rule calls choose() and the checker
+    knows every parameter is a plain value (dsl/static_types.py); otherwise a list could be offered in
+    any parameter: ``list``, up to one item per value, ``end``."""
+    actions = ruleset.actions.values()
+    params = max([len(a.params) for a in actions] + [1])
+    plain = all(t in SCALARS for a in actions for t in getattr(a, "param_types", ("any",) * len(a.params)))
+    if plain and "choose(" not in repr(ruleset.data):
+        return params
+    return 1 + params * (2 + values)
+
+
+def _may_pass(ruleset) -> bool:
+    """Whether some turn of the flow lets its player pass (``pass: true``, or no ``max_actions`` and no
+    ``pass: false``): only then is the ``pass`` id needed."""
+    from .observation import _walk
+    for node in _walk(ruleset.data.get("flow")):
+        turn = node.get("turn") if isinstance(node, dict) else None
+        if isinstance(turn, dict) and turn.get("pass", "max_actions" not in turn) is not False:
+            return True
+    return False
 
 
 def _keys(value):

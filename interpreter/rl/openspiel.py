@@ -1,31 +1,41 @@
-"""Any ruleset as an OpenSpiel game: ``game(ruleset, players, variant=None, seed=0)``.
+"""Any ruleset as an OpenSpiel game: ``game(ruleset, players, variant=None, seed=0, chance="explicit")``.
 
 Moves are sequential: in a simultaneous decision the seats choose one after
 the other and a commitment stays hidden from the others, so the game is
 declared with imperfect information whenever anything can be hidden. Chance
-is *sampled*: shuffles and rolls come from the engine's seeded random stream,
-and each new initial state gets the next seed derived from the game's
-``seed`` parameter (``SAMPLED_STOCHASTIC``; there are no explicit chance
-nodes — see docs/rl.md for why). Actions, observations and rewards are the
-ones of the PettingZoo environment (:mod:`interpreter.rl.catalogue`,
-:mod:`interpreter.rl.observation`).
+is *explicit* by default: every shuffle, roll and random pick is a chance
+node with its exact outcome probabilities (:mod:`interpreter.rl.chance`;
+``EXPLICIT_STOCHASTIC``), so a clone holds no random stream that would tell
+a searching bot the future. ``chance="sampled"`` keeps the engine's seeded
+stream instead (``SAMPLED_STOCHASTIC``; each new initial state gets the next
+seed derived from the ``seed`` parameter). The bounds and the utility type
+are the real ones where they can be known (:mod:`interpreter.rl.bounds`).
+Actions, observations and rewards are the ones of the PettingZoo environment
+(:mod:`interpreter.rl.catalogue`, :mod:`interpreter.rl.observation`).
 """
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import pyspiel
 
 from ..dsl.primitives import PRIMITIVES
 from ..machine import rng
+from ..play.determinize import determinize
 from ..play.game import Game
 from ..rules.loading import load_ruleset
+from . import bounds as tree_bounds
+from .chance import ChanceSession
 from .observation import ObservationEncoder, _walk
-from .session import Session, catalogue_for
+from .session import Replay, Session, catalogue_for
 
 _RANDOM_CALLS = ("shuffle_zone", "random_pick")
 INT_MAX = 2 ** 31 - 1
+CHANCE_MODES = ("explicit", "sampled")
+CHILDREN_KEPT = 100_000   # transitions a small game remembers (see DavitGame.children)
+Utility = pyspiel.GameType.Utility
 
 
 def _random_primitives() -> set[str]:
@@ -44,9 +54,11 @@ def uses_chance(ruleset) -> bool:
     return any(f"{name}(" in text for name in _random_primitives())
 
 
-def hides_information(ruleset) -> bool:
+def hides_information(ruleset, explicit: bool = False) -> bool:
     """Whether anything can be hidden from a seat: hidden zones or counters, face-down things, simultaneous
-    decisions (commitments are private) or random draws (the stream's future is unknown)."""
+    decisions (commitments are private) or, with sampled chance, random draws (the stream in the state
+    holds the future no seat may know). With explicit chance every draw is a chance node everyone sees
+    happen; what it deals into a hidden place is hidden by that place."""
     # the box holds what is out of play; the view never shows it to anyone
     if any(z.visibility != "everyone" or z.face != "up" for z in ruleset.zones.values() if z.id != "box"):
         return True
@@ -55,21 +67,22 @@ def hides_information(ruleset) -> bool:
     if any("simultaneous" in node for node in _walk(ruleset.data.get("flow"))):
         return True
     text = repr(ruleset.data)
-    return any(word in text for word in ('"down"', "'down'", "flip(", "peek(")) or uses_chance(ruleset)
+    return any(word in text for word in ('"down"', "'down'", "flip(", "peek(")) or (not explicit and uses_chance(ruleset))
 
 
-def _game_type(ruleset) -> pyspiel.GameType:
+def _game_type(ruleset, explicit: bool = True, utility=None) -> pyspiel.GameType:
     name = ruleset.id + (f"_{ruleset.variant}" if ruleset.variant else "")
+    modes = pyspiel.GameType.ChanceMode
+    chance_mode = (modes.DETERMINISTIC if not uses_chance(ruleset)
+                   else modes.EXPLICIT_STOCHASTIC if explicit else modes.SAMPLED_STOCHASTIC)
     return pyspiel.GameType(
         short_name=f"davit_{name}".replace("-", "_"),
         long_name=f"davit: {ruleset.name}" + (f" ({ruleset.variant})" if ruleset.variant else ""),
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=(pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC if uses_chance(ruleset)
-                     else pyspiel.GameType.ChanceMode.DETERMINISTIC),
-        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(ruleset)
+        chance_mode=chance_mode,
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if hides_information(ruleset, explicit)
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=(pyspiel.GameType.Utility.IDENTICAL if ruleset.team_var is not None
-                 else pyspiel.GameType.Utility.GENERAL_SUM),
+        utility=utility if utility is not None else utility_kind(ruleset, ruleset.min_players)[0],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=ruleset.max_players,
         min_num_players=ruleset.min_players,
@@ -77,8 +90,47 @@ def _game_type(ruleset) -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": ruleset.min_players, "seed": 0},
+        parameter_specification={"players": ruleset.min_players, "seed": 0, "chance": "explicit"},
     )
+
+
+def utility_kind(ruleset, players: int, found=None) -> tuple:
+    """(utility type, utility sum or None). Co-operative: IDENTICAL. Zero- or constant-sum when the walk of
+    the whole tree (``found``) saw one sum only, or when the payoffs are ``outcome`` for two seats with
+    win + loss = 2 × draw and a tie for the best rank is a draw (or nobody is named winner): then every
+    end pays (win, loss), (loss, win) or (draw, draw). Otherwise GENERAL_SUM."""
+    if ruleset.team_var is not None:
+        return Utility.IDENTICAL, None
+    if found is not None and len(found.sums) == 1:
+        (total,) = found.sums
+    else:
+        spec = ruleset.payoffs
+        if not (spec[0] == "outcome" and players == 2 and (ruleset.tie_is_draw or not ruleset.has_winners)):
+            return Utility.GENERAL_SUM, None
+        win, draw, loss = spec[1:]
+        if win + loss != 2 * draw:
+            return Utility.GENERAL_SUM, None
+        total = 2 * draw
+    return (Utility.ZERO_SUM, 0.0) if total == 0 else (Utility.CONSTANT_SUM, float(total))
+
+
+def chance_outcomes_bound(ruleset, players: int) -> int:
+    """The most outcomes a chance node can offer, without walking the tree: a shuffle or a pick of things
+    offers at most every thing of the table; a roll or a pick of values at most the longest list a constant
+    holds, or one per player. A draw that offers more stops the game with an error (see DavitState)."""
+    table = ruleset.table(players)
+    longest = [len(v) for v in _lists(ruleset.data.get("constants"))]
+    return max([len(table.thing_list), players, len(table.zones)] + longest)
+
+
+def _lists(value):
+    if isinstance(value, list):
+        yield value
+        for item in value:
+            yield from _lists(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _lists(item)
 
 
 def utility_range(ruleset) -> tuple[float, float]:
@@ -93,38 +145,60 @@ def utility_range(ruleset) -> tuple[float, float]:
 
 
 class DavitGame(pyspiel.Game):
-    """One ruleset for one player count; ``params``: ``players`` and ``seed``."""
+    """One ruleset for one player count; ``params``: ``players``, ``seed`` and ``chance`` (explicit or sampled)."""
 
     def __init__(self, ruleset, params: dict | None = None):
         params = dict(params or {})
         players = int(params.get("players", ruleset.min_players))
         self.seed = int(params.get("seed", 0))
+        chance = str(params.get("chance", "explicit"))
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {chance!r}")
+        self.explicit = chance == "explicit"
         catalogue = catalogue_for(ruleset, players)
+        # the whole tree, when it is small enough to walk: exact bounds and the sum of the returns
+        self.bounds = tree_bounds.explore(ruleset, players) if self.explicit else None
+        found = self.bounds
+        self.utility_type, self.declared_sum = utility_kind(ruleset, players, found)
+        low, high = (found.min_return, found.max_return) if found is not None else utility_range(ruleset)
+        if found is not None:
+            length, outcomes = found.max_length, found.max_chance_outcomes
+        else:
+            # the game ends after limits.max_decisions decisions, each spelt in at most max_length ids
+            length = min(INT_MAX, ruleset.max_decisions * catalogue.max_length)
+            outcomes = chance_outcomes_bound(ruleset, players) if self.explicit and uses_chance(ruleset) else 0
+        self.max_outcomes = outcomes
         info = pyspiel.GameInfo(
-            num_distinct_actions=catalogue.size, max_chance_outcomes=0, num_players=players,
-            min_utility=utility_range(ruleset)[0], max_utility=utility_range(ruleset)[1],
-            utility_sum=None,
-            # every decision takes at least one step of the rules VM, and limits.max_steps bounds those
-            max_game_length=min(INT_MAX, ruleset.max_steps * catalogue.max_length))
-        super().__init__(_game_type(ruleset), info, {"players": players, "seed": self.seed})
+            num_distinct_actions=catalogue.size, max_chance_outcomes=outcomes, num_players=players,
+            min_utility=low, max_utility=high, utility_sum=self.declared_sum, max_game_length=length)
+        super().__init__(_game_type(ruleset, self.explicit, self.utility_type), info,
+                         {"players": players, "seed": self.seed, "chance": chance})
         self.ruleset = ruleset
         self.players = players
         self.encoder = ObservationEncoder(ruleset, players, catalogue)
         self.episodes = 0     # initial states that have been played from
         self._starts: dict = {}
+        # (seed, history, action) -> the session it leads to, for a tree small enough to walk: a solver walking
+        # it again (CFR's iterations) replays nothing. Sessions in states are frozen (never changed), so states
+        # share them. A big game's episodes rarely meet twice: no memory is spent on them.
+        self.children: dict | None = {} if self.bounds is not None else None
 
     def new_initial_state(self):
-        """A new game. Its seed is derived from the ``seed`` parameter and the number of initial states played
-        from so far: each played episode gets new shuffles, and the many initial states OpenSpiel makes only
-        to clone into or to measure tensors share one set-up game."""
-        return DavitState(self, rng.derive(self.seed, self.episodes))
+        """A new game. With explicit chance every game starts alike (at the set-up's first chance node, if
+        it draws). With sampled chance its seed is derived from the ``seed`` parameter and the number of
+        initial states played from so far: each played episode gets new shuffles, and the many initial
+        states OpenSpiel makes only to clone into or to measure tensors share one set-up game."""
+        return DavitState(self, self.seed if self.explicit else rng.derive(self.seed, self.episodes))
 
     def start(self, seed: int) -> Session:
         """A session for a new game with ``seed``, cloned from a cached set-up game."""
         if seed not in self._starts:
             if len(self._starts) >= 2:
                 self._starts.pop(next(iter(self._starts)))
-            self._starts[seed] = Game(self.ruleset, self.players, seed=seed, record=True)
+            self._starts[seed] = (ChanceSession(self.ruleset, self.players, seed, record=True) if self.explicit
+                                  else Game(self.ruleset, self.players, seed=seed, record=True))
+        if self.explicit:
+            return self._starts[seed].clone()
         return Session(self.ruleset, self.players, seed, record=True, start=self._starts[seed])
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -140,37 +214,110 @@ class DavitState(pyspiel.State):
         self.seed = seed
         self.played = False
         # OpenSpiel clones a Python state by asking the game for a new initial state and deep-copying the
-        # attributes into it (a Session deep-copies as a cheap clone); setting the game up is the slow part,
-        # so it waits until the state is first used.
+        # attributes into it: the session is frozen (an action makes a new one), so a copy shares it.
+        # Setting the game up is the slow part, so it waits until the state is first used.
         self._session = None
 
     @property
     def session(self) -> Session:
-        if self._session is None:
-            self._session = self.get_game().start(self.seed)
+        if self._session is None or isinstance(self._session, Replay):
+            replay, game = self._session, self.get_game()
+            if replay is not None and replay.fingerprint not in (None, game.ruleset.fingerprint):
+                # a name registered first by another ruleset of the same id (another folder or version)
+                raise ValueError(f"this state was saved with other rules than {game.ruleset.id}'s loaded now")
+            self._session = game.start(self.seed)
+            self._session.frozen = True
+            self._session.history = []
+            for action in (replay.history if replay is not None else ()):   # a state read back from a pickle
+                self._session = self._after(self._session, action)
         return self._session
 
     def current_player(self):
-        seat = self.session.acting()
+        session = self.session
+        if getattr(session, "chance", None) is not None:
+            return pyspiel.PlayerId.CHANCE
+        seat = session.acting()
         return pyspiel.PlayerId.TERMINAL if seat is None else seat
 
+    def chance_outcomes(self):
+        """The outcomes of the draw the rules wait for, with their exact probabilities."""
+        outcomes = self.session.chance_outcomes()
+        bound = self.get_game().max_outcomes
+        if outcomes and max(o for o, _ in outcomes) >= bound:
+            raise ValueError(f"a random draw ({self.session.chance.need.key}) offers {len(outcomes)} outcomes, "
+                             f"more than the {bound} the game declared (max_chance_outcomes)")
+        return outcomes
+
     def _legal_actions(self, player):
+        if player == pyspiel.PlayerId.CHANCE or getattr(self.session, "chance", None) is not None:
+            return [o for o, _ in self.session.chance_outcomes()] if player < 0 else []
         return self.session.legal_tokens(player)
 
     def _apply_action(self, action):
+        game = self.get_game()
         if not self.played:
             self.played = True
-            self.get_game().episodes += 1
-        self.session.step(action)
+            game.episodes += 1
+        self._session = self._after(self.session, action)
+
+    def _after(self, session, action):
+        """The frozen session ``action`` leads to from ``session`` (remembered for a small game's tree)."""
+        cache = self.get_game().children
+        key = (self.seed, tuple(session.history), action) if cache is not None else None
+        after = cache.get(key) if cache is not None else None
+        if after is None:
+            after = session.clone()
+            if getattr(after, "chance", None) is not None:
+                after.apply_chance(action)
+            else:
+                after.step(action)
+            after.frozen = True
+            after.history = session.history + [action]
+            if cache is not None:
+                if len(cache) >= CHILDREN_KEPT:
+                    cache.clear()
+                cache[key] = after
+        return after
 
     def _action_to_string(self, player, action):
+        if player == pyspiel.PlayerId.CHANCE:
+            chance = getattr(self.session, "chance", None)
+            return chance.label(action) if chance is not None else f"chance outcome {action}"
         return self.session.catalogue.names[action]
 
     def is_terminal(self):
         return self.session.over
 
     def returns(self):
-        return self.session.returns()
+        returns = self.session.returns()
+        game = self.get_game()
+        if game.declared_sum is not None and self.session.game.is_over \
+                and abs(sum(returns) - game.declared_sum) > 1e-9:
+            raise ValueError(f"the game was declared {game.utility_type} (returns summing to {game.declared_sum}) "
+                             f"but ended with returns {returns}")
+        return returns
+
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state ``player_id`` cannot tell from this one (davit's determinizer: hidden things dealt anew,
+        others' hidden counters and uncommitted choices forgotten), keeping the seat's own log, for
+        OpenSpiel's IS-MCTS. With explicit chance the future draws are chance nodes, not a stream."""
+        session = self.session
+        if getattr(session, "chance", None) is not None or session.over:
+            raise ValueError("resample_from_infostate needs a state where a player decides")
+        draw = probability_sampler() if callable(probability_sampler) else random.random()
+        game = session.game
+        sample = determinize(game, player_id, random.Random(int(draw * 2 ** 53)))
+        sample.record = True
+        sample.log = list(game.view(player_id)["log"])   # what the seat has read, nothing more
+        other = self.clone()
+        copy = session.clone()
+        copy.game = sample
+        copy._seen, copy._spelt = {}, {}
+        copy.frozen = True
+        copy.history = list(session.history)
+        other._session = copy
+        other.seed = ("resampled", draw, self.seed)   # its own transitions, apart from the real game's
+        return other
 
     def __str__(self):
         """The spectator's view (no seat's secrets), for debugging."""
@@ -197,18 +344,27 @@ class DavitObserver:
 
     def string_from(self, state, player):
         session = state.session
+        strings = session.__dict__.setdefault("_strings", {})
+        key = (player, self.perfect_recall)
+        if key not in strings:
+            strings[key] = self._string(session, player)
+        return strings[key]
+
+    def _string(self, session, player):
         view = session.game.view(player) if self.perfect_recall else dict(session.view(player))
         if session.acting() == player:
             view["partial"] = [session.catalogue.names[t] for t in session.prefix]
         return json.dumps(view, sort_keys=True, default=str)
 
 
-def game(ruleset, players: int, variant: str | None = None, seed: int = 0) -> DavitGame:
-    """An OpenSpiel game for ``ruleset`` (an id, a folder or a loaded Ruleset) and ``players`` seats."""
+def game(ruleset, players: int, variant: str | None = None, seed: int = 0, chance: str = "explicit") -> DavitGame:
+    """An OpenSpiel game for ``ruleset`` (an id, a folder or a loaded Ruleset) and ``players`` seats;
+    ``chance``: ``explicit`` (chance nodes) or ``sampled`` (the engine's seeded stream)."""
     rs = load_ruleset(ruleset, variant) if isinstance(ruleset, str) else ruleset
     if not rs.min_players <= players <= rs.max_players:
         raise ValueError(f"{rs.id} is for {rs.min_players}–{rs.max_players} players, not {players}")
-    return DavitGame(rs, {"players": players, "seed": seed})
+    register(rs)   # so that OpenSpiel can read a serialised state back (it loads the game by its name)
+    return DavitGame(rs, {"players": players, "seed": seed, "chance": chance})
 
 
 def register(ruleset, variant: str | None = None) -> str:

@@ -23,6 +23,14 @@ def catalogue_for(ruleset, players: int) -> Catalogue:
     return Catalogue(ruleset, players)
 
 
+class Replay:
+    """A pickled session: the OpenSpiel actions (tokens and chance outcomes) to play again from the start."""
+
+    def __init__(self, history, fingerprint=None):
+        self.history = list(history)
+        self.fingerprint = fingerprint   # the rules it was played with
+
+
 class Session:
     """A :class:`Game` plus the partly spelt action of the acting seat."""
 
@@ -47,17 +55,29 @@ class Session:
         self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
 
     def clone(self) -> Session:
-        other = Session.__new__(Session)
+        other = type(self).__new__(type(self))
         other.__dict__.update(self.__dict__)
+        other.frozen = False
+        other.history = None
+        other.__dict__.pop("_strings", None)   # the observer's strings of this position (openspiel.py)
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
         other._seen = dict(self._seen)
         return other
 
+    frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
+    history = None   # the OpenSpiel actions that led to a frozen session, for pickling
+
+    def __reduce__(self):
+        # OpenSpiel serialises a Python state by pickling its attributes: a session goes as its history
+        if self.history is None:
+            raise TypeError("only a session of the OpenSpiel adapter (which knows its history) can be pickled")
+        return (Replay, (list(self.history), self.ruleset.fingerprint))
+
     def __deepcopy__(self, memo):
         # OpenSpiel clones a Python state by deep-copying its attributes: share the ruleset, copy the game
-        return self.clone()
+        return self if self.frozen else self.clone()
 
     @property
     def over(self) -> bool:
@@ -90,6 +110,9 @@ class Session:
                 # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
                 seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
                        else self.catalogue.spell(action))
+                if len(seq) > self.catalogue.max_length:   # the bound the OpenSpiel game declares rests on it
+                    raise CatalogueError(f"{action} is spelt in {len(seq)} ids, more than the catalogue's bound "
+                                         f"of {self.catalogue.max_length}")
                 if seq in sequences and sequences[seq] != action:
                     raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
                 sequences[seq] = action

@@ -329,6 +329,7 @@ class Builder:
                 continue
             local = {"player": "player"}
             params = []
+            param_types = []
             independent = set()
             chooses = spec.get("choose") or {}
             for pname, domain in chooses.items():
@@ -336,7 +337,8 @@ class Builder:
                 params.append((str(pname), fn if fn is not None else (lambda g, L: [])))
                 if fn is not None and not _names_read(domain) & {name for name, _ in params[:-1]}:
                     independent.add(len(params) - 1)
-                local = {**local, str(pname): element(self.compiler.infer(domain, "choice", local))}
+                param_types.append(element(self.compiler.infer(domain, "choice", local)))
+                local = {**local, str(pname): param_types[-1]}
             cond, reasons = None, []
             if isinstance(spec.get("if"), list):
                 # several conditions, each refused with its own reason
@@ -367,7 +369,7 @@ class Builder:
                 cond = _all_of([fn for fn, _ in reasons])
             self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
                                              costs, code_id, label_fn, loc, str(spec.get("description", "")),
-                                             reasons, frozenset(independent))
+                                             reasons, frozenset(independent), tuple(param_types))
 
     def _card_effects(self):
         """A thing's `effect` runs when a rule calls resolve(card, player)."""

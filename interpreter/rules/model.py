@@ -39,6 +39,7 @@ class ActionDef:
     description: str = ""
     reasons: list = field(default_factory=list)     # [(condition fn, reason)] when `if` is a list
     independent: frozenset = frozenset()             # indexes of params whose domain reads no earlier choice
+    param_types: tuple = ()                          # each param's static type (dsl/static_types.py), `any` unknown
 
 
 @dataclass(frozen=True)
