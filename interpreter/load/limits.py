@@ -19,6 +19,17 @@ MAX_INT_DIGITS = 100               # a whole number of more digits is refused (r
 MAX_TEXT = 100_000                 # characters in one text the rules make or store
 MAX_ITEMS = 100_000                # items in one list the rules make or store (range() included)
 MAX_WORK = 2_000_000               # items touched for one decision (the bundled games: 27,000 at most)
+MAX_GAME_WORK = 100_000_000        # items touched over a whole game: it ends ("work limit"; bundled: 150,000)
+MAX_CHOICES = 10_000               # legal actions of one seat at one decision, or options of a choose (bundled: 27)
+MAX_POSITION = 5_000_000           # items held in the whole position: lists, tables, long texts (see budget.py)
+MAX_DEPTH = 24                     # lists and tables inside each other, in one value the rules store
+MAX_ZONES = 20_000                 # zones and board spaces, over the main file and all its includes
+MAX_DEFINITIONS = 20_000           # thing definitions, over the main file and all its includes
+MAX_VALUES = 1_000_000             # YAML values (mappings, lists, scalars) over the main file and its includes
+MAX_ACTION_ITEMS = 1_000           # values in one action given from outside (JSON, a scenario, a page)
+MAX_ACTION_DEPTH = 8               # lists and mappings inside each other in one such action
+MAX_REQUEST_BYTES = 4_096          # the body of one request to the web table (an index and a step)
 
 LENGTH_LIMIT_REASON = "length limit"
 LENGTH_DRAW_REASON = "length limit: a draw"   # limits.at_length_limit: draw (nobody wins)
+WORK_LIMIT_REASON = "work limit"   # MAX_GAME_WORK: the rules did too much over the whole game

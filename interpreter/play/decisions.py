@@ -10,6 +10,8 @@ import difflib
 from dataclasses import dataclass
 
 from ..errors import GameError
+from ..load.limits import MAX_CHOICES, MAX_WORK
+from ..machine.budget import over_budget, too_many_choices
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode
 from ..machine.vm import LOCALS, PC
 from ..machine.waits import CHOOSE, PASS
@@ -122,12 +124,22 @@ def deciding(pending) -> list[int]:
 
 
 def _domain(g, fn, local, loc):
+    """A parameter's choices, charged to the work budget: listing legal actions is work like any other."""
     items = fn(g, local)
     if hasattr(items, "defn"):  # a zone: its things
-        return list(g.zone_things(items))
-    if isinstance(items, (list, tuple)):
-        return list(items)
-    raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
+        items = g.zone_things(items)
+    elif not isinstance(items, (list, tuple)):
+        raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
+    g.work += len(items)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+    return list(items)
+
+
+def _many(adef, found: list) -> None:
+    """Refuse a decision of more than ``MAX_CHOICES`` actions, checked once per batch of them."""
+    if len(found) > MAX_CHOICES:
+        raise too_many_choices(f"action '{adef.id}'", len(found), adef.location)
 
 
 def _enumerate(g, adef, seat: int, found: list) -> None:
@@ -144,6 +156,7 @@ def _enumerate(g, adef, seat: int, found: list) -> None:
                 if not _legal(g, adef, local, seat):
                     continue
             found.append(Action(seat, aid, ((name, value),), None, g))
+        _many(adef, found)
         return
     _combinations(g, adef, seat, local, 0, {}, found)
 
@@ -171,12 +184,18 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
         values = shared.get(i)
         if values is None:
             values = shared[i] = _domain(g, fn, local, adef.location)
+        else:   # walked again for each earlier choice: charged each time
+            g.work += len(values)
+            if g.work > MAX_WORK:
+                raise over_budget(adef.location)
     else:
         values = _domain(g, fn, local, adef.location)
     for value in values:
         local[name] = value
         _combinations(g, adef, seat, local, i + 1, shared, found)
     local.pop(name, None)
+    if i == len(params) - 1:
+        _many(adef, found)
 
 
 def describe(g, action: Action) -> str:
