@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..agents import make_agents, play_out
 from ..errors import RunawayGameError
-from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, WORK_LIMIT_REASON
 from ..machine import rng
 from ..play.game import Game
 from ..rules.loading import load_ruleset
@@ -74,7 +74,7 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
               "winners": list(game.winners), "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
-                                                                      LENGTH_DRAW_REASON)}
+                                                                      LENGTH_DRAW_REASON, WORK_LIMIT_REASON)}
     if spec.coverage:
         record["coverage"] = game_coverage(game.log, offered)
     return record

@@ -11,7 +11,7 @@ import hashlib
 import json
 
 from ..errors import GameError, RunawayGameError, SaveError
-from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_GAME_WORK, WORK_LIMIT_REASON
 from ..machine import execute, rng
 from ..machine.values import decode
 from ..rules.table import Table
@@ -34,6 +34,7 @@ class Game(RuleRuntime):
     """
 
     work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
+    spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
@@ -59,6 +60,7 @@ class Game(RuleRuntime):
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
                    "seed": seed})
         self._advance()
+        self.spent = self.work
 
     # -- setting up ---------------------------------------------------------------
 
@@ -122,6 +124,10 @@ class Game(RuleRuntime):
         decisions.commit(self, action)
         self.decisions += 1
         self._advance()
+        self.spent += self.work
+        if self.spent > MAX_GAME_WORK and not self.state.over:
+            # each decision may do a lot (limits.MAX_WORK); many such decisions would take hours
+            self.finish(WORK_LIMIT_REASON, draw=self.ruleset.draw_at_length_limit)
         if not self.state.over and self.decisions >= self.ruleset.max_decisions:
             # every game is finite: a game that can go on forever (moves that undo each other)
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
@@ -141,13 +147,14 @@ class Game(RuleRuntime):
         other.committed = None
         other.end_reason = self.end_reason
         other.decisions = self.decisions
+        other.spent = self.spent
         other.state = self.state.clone()
         return other
 
     def to_json(self) -> dict:
         return {"davit": 1, "ruleset": self.ruleset.id, "variant": self.ruleset.variant,
                 "fingerprint": self.ruleset.fingerprint, "players": self.num_players, "seed": self.seed,
-                "decisions": self.decisions, "state": self.state.to_json(), "log": self.log}
+                "decisions": self.decisions, "work": self.spent, "state": self.state.to_json(), "log": self.log}
 
     @classmethod
     def from_json(cls, ruleset, data: dict) -> "Game":
@@ -176,6 +183,10 @@ class Game(RuleRuntime):
         if type(decided) is not int or decided < 0:
             raise SaveError("saved game is damaged: its number of decisions is not a whole number")
         game.decisions = decided
+        spent = data.get("work", 0)
+        if type(spent) is not int or spent < 0:
+            raise SaveError("saved game is damaged: the work its rules did is not a whole number")
+        game.spent = spent
         # a decision no seat can take would leave every player (and every bot loop) waiting for ever
         if not state.over and state.pending is not None and not game.legal_actions():
             raise SaveError("saved game is damaged: it waits for a decision that no one can take")
