@@ -10,7 +10,7 @@ import difflib
 from dataclasses import dataclass
 
 from ..errors import GameError
-from ..load.limits import MAX_CHOICES, MAX_WORK
+from ..load.limits import MAX_ACTION_DEPTH, MAX_ACTION_ITEMS, MAX_CHOICES, MAX_TEXT, MAX_WORK
 from ..machine.budget import over_budget, too_many_choices
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode
 from ..machine.vm import LOCALS, PC
@@ -108,6 +108,35 @@ class Applied:
         return True
 
 
+
+
+def malformed(action) -> str | None:
+    """Why ``action`` (an :class:`Action` or its JSON form) is too big or too deep to read, or None.
+
+    Walked with an explicit stack and stopped at the limits, so an action of any shape from
+    outside (nested 3,000 deep, a million items) is refused before anything reads it recursively.
+    """
+    todo = [((action.player, action.name, action.args) if isinstance(action, Action) else action, 1)]
+    seen = 0
+    while todo:
+        value, depth = todo.pop()
+        seen += 1
+        if seen > MAX_ACTION_ITEMS:
+            return f"not an action: more than {MAX_ACTION_ITEMS:,} values"
+        if isinstance(value, (str, bytes)):
+            if len(value) > MAX_TEXT:
+                return f"not an action: a text of more than {MAX_TEXT:,} characters"
+            continue
+        if isinstance(value, dict):
+            value = [*value.keys(), *value.values()]
+        elif not isinstance(value, (list, tuple)):
+            continue
+        if depth > MAX_ACTION_DEPTH:
+            return f"not an action: lists or mappings nested more than {MAX_ACTION_DEPTH} deep"
+        if len(value) > MAX_ACTION_ITEMS:
+            return f"not an action: more than {MAX_ACTION_ITEMS:,} values"
+        todo.extend((item, depth + 1) for item in value)
+    return None
 
 
 # --- enumeration ------------------------------------------------------------------
@@ -267,7 +296,7 @@ def legal_actions(g, seat: int | None = None) -> list[Action]:
 def was_offered(g, action: Action) -> bool:
     """True if ``action`` is one of the very objects enumerated for the pending decision (so it is legal)."""
     cache = g.offered_cache
-    if cache is None or cache[0] is not g.state.pending or g.state.over:
+    if cache is None or cache[0] is not g.state.pending or g.state.over or type(action.player) is not int:
         return False
     # in a simultaneous step the pending decision outlives a seat's commitment
     return any(a is action for a in cache[1].get(action.player, ())) and action.player in deciding(cache[0])

@@ -105,14 +105,19 @@ class Game(RuleRuntime):
 
     def apply(self, action) -> Applied | Refused:
         """Carry out ``action`` (an :class:`Action` or its JSON form); illegal actions are refused as values."""
+        # an action taken from the current legal_actions() list is known to be legal
+        offered = isinstance(action, Action) and decisions.was_offered(self, action)
+        if not offered:
+            bad = decisions.malformed(action)   # of any shape, nested or huge: refused before it is read
+            if bad is not None:
+                return Refused(action, bad, decisions.UNKNOWN, decisions.Unknown("action", "(malformed)"))
         try:
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             return Refused(action, f"not an action: {type(exc).__name__} {exc}", decisions.UNKNOWN,
                            decisions.unreadable(self, action))
         self.work = 0
-        # an action taken from the current legal_actions() list is known to be legal
-        reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
+        reason = None if offered else decisions.check(self, action)
         if reason is not None:
             return decisions.refusal(self, action, reason)
         self.carry_out_legal(action)
@@ -195,6 +200,9 @@ class Game(RuleRuntime):
     def action_from_json(self, data) -> Action:
         if isinstance(data, Action):
             return data
+        bad = decisions.malformed(data)
+        if bad is not None:
+            raise ValueError(bad)
         player, name = data["player"], data["action"]
         # strict: a seat is a JSON integer (not true, not 0.5, not "1"), an action a name
         if type(player) is not int:
