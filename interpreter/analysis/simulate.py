@@ -18,7 +18,7 @@ import sys
 import time
 
 from ..rules.loading import load_ruleset
-from .runner import CHUNK, LocalSession, RunSpec, game_seeds
+from .runner import CHUNK, LocalSession, RunSpec, WorkerLostError, game_seeds
 from .summary import compare_figures, summarize
 
 ROUND = 500          # games per variant between two looks at the precision goal
@@ -34,6 +34,7 @@ class Run:
         self.records: list[dict] = [{} for _ in specs]   # per variant: game index -> record
         self.interrupted = False
         self.stopped_by = "games"
+        self.missing: list[int] = []   # games lost with a worker process that died each time they were played
         self.seconds = 0.0
 
     def games(self, v: int) -> list[dict]:
@@ -67,6 +68,12 @@ def play(specs: list[RunSpec], games: int, seed: int = 0, workers: int = 1, unti
     except KeyboardInterrupt:
         run.interrupted = True
         run.stopped_by = "interrupted"
+    except WorkerLostError as exc:
+        # what finished is kept, as on Ctrl-C, and the run says which games are missing
+        print(f"davit: {exc}", file=sys.stderr)
+        run.interrupted = True
+        run.stopped_by = "interrupted"
+        run.missing = exc.missing
     finally:
         if bar is not None:
             bar.close()
@@ -104,6 +111,8 @@ def _timing(summary: dict, run: Run) -> dict:
     summary["games_per_second"] = round(total / run.seconds, 1) if run.seconds > 0 else None
     summary["interrupted"] = run.interrupted
     summary["stopped_by"] = run.stopped_by
+    if run.missing:
+        summary["missing_games"] = run.missing
     return summary
 
 
