@@ -116,11 +116,13 @@ def malformed(action) -> str | None:
     Walked with an explicit stack and stopped at the limits, so an action of any shape from
     outside (nested 3,000 deep, a million items) is refused before anything reads it recursively.
     """
-    todo = [((action.player, action.name, action.args) if isinstance(action, Action) else action, 1)]
+    todo = [(action, 1)]
     seen = 0
     while todo:
         value, depth = todo.pop()
         seen += 1
+        if isinstance(value, Action):
+            value = (value.player, value.name, value.args)
         if seen > MAX_ACTION_ITEMS:
             return f"not an action: more than {MAX_ACTION_ITEMS:,} values"
         if isinstance(value, (str, bytes)):
