@@ -17,6 +17,7 @@ from ..machine.values import decode
 from ..rules.table import Table
 from . import decisions, views
 from .decisions import Action, Applied, Refused
+from .position import check_locals, recount
 from .runtime import RuleRuntime
 from .state import State, copy_data
 
@@ -35,6 +36,7 @@ class Game(RuleRuntime):
 
     work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
     spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
+    local_sizes = None   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
@@ -60,6 +62,7 @@ class Game(RuleRuntime):
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
                    "seed": seed})
         self._advance()
+        self._count_position()
         self.spent = self.work
 
     # -- setting up ---------------------------------------------------------------
@@ -129,6 +132,7 @@ class Game(RuleRuntime):
         decisions.commit(self, action)
         self.decisions += 1
         self._advance()
+        self._count_position()
         self.spent += self.work
         if self.spent > MAX_GAME_WORK and not self.state.over:
             # each decision may do a lot (limits.MAX_WORK); many such decisions would take hours
@@ -254,6 +258,14 @@ class Game(RuleRuntime):
             if not st.stack and st.pending is None and not st.over:
                 self.finish()
 
+    def _count_position(self) -> None:
+        """The whole position's size (play/position.py), at the end of a decision."""
+        if self.state.held is None:   # not counted yet, or changed in place
+            recount(self, self.item_loc)
+            self.local_sizes = None
+        if self.state.stack:
+            check_locals(self)
+
     def resettle(self) -> None:
         """Look at the game again after a change from outside the rules (a scenario's `set`).
 
@@ -269,6 +281,7 @@ class Game(RuleRuntime):
             st.pending = None
         self.offered_cache = None
         self.work = 0
+        st.held = None   # changed from outside: counted afresh
         self._advance()
 
     def any_legal(self, pending, seat: int) -> bool:

@@ -11,7 +11,10 @@ from ..errors import GameError
 from ..machine import rng
 from ..machine.budget import too_big
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
+from .position import CHARS_PER_ITEM, LINK_ITEMS, grow, hold
 from .visibility import seers_of, watchers
+
+HELD = frozenset((list, dict, tuple, str))   # the values play/position.py counts (a text: when long)
 
 
 def checked_size(value, loc=None):
@@ -30,12 +33,30 @@ def checked_size(value, loc=None):
 class RuleRuntime:
     """Mixed into :class:`Game`; expects ``state``, ``table``, ``ruleset``, ``record`` and ``emit``."""
 
+    item_loc = None   # where the last assignment into an item was (the position is counted again after it)
+
     def seers_of(self, values) -> list | None:
         """Seats that may see every thing named among ``values`` (None: everyone); events naming them say so."""
         return seers_of(self, values)
 
     def set_var(self, name, value) -> None:
-        self.state.vars[name] = checked_size(value)
+        checked_size(value)
+        if type(value) in HELD or self.state.held:
+            hold(self, name, value, None)
+        self.state.vars[name] = value
+
+    def hold_link(self, link) -> None:
+        """Count a board link about to be added to the position."""
+        grow(self, LINK_ITEMS + len(link[2]) // CHARS_PER_ITEM, None)
+
+    def set_item(self, obj, index, value, loc) -> None:
+        """``obj[index] = value`` (a rule's assignment into an item of a list or table)."""
+        checked_size(value, loc)
+        if type(value) in HELD:
+            hold(self, None, value, loc)   # measured (depth, size); which slot holds ``obj`` is not known:
+        obj[index] = value
+        self.state.held = None             # the position is counted afresh at the decision's end
+        self.item_loc = loc
 
     def get_attr(self, obj, name, loc):
         if isinstance(obj, ThingRef):
@@ -145,6 +166,8 @@ class RuleRuntime:
                     raise GameError(f"{self.player_name(obj.seat)}'s {name} would be {value}, outside "
                                     f"{spec.min}..{spec.max}", loc)
             old = self.state.pvars[obj.seat].get(name)
+            if type(value) in HELD or self.state.held:
+                hold(self, (obj.seat, name), value, loc)
             self.state.pvars[obj.seat][name] = value
             if old != value and self.record:
                 event = {"e": "set", "player": obj.seat, "name": name, "old": encode(old), "new": encode(value)}
@@ -155,6 +178,8 @@ class RuleRuntime:
         if isinstance(obj, ThingRef):
             if name not in self.ruleset.thing_props:
                 raise GameError(f"'{name}' is not a declared thing property", loc)
+            if type(value) in HELD or self.state.held:
+                hold(self, (obj.id, name), value, loc)
             self.state.own_props(obj.id)[name] = value
             if isinstance(value, (list, dict)):
                 self.state.mark_deep(obj.id)
@@ -169,6 +194,8 @@ class RuleRuntime:
     def set_zone_prop(self, zid, name, value) -> None:
         checked_size(value)
         st = self.state
+        if type(value) in HELD or st.held:
+            hold(self, ("z", zid, name), value, None)
         st.own_zprops(zid)[name] = value
         if name == "removed":   # the board changed: its breadth-first trees are looked up afresh
             st.board_key = None

@@ -1,0 +1,156 @@
+"""The size of the whole position, capped where it grows: ``limits.MAX_POSITION`` items.
+
+The caps of :mod:`interpreter.machine.budget` bound one value: a list of
+100,000 items, a text of 100,000 characters. A ruleset could still keep a
+list of 100,000 lists in a variable, or add a list of 99,999 items to one
+variable at every decision, and fill memory decision by decision. So what
+the position holds is counted, as copies (a list kept twice counts twice,
+as ``clone`` and ``to_json`` would copy it twice): each item of a list or
+table one, each text ``len // CHARS_PER_ITEM`` (short texts, numbers and
+references nothing: their number is fixed by the ruleset's declarations),
+each board link added in play four. Lists and tables inside each other more
+than ``limits.MAX_DEPTH`` deep are refused (copying and saving walk them).
+
+It is counted where it grows, not on every read: a store of a list, table or
+long text into a variable, counter or property measures that value (walking
+it, charged to the work budget) and keeps its size by slot in
+``state.held``, so replacing a value gives its items back; a store of a plain
+value costs nothing while nothing is held. An assignment into an item
+(``x[i] = v``) cannot tell which slot holds the list, so it marks the count
+unknown (``held`` None) and the position is counted afresh at the end of
+the decision, as after a change from outside (a determinized or loaded state).
+
+The local variables of rules that wait for a decision (a ``choose`` inside a
+loop) are kept in the position too: :func:`check_locals` measures them at
+the end of each decision, each list only once while it stays in a local
+(a value no rule changes in place is not walked again).
+"""
+from __future__ import annotations
+
+from ..errors import GameError
+from ..load.limits import MAX_DEPTH, MAX_POSITION, MAX_WORK
+from ..machine.budget import over_budget
+
+CHARS_PER_ITEM = 64
+LINK_ITEMS = 4
+
+
+def _too_big(total: int, loc) -> GameError:
+    return GameError(f"the position would hold more than {MAX_POSITION:,} items (of lists, tables and long texts "
+                     f"in variables, counters, properties and waiting rules' locals: {total:,})", loc,
+                     hint="keep fewer or shorter lists; a list that grows at every turn needs a bound")
+
+
+def measure(value, loc, limit: int = MAX_POSITION) -> int:
+    """The items ``value`` holds, as copies; past ``limit`` or ``MAX_DEPTH`` a located error."""
+    kind = type(value)
+    if kind is str:
+        return len(value) // CHARS_PER_ITEM
+    if kind is not list and kind is not dict and kind is not tuple:
+        return 0
+    size = 0
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise GameError(f"lists or tables nested more than {MAX_DEPTH} deep cannot be kept", loc)
+        items = item.values() if type(item) is dict else item
+        size += len(items)
+        for inner in items:
+            kind = type(inner)
+            if kind is list or kind is dict or kind is tuple:
+                todo.append((inner, depth + 1))
+            elif kind is str and len(inner) >= CHARS_PER_ITEM:
+                size += len(inner) // CHARS_PER_ITEM
+        if size > limit:
+            raise _too_big(size, loc)
+    return size
+
+
+def hold(g, key, value, loc) -> None:
+    """Account for ``value`` about to be stored in slot ``key`` (its old value's items are given back)."""
+    st = g.state
+    held = st.held
+    if held is None:
+        recount(g, loc)
+        held = st.held
+    size = measure(value, loc)
+    old = held.pop(key, 0)
+    total = st.held_total - old + size
+    if size:
+        g.work += size   # walking it was work
+        if g.work > MAX_WORK:
+            raise over_budget(loc)
+        if total > MAX_POSITION:
+            held[key] = old
+            raise _too_big(total, loc)
+        held[key] = size
+    st.held_total = total
+
+
+def grow(g, items: int, loc) -> None:
+    """Account for ``items`` more that nothing gives back (a board link)."""
+    st = g.state
+    if st.held is None:
+        recount(g, loc)
+    if st.held_total + items > MAX_POSITION:
+        raise _too_big(st.held_total + items, loc)
+    st.held_total += items
+
+
+def recount(g, loc=None) -> None:
+    """Count the whole position afresh (``state.held``), refusing it past ``MAX_POSITION``."""
+    st = g.state
+    held: dict = {}
+    total = 0
+
+    def add(key, value):
+        nonlocal total
+        kind = type(value)
+        if kind is list or kind is dict or kind is tuple or (kind is str and len(value) >= CHARS_PER_ITEM):
+            size = measure(value, loc, MAX_POSITION - total)
+            if size:
+                held[key] = size
+                total += size
+
+    for name, value in st.vars.items():
+        add(name, value)
+    for seat, pv in enumerate(st.pvars):
+        for name, value in pv.items():
+            add((seat, name), value)
+    for tid, props in st.props.items():
+        for name, value in props.items():
+            if name != "known_to":   # a few seats, kept by the engine
+                add((tid, name), value)
+    for zid, props in st.zprops.items():
+        for name, value in props.items():
+            add(("z", zid, name), value)
+    for link in st.links:
+        total += LINK_ITEMS + len(link[2]) // CHARS_PER_ITEM
+    if total > MAX_POSITION:
+        raise _too_big(total, loc)
+    st.held = held
+    st.held_total = total
+
+
+def check_locals(g) -> None:
+    """Refuse a position whose held items and waiting rules' local lists and tables pass ``MAX_POSITION``."""
+    st = g.state
+    known = g.local_sizes
+    sizes = {}
+    total = st.held_total
+    for frame in st.stack:
+        for value in frame[2].values():
+            kind = type(value)
+            if kind is list or kind is dict or kind is tuple:
+                key = id(value)
+                seen = known.get(key) if known is not None else None
+                if seen is not None and seen[0] is value:
+                    size = seen[1]
+                else:
+                    size = measure(value, g.codes[frame[0]].location)
+                sizes[key] = (value, size)   # the value kept alive with its size: its id stays its own
+                total += size
+                if total > MAX_POSITION:
+                    raise _too_big(total, g.codes[frame[0]].location)
+    g.local_sizes = sizes
