@@ -192,3 +192,80 @@ def test_an_ordinary_action_from_json_still_plays():
     game = Game(load_ruleset("tutorial"), 2, seed=1)
     action = game.legal_actions()[0]
     assert game.apply(action.to_json())
+
+
+# --- the whole position's size ----------------------------------------------------------------------------
+
+def _each_decision(do, variables, **more):
+    return _turns({"id": "work", "do": do}, **dict({"variables": variables, "limits": {"max_decisions": 1_000_000}},
+                                                   **more))
+
+
+POSITION = {
+    # each decision adds a list of 99,999 items, each under the cap on one list, around the old value
+    "a variable that nests a new list each decision": ({"x": []}, "x = [x] + range(99999)"),
+    # the same list kept twice at each level: little memory, but a copy or a save would write 2 ** n items
+    "a variable that holds itself twice": ({"x": []}, "x = [x, x]"),
+    "an item that grows in place": ({"x": [0]}, "x[0] = [x[0]] + range(99999)"),
+    "an item that holds its list twice": ({"x": [0, 0]}, "x[0] = [x[0], x[0]]"),
+}
+
+
+@pytest.mark.parametrize("case", POSITION)
+def test_a_position_that_grows_past_the_cap_is_a_located_stop(tmp_path, case):
+    variables, do = POSITION[case]
+    rs = load(tmp_path, _each_decision(do, variables))
+    with _Bounded(), pytest.raises(GameError) as info:
+        game = Game(rs, 1)
+        play_out(game, make_agents("random", 1, 0))
+    assert f"the position would hold more than {limits.MAX_POSITION:,} items" in _located(info.value)
+
+
+def test_long_texts_in_many_things_count_toward_the_position(tmp_path):
+    # each text is under the cap on one text; 2,000 of them are not
+    spec = _each_decision("for t in pile:\n  t.note = big", {"big": "a" * 90_000},
+                          zones=[{"id": "pile"}], things=[{"id": "card", "count": 2_000, "start": "pile"}],
+                          props={"things": {"note": ""}})
+    rs = load(tmp_path, spec)
+    with _Bounded(), pytest.raises(GameError) as info:
+        game = Game(rs, 1)
+        play_out(game, make_agents("random", 1, 0))
+    assert "the position would hold more than" in _located(info.value)
+
+
+def test_a_local_of_a_waiting_rule_counts_toward_the_position(tmp_path):
+    rs = load(tmp_path, {"variables": {"x": 0}, "limits": {"max_decisions": 1_000_000},
+                         "setup": "y = []\nwhile true:\n  y = [y] + range(99999)\n  x = choose(player(0), [1, 2])"})
+    with _Bounded(), pytest.raises(GameError) as info:
+        game = Game(rs, 1)
+        play_out(game, make_agents("random", 1, 0))
+    assert "the position would hold more than" in _located(info.value)
+
+
+def test_a_list_that_holds_itself_is_refused(tmp_path):
+    rs = load(tmp_path, _each_decision("x[0] = x", {"x": [0]}))
+    with _Bounded(), pytest.raises(GameError) as info:
+        game = Game(rs, 1)
+        play_out(game, make_agents("random", 1, 0))
+    assert f"nested more than {limits.MAX_DEPTH} deep cannot be kept" in _located(info.value)
+
+
+def test_a_list_replaced_each_decision_gives_its_items_back(tmp_path):
+    # 50,000 items kept, replaced 100 times: 5,000,000 stored in all, never more than 100,000 at once
+    rs = load(tmp_path, _each_decision("x = range(50000)\ny = [x]", {"x": [], "y": []},
+                                       limits={"max_decisions": 100}))
+    game = Game(rs, 1)
+    play_out(game, make_agents("random", 1, 0))
+    assert game.is_over and game.decisions == 100
+    assert game.state.held_total == 100_001
+    assert game.clone().state.held_total == 100_001
+
+
+def test_board_links_added_in_play_count_toward_the_position(tmp_path):
+    board = {"spaces": [{"id": "a"}, {"id": "b"}]}
+    rs = load(tmp_path, _each_decision("for i in range(20000):\n  connect(space('a'), space('b'))", {"x": 0},
+                                       board=board))
+    with _Bounded(), pytest.raises(GameError) as info:
+        game = Game(rs, 1)
+        play_out(game, make_agents("random", 1, 0))
+    assert "the position would hold more than" in _located(info.value)
