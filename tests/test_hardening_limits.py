@@ -269,3 +269,13 @@ def test_board_links_added_in_play_count_toward_the_position(tmp_path):
         game = Game(rs, 1)
         play_out(game, make_agents("random", 1, 0))
     assert "the position would hold more than" in _located(info.value)
+
+
+def test_the_docs_state_every_new_limit_the_code_has():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "docs" / "dsl.md").read_text(encoding="utf-8")
+    for name in ("MAX_CHOICES", "MAX_GAME_WORK", "MAX_POSITION", "MAX_DEPTH", "MAX_RULESET_BYTES", "MAX_VALUES",
+                 "MAX_ZONES", "MAX_DEFINITIONS", "MAX_ACTION_DEPTH", "MAX_ACTION_ITEMS", "MAX_REQUEST_BYTES"):
+        value = getattr(limits, name)
+        assert f"`limits.{name}`" in text, name
+        assert f"{value:,}" in text, (name, value)
