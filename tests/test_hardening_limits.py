@@ -279,3 +279,15 @@ def test_the_docs_state_every_new_limit_the_code_has():
         value = getattr(limits, name)
         assert f"`limits.{name}`" in text, name
         assert f"{value:,}" in text, (name, value)
+
+
+def test_long_texts_replaced_by_short_ones_are_not_refused_near_the_cap(tmp_path):
+    # 1,000 things each hold a text of 1,406 items for a moment, then a short one: 1,406,000 stored, none kept
+    spec = _each_decision("for t in pile:\n  t.note = big\n  t.note = 'short'", {"big": "a" * 90_000},
+                          zones=[{"id": "pile"}], things=[{"id": "card", "count": 1_000, "start": "pile"}],
+                          props={"things": {"note": ""}}, limits={"max_decisions": 3})
+    rs = load(tmp_path, spec)
+    game = Game(rs, 1)
+    play_out(game, make_agents("random", 1, 0))
+    assert game.is_over and game.decisions == 3
+    assert game.state.held_total < limits.MAX_POSITION

@@ -157,14 +157,16 @@ def deciding(pending) -> list[int]:
 def _domain(g, fn, local, loc):
     """A parameter's choices, charged to the work budget: listing legal actions is work like any other."""
     items = fn(g, local)
-    if hasattr(items, "defn"):  # a zone: its things
+    if hasattr(items, "defn"):  # a zone: its things (a new list)
         items = g.zone_things(items)
-    elif not isinstance(items, (list, tuple)):
+    elif isinstance(items, (list, tuple)):
+        items = list(items)
+    else:
         raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
     g.work += len(items)
     if g.work > MAX_WORK:
         raise over_budget(loc)
-    return list(items)
+    return items
 
 
 def _many(adef, found: list) -> None:
@@ -187,7 +189,8 @@ def _enumerate(g, adef, seat: int, found: list) -> None:
                 if not _legal(g, adef, local, seat):
                     continue
             found.append(Action(seat, aid, ((name, value),), None, g))
-        _many(adef, found)
+        if len(found) > MAX_CHOICES:
+            _many(adef, found)
         return
     _combinations(g, adef, seat, local, 0, {}, found)
 
@@ -225,7 +228,7 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
         local[name] = value
         _combinations(g, adef, seat, local, i + 1, shared, found)
     local.pop(name, None)
-    if i == len(params) - 1:
+    if len(found) > MAX_CHOICES:   # checked after each batch
         _many(adef, found)
 
 

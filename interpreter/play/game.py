@@ -36,7 +36,7 @@ class Game(RuleRuntime):
 
     work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
     spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
-    local_sizes = None   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
+    local_sizes: dict = {}   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
@@ -59,6 +59,12 @@ class Game(RuleRuntime):
             self.state = _state
             return
         self.state = self._initial_state(seed, pins)
+        start = self.table.initial_held   # every new game of a table starts with the same lists
+        if start is None:
+            recount(self)
+            self.table.initial_held = (self.state.held.copy(), self.state.held_total)
+        else:
+            self.state.held, self.state.held_total = start[0].copy(), start[1]
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
                    "seed": seed})
         self._advance()
@@ -132,7 +138,11 @@ class Game(RuleRuntime):
         decisions.commit(self, action)
         self.decisions += 1
         self._advance()
-        self._count_position()
+        st = self.state
+        if st.held is None:   # the whole position's size (play/position.py): not counted yet, or changed in place
+            self._count_position()
+        elif st.stack:
+            check_locals(self)
         self.spent += self.work
         if self.spent > MAX_GAME_WORK and not self.state.over:
             # each decision may do a lot (limits.MAX_WORK); many such decisions would take hours
@@ -262,7 +272,7 @@ class Game(RuleRuntime):
         """The whole position's size (play/position.py), at the end of a decision."""
         if self.state.held is None:   # not counted yet, or changed in place
             recount(self, self.item_loc)
-            self.local_sizes = None
+            self.local_sizes = {}
         if self.state.stack:
             check_locals(self)
 

@@ -14,8 +14,9 @@ than ``limits.MAX_DEPTH`` deep are refused (copying and saving walk them).
 It is counted where it grows, not on every read: a store of a list, table or
 long text into a variable, counter or property measures that value (walking
 it, charged to the work budget) and keeps its size by slot in
-``state.held``, so replacing a value gives its items back; a store of a plain
-value costs nothing while nothing is held. An assignment into an item
+``state.held``, so replacing it with another gives its items back; a store of a plain
+value costs nothing (a list it replaces stays counted until the count is
+near the cap, when the position is counted afresh). An assignment into an item
 (``x[i] = v``) cannot tell which slot holds the list, so it marks the count
 unknown (``held`` None) and the position is counted afresh at the end of
 the decision, as after a change from outside (a determinized or loaded state).
@@ -32,6 +33,7 @@ from ..load.limits import MAX_DEPTH, MAX_POSITION, MAX_WORK
 from ..machine.budget import over_budget
 
 CHARS_PER_ITEM = 64
+CONTAINERS = frozenset((list, dict, tuple))
 LINK_ITEMS = 4
 
 
@@ -39,6 +41,21 @@ def _too_big(total: int, loc) -> GameError:
     return GameError(f"the position would hold more than {MAX_POSITION:,} items (of lists, tables and long texts "
                      f"in variables, counters, properties and waiting rules' locals: {total:,})", loc,
                      hint="keep fewer or shorter lists; a list that grows at every turn needs a bound")
+
+
+def counted(value) -> bool:
+    """Whether ``value`` holds items the position counts: a list, table or long text."""
+    kind = type(value)
+    return kind is list or kind is dict or kind is tuple or (kind is str and len(value) >= CHARS_PER_ITEM)
+
+
+def measure_charged(g, value, loc) -> int:
+    """:func:`measure`, the walk charged to the work budget."""
+    size = measure(value, loc)
+    g.work += size
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+    return size
 
 
 def measure(value, loc, limit: int = MAX_POSITION) -> int:
@@ -68,24 +85,30 @@ def measure(value, loc, limit: int = MAX_POSITION) -> int:
 
 
 def hold(g, key, value, loc) -> None:
-    """Account for ``value`` about to be stored in slot ``key`` (its old value's items are given back)."""
+    """Account for ``value``, a list, table or long text, about to be stored in slot ``key``.
+
+    The slot's old list gives its items back. A plain value stored over a list does not (that would
+    cost a look-up on every store of a number): its items stay counted until the count is near the
+    cap, when the position is counted afresh, exactly, before anything is refused.
+    """
     st = g.state
-    held = st.held
-    if held is None:
+    if st.held is None:
         recount(g, loc)
+    size = measure_charged(g, value, loc)
+    for exact in (False, True):
+        if exact:
+            recount(g, loc)
         held = st.held
-    size = measure(value, loc)
-    old = held.pop(key, 0)
-    total = st.held_total - old + size
-    if size:
-        g.work += size   # walking it was work
-        if g.work > MAX_WORK:
-            raise over_budget(loc)
-        if total > MAX_POSITION:
+        old = held.pop(key, 0)
+        total = st.held_total - old + size
+        if total <= MAX_POSITION:
+            if size:
+                held[key] = size
+            st.held_total = total
+            return
+        if old:
             held[key] = old
-            raise _too_big(total, loc)
-        held[key] = size
-    st.held_total = total
+    raise _too_big(total, loc)
 
 
 def grow(g, items: int, loc) -> None:
@@ -106,8 +129,7 @@ def recount(g, loc=None) -> None:
 
     def add(key, value):
         nonlocal total
-        kind = type(value)
-        if kind is list or kind is dict or kind is tuple or (kind is str and len(value) >= CHARS_PER_ITEM):
+        if counted(value):
             size = measure(value, loc, MAX_POSITION - total)
             if size:
                 held[key] = size
@@ -134,22 +156,36 @@ def recount(g, loc=None) -> None:
 
 
 def check_locals(g) -> None:
-    """Refuse a position whose held items and waiting rules' local lists and tables pass ``MAX_POSITION``."""
-    st = g.state
+    """Refuse a position whose held items and waiting rules' local lists and tables pass ``MAX_POSITION``.
+
+    Each list is measured once while it stays in a local: ``g.local_sizes`` keeps it (alive, so that its
+    id stays its own) with its size, and a decision whose locals hold only lists seen before walks none.
+    """
+    known = g.local_sizes
+    total = g.state.held_total
+    for frame in g.state.stack:
+        for value in frame[2].values():
+            if type(value) in CONTAINERS:
+                seen = known.get(id(value))
+                if seen is None or seen[0] is not value:
+                    return _measure_locals(g)
+                total += seen[1]
+    if total > MAX_POSITION:
+        _measure_locals(g)
+
+
+def _measure_locals(g) -> None:
     known = g.local_sizes
     sizes = {}
-    total = st.held_total
-    for frame in st.stack:
+    total = g.state.held_total
+    for frame in g.state.stack:
         for value in frame[2].values():
-            kind = type(value)
-            if kind is list or kind is dict or kind is tuple:
+            if type(value) in CONTAINERS:
                 key = id(value)
-                seen = known.get(key) if known is not None else None
-                if seen is not None and seen[0] is value:
-                    size = seen[1]
-                else:
-                    size = measure(value, g.codes[frame[0]].location)
-                sizes[key] = (value, size)   # the value kept alive with its size: its id stays its own
+                seen = known.get(key)
+                size = seen[1] if seen is not None and seen[0] is value else \
+                    measure(value, g.codes[frame[0]].location)
+                sizes[key] = (value, size)
                 total += size
                 if total > MAX_POSITION:
                     raise _too_big(total, g.codes[frame[0]].location)

@@ -11,10 +11,9 @@ from ..errors import GameError
 from ..machine import rng
 from ..machine.budget import too_big
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
-from .position import CHARS_PER_ITEM, LINK_ITEMS, grow, hold
+from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
 from .visibility import seers_of, watchers
 
-HELD = frozenset((list, dict, tuple, str))   # the values play/position.py counts (a text: when long)
 
 
 def checked_size(value, loc=None):
@@ -41,7 +40,8 @@ class RuleRuntime:
 
     def set_var(self, name, value) -> None:
         checked_size(value)
-        if type(value) in HELD or self.state.held:
+        kind = type(value)
+        if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):   # counted (play/position.py)
             hold(self, name, value, None)
         self.state.vars[name] = value
 
@@ -52,10 +52,16 @@ class RuleRuntime:
     def set_item(self, obj, index, value, loc) -> None:
         """``obj[index] = value`` (a rule's assignment into an item of a list or table)."""
         checked_size(value, loc)
-        if type(value) in HELD:
-            hold(self, None, value, loc)   # measured (depth, size); which slot holds ``obj`` is not known:
+        grows = counted(value)
+        if grows:
+            measure_charged(self, value, loc)   # its depth and size; which slot holds ``obj`` is not known
+        kind = type(obj)
+        if not grows and type(index) is int and kind is list and -len(obj) <= index < len(obj) \
+                and not counted(obj[index]):
+            obj[index] = value   # a plain value for a plain value: the position's size is the same
+            return
         obj[index] = value
-        self.state.held = None             # the position is counted afresh at the decision's end
+        self.state.held = None   # counted afresh at the decision's end
         self.item_loc = loc
 
     def get_attr(self, obj, name, loc):
@@ -166,7 +172,8 @@ class RuleRuntime:
                     raise GameError(f"{self.player_name(obj.seat)}'s {name} would be {value}, outside "
                                     f"{spec.min}..{spec.max}", loc)
             old = self.state.pvars[obj.seat].get(name)
-            if type(value) in HELD or self.state.held:
+            kind = type(value)
+            if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):
                 hold(self, (obj.seat, name), value, loc)
             self.state.pvars[obj.seat][name] = value
             if old != value and self.record:
@@ -178,7 +185,8 @@ class RuleRuntime:
         if isinstance(obj, ThingRef):
             if name not in self.ruleset.thing_props:
                 raise GameError(f"'{name}' is not a declared thing property", loc)
-            if type(value) in HELD or self.state.held:
+            kind = type(value)
+            if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):
                 hold(self, (obj.id, name), value, loc)
             self.state.own_props(obj.id)[name] = value
             if isinstance(value, (list, dict)):
@@ -194,7 +202,7 @@ class RuleRuntime:
     def set_zone_prop(self, zid, name, value) -> None:
         checked_size(value)
         st = self.state
-        if type(value) in HELD or st.held:
+        if counted(value):
             hold(self, ("z", zid, name), value, None)
         st.own_zprops(zid)[name] = value
         if name == "removed":   # the board changed: its breadth-first trees are looked up afresh
