@@ -143,11 +143,13 @@ class Game(RuleRuntime):
             self._count_position()
         elif st.stack:
             check_locals(self)
-        self.spent += self.work
-        if self.spent > MAX_GAME_WORK and not self.state.over:
+        spent = self.spent = self.spent + self.work
+        if st.over:
+            return
+        if spent > MAX_GAME_WORK:
             # each decision may do a lot (limits.MAX_WORK); many such decisions would take hours
             self.finish(WORK_LIMIT_REASON, draw=self.ruleset.draw_at_length_limit)
-        if not self.state.over and self.decisions >= self.ruleset.max_decisions:
+        elif self.decisions >= self.ruleset.max_decisions:
             # every game is finite: a game that can go on forever (moves that undo each other)
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()

@@ -160,12 +160,14 @@ def check_locals(g) -> None:
 
     Each list is measured once while it stays in a local: ``g.local_sizes`` keeps it (alive, so that its
     id stays its own) with its size, and a decision whose locals hold only lists seen before walks none.
+    The engine's own slots (``%``: a loop's items and place) are skipped: their items were charged to the
+    work budget when the loop began, and a loop's list never grows.
     """
     known = g.local_sizes
     total = g.state.held_total
     for frame in g.state.stack:
-        for value in frame[2].values():
-            if type(value) in CONTAINERS:
+        for name, value in frame[2].items():
+            if type(value) in CONTAINERS and name[0] != "%":
                 seen = known.get(id(value))
                 if seen is None or seen[0] is not value:
                     return _measure_locals(g)
@@ -179,8 +181,8 @@ def _measure_locals(g) -> None:
     sizes = {}
     total = g.state.held_total
     for frame in g.state.stack:
-        for value in frame[2].values():
-            if type(value) in CONTAINERS:
+        for name, value in frame[2].items():
+            if type(value) in CONTAINERS and name[0] != "%":
                 key = id(value)
                 seen = known.get(key)
                 size = seen[1] if seen is not None and seen[0] is value else \
