@@ -291,3 +291,13 @@ def test_long_texts_replaced_by_short_ones_are_not_refused_near_the_cap(tmp_path
     play_out(game, make_agents("random", 1, 0))
     assert game.is_over and game.decisions == 3
     assert game.state.held_total < limits.MAX_POSITION
+
+
+def test_too_many_choices_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
+    from cli_runner import run
+    _pile(tmp_path, 120)
+    folder = next(p for p in tmp_path.iterdir() if p.is_dir())
+    with _Bounded():
+        assert run(["simulate", str(folder), "--games", "4", "--players", "1", "--workers", "2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "ruleset.yaml:" in err and "action 'pick' offers more than" in err, err
