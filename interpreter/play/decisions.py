@@ -155,18 +155,19 @@ def deciding(pending) -> list[int]:
 
 
 def _domain(g, fn, local, loc):
-    """A parameter's choices, charged to the work budget: listing legal actions is work like any other."""
     items = fn(g, local)
     if hasattr(items, "defn"):  # a zone: its things (a new list)
-        items = g.zone_things(items)
-    elif isinstance(items, (list, tuple)):
-        items = list(items)
-    else:
-        raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
-    g.work += len(items)
+        return g.zone_things(items)
+    if isinstance(items, (list, tuple)):
+        return list(items)
+    raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
+
+
+def _charge(g, values, loc) -> None:
+    """Listing legal actions is work like any other: each choice list walked is charged once per walk."""
+    g.work += len(values)
     if g.work > MAX_WORK:
         raise over_budget(loc)
-    return items
 
 
 def _many(adef, found: list) -> None:
@@ -183,7 +184,12 @@ def _enumerate(g, adef, seat: int, found: list) -> None:
     if len(params) == 1:   # the common case, without the recursion
         name, fn = params[0]
         aid = adef.id
-        for value in _domain(g, fn, local, adef.location):
+        values = _domain(g, fn, local, adef.location)
+        if checked:   # unchecked, every value is an action, bounded by MAX_CHOICES below
+            g.work += len(values)   # (_charge inlined: the common case)
+            if g.work > MAX_WORK:
+                raise over_budget(adef.location)
+        for value in values:
             if checked:
                 local[name] = value
                 if not _legal(g, adef, local, seat):
@@ -218,12 +224,9 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
         values = shared.get(i)
         if values is None:
             values = shared[i] = _domain(g, fn, local, adef.location)
-        else:   # walked again for each earlier choice: charged each time
-            g.work += len(values)
-            if g.work > MAX_WORK:
-                raise over_budget(adef.location)
     else:
         values = _domain(g, fn, local, adef.location)
+    _charge(g, values, adef.location)   # walked again for each earlier choice: charged each time
     for value in values:
         local[name] = value
         _combinations(g, adef, seat, local, i + 1, shared, found)
