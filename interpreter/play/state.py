@@ -125,7 +125,8 @@ class State:
             self.props_deep |= deep
         for old, new in mapping.items():
             self.props[new] = moved[old]
-        self.held = None   # counted by thing: counted afresh
+        if self.held:   # sizes are kept by thing: counted afresh (nothing held, nothing to move)
+            self.held = None
 
     def clone(self) -> "State":
         other = State.__new__(State)
