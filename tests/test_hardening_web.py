@@ -9,11 +9,11 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from interpreter.load.limits import MAX_REQUEST_BYTES  # noqa: E402
-from interpreter.play.game import Game  # noqa: E402
-from interpreter.rules.loading import load_ruleset  # noqa: E402
-from interpreter.web.server import BackgroundServer  # noqa: E402
-from interpreter.web.table import WebTable  # noqa: E402
+from interpreter.load.limits import MAX_REQUEST_BYTES
+from interpreter.play.game import Game
+from interpreter.rules.loading import load_ruleset
+from interpreter.web.server import BackgroundServer
+from interpreter.web.table import WebTable
 
 
 def _post(url, body: bytes, headers=None):

@@ -17,7 +17,7 @@ from ..machine.values import decode
 from ..rules.table import Table
 from . import decisions, views
 from .decisions import Action, Applied, Refused
-from .position import check_locals, recount
+from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
 from .state import State, copy_data
 
@@ -36,7 +36,7 @@ class Game(RuleRuntime):
 
     work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
     spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
-    local_sizes: dict = {}   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
+    local_sizes = NO_SIZES   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
@@ -274,7 +274,7 @@ class Game(RuleRuntime):
         """The whole position's size (play/position.py), at the end of a decision."""
         if self.state.held is None:   # not counted yet, or changed in place
             recount(self, self.item_loc)
-            self.local_sizes = {}
+            self.local_sizes = NO_SIZES
         if self.state.stack:
             check_locals(self)
 

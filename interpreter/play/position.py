@@ -28,12 +28,15 @@ the end of each decision, each list only once while it stays in a local
 """
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from ..errors import GameError
 from ..load.limits import MAX_DEPTH, MAX_POSITION, MAX_WORK
 from ..machine.budget import over_budget
 
 CHARS_PER_ITEM = 64
 CONTAINERS = frozenset((list, dict, tuple))
+NO_SIZES = MappingProxyType({})   # no local measured yet
 LINK_ITEMS = 4
 
 

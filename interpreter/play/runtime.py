@@ -15,7 +15,6 @@ from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hol
 from .visibility import seers_of, watchers
 
 
-
 def checked_size(value, loc=None):
     """``value`` if the state may keep it; a located error for a huge number, text or list.
 

@@ -10,7 +10,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..errors import DavitError, LoadError, Location, RulesetError, did_you_mean, raise_all
-from ..load.limits import MAX_DEFINITIONS, MAX_RULESET_BYTES, MAX_VALUES, MAX_ZONES
 from ..load.files import (
     RULESET_FILE,
     VARIANT_KEYS,
@@ -19,6 +18,7 @@ from ..load.files import (
     resolve_ruleset,
     variants_of,
 )
+from ..load.limits import MAX_DEFINITIONS, MAX_RULESET_BYTES, MAX_VALUES, MAX_ZONES
 from ..load.overlay import apply_variant, pending, unread_additions
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
