@@ -13,11 +13,13 @@ import signal
 import sys
 import threading
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ..agents import make_agents
-from ..errors import RunawayGameError
-from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
+from ..errors import DavitError, RunawayGameError
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, WORK_LIMIT_REASON
 from ..machine import rng
 from ..play.game import Game
 from ..rules.loading import load_ruleset
@@ -79,7 +81,7 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
               "winners": list(game.winners), "draw": game.is_draw, "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
-                                                                      LENGTH_DRAW_REASON)}
+                                                                      LENGTH_DRAW_REASON, WORK_LIMIT_REASON)}
     record["dynamics"] = game_dynamics(trace, record["winners"])
     if spec.trace:
         record["trace"] = trace.rows()
@@ -108,44 +110,93 @@ def _ignore_sigint():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _pool_deaf_to_sigint(ctx, size: int):
-    """A pool whose workers ignore Ctrl-C from their first instruction on.
+def _pool_deaf_to_sigint(ctx, size: int, jobs) -> tuple:
+    """A pool whose workers ignore Ctrl-C from their first instruction on, with ``jobs`` handed to it:
+    (pool, {future: job}).
 
     The initializer alone leaves a gap: a forked worker keeps the parent's
     handler until it has run, and a Ctrl-C in that gap prints the worker's
-    traceback. Forked while the parent ignores SIGINT, a worker ignores it from
-    birth; the parent's handler comes back as soon as the pool exists.
+    traceback. Forked while the parent ignores SIGINT (a pool starts its
+    workers at the first job), a worker ignores it from birth; the parent's
+    handler comes back as soon as the jobs are handed out.
     """
+    pool = ProcessPoolExecutor(size, mp_context=ctx, initializer=_ignore_sigint)
     if threading.current_thread() is not threading.main_thread():
-        return ctx.Pool(size, initializer=_ignore_sigint)
+        return pool, {pool.submit(_task, job): job for job in jobs}
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        return ctx.Pool(size, initializer=_ignore_sigint)
+        return pool, {pool.submit(_task, job): job for job in jobs}
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+class WorkerLostError(DavitError):
+    """Games whose worker process died (killed, out of memory) each time they were played."""
+    code = "worker-lost"
+
+    def __init__(self, message: str, missing: list[int]):
+        super().__init__(message)
+        self.missing = missing
 
 
 def run_local(jobs, workers: int, on_done) -> None:
     """Run ``(key, spec, games)`` jobs here, on ``workers`` processes; ``on_done(key, records)`` as each ends.
 
-    A KeyboardInterrupt stops the pool at once and propagates; what was
-    handed to ``on_done`` before it stays with the caller.
+    A worker that dies (``kill -9``, the kernel's out-of-memory killer) breaks
+    the pool at once, and every job it had not finished is lost with it. Those
+    are played again on a new pool (the same seeds give the same games); jobs
+    lost a second time are played once more, each alone in its own process,
+    so that only a job that kills its worker every time is given up, and
+    :class:`WorkerLostError` names its games. A KeyboardInterrupt stops the
+    pool at once and propagates; what was handed to ``on_done`` before either
+    stays with the caller.
     """
     if workers <= 1 or len(jobs) <= 1:
         for job in jobs:
             on_done(*_task(job))
         return
     ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-    pool = _pool_deaf_to_sigint(ctx, min(workers, len(jobs)))
+    todo = _run_pool(ctx, list(jobs), workers, on_done)
+    if todo:   # a worker died: once is a kill from outside, or the memory of the machine
+        todo = _run_pool(ctx, todo, workers, on_done)
+    gone = [job for job in todo if _run_pool(ctx, [job], 1, on_done)]
+    if gone:
+        missing = sorted(index for _, _, games in gone for index, _ in games)
+        raise WorkerLostError(f"a worker process died (killed, or out of memory) each of the 3 times games "
+                              f"{_spans(missing)} were played; they are missing from the result", missing)
+
+
+def _run_pool(ctx, jobs, workers: int, on_done) -> list:
+    """Run ``jobs`` on a new pool; the jobs lost with a worker that died."""
+    pool, futures = _pool_deaf_to_sigint(ctx, min(workers, len(jobs)), jobs)
+    lost = []
     try:
-        for key, records in pool.imap_unordered(_task, jobs):
+        for future in as_completed(futures):
+            try:
+                key, records = future.result()
+            except BrokenProcessPool:
+                lost.append(futures[future])
+                continue
             on_done(key, records)
-        pool.close()
     except BaseException:
-        pool.terminate()
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()   # the executor has no terminate(): its workers would finish every job first
+        pool.shutdown(wait=True, cancel_futures=True)
         raise
-    finally:
-        pool.join()
+    pool.shutdown(wait=True)
+    return sorted(lost, key=lambda job: job[0])
+
+
+def _spans(indices: list[int]) -> str:
+    """``[0, 1, 2, 7]`` as ``0–2, 7``."""
+    spans, start = [], None
+    for i, index in enumerate(indices):
+        if start is None:
+            start = index
+        if i + 1 == len(indices) or indices[i + 1] != index + 1:
+            spans.append(str(start) if start == index else f"{start}–{index}")
+            start = None
+    return ", ".join(spans)
 
 
 class LocalSession:

@@ -19,7 +19,7 @@ import time
 
 from ..rules.loading import load_ruleset
 from .paired import compare_runs
-from .runner import CHUNK, LocalSession, RunSpec, game_seeds
+from .runner import CHUNK, LocalSession, RunSpec, WorkerLostError, game_seeds
 from .summary import summarize
 
 ROUND = 500          # games per variant between two looks at the precision goal
@@ -35,6 +35,7 @@ class Run:
         self.records: list[dict] = [{} for _ in specs]   # per variant: game index -> record
         self.interrupted = False
         self.stopped_by = "games"
+        self.missing: list[int] = []   # games lost with a worker process that died each time they were played
         self.seconds = 0.0
 
     def games(self, v: int) -> list[dict]:
@@ -68,6 +69,12 @@ def play(specs: list[RunSpec], games: int, seed: int = 0, workers: int = 1, unti
     except KeyboardInterrupt:
         run.interrupted = True
         run.stopped_by = "interrupted"
+    except WorkerLostError as exc:
+        # what finished is kept, as on Ctrl-C, and the run says which games are missing
+        print(f"davit: {exc}", file=sys.stderr)
+        run.interrupted = True
+        run.stopped_by = "interrupted"
+        run.missing = exc.missing
     finally:
         if bar is not None:
             bar.close()
@@ -105,6 +112,8 @@ def _timing(summary: dict, run: Run) -> dict:
     summary["games_per_second"] = round(total / run.seconds, 1) if run.seconds > 0 else None
     summary["interrupted"] = run.interrupted
     summary["stopped_by"] = run.stopped_by
+    if run.missing:
+        summary["missing_games"] = run.missing
     return summary
 
 

@@ -463,9 +463,11 @@ class Generator:
             if isinstance(base, ast.Name) and base.id in env.constants and base.id not in self.scope:
                 raise c._error(f"'{base.id}' is a constant and cannot be changed", sn, target)
             obj, index, value = self.expr(target.obj), self.expr(target.index), self.expr(s.value)
+            where = self.bind(sn.loc(target), "_l")   # through the game: the position's size (play/position.py)
             if op is None:
-                return [f"{obj}[{index}] = {value}"]
-            return ["_t = " + obj, "_i = " + index, f"_t[_i] = {self.arith(s.op, '_t[_i]', value, target, s.value, s)}"]
+                return [f"g.set_item({obj}, {index}, {value}, {where})"]
+            return ["_t = " + obj, "_i = " + index,
+                    f"g.set_item(_t, _i, {self.arith(s.op, '_t[_i]', value, target, s.value, s)}, {where})"]
         raise c._error("cannot assign to this", sn, target)
 
 

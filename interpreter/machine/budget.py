@@ -21,7 +21,7 @@ whole (the generator in :mod:`interpreter.dsl.expressions`).
 from __future__ import annotations
 
 from ..errors import GameError
-from ..load.limits import MAX_INT_DIGITS, MAX_ITEMS, MAX_TEXT, MAX_WORK
+from ..load.limits import MAX_CHOICES, MAX_INT_DIGITS, MAX_ITEMS, MAX_TEXT, MAX_WORK
 
 _BIG = 10 ** MAX_INT_DIGITS
 
@@ -29,6 +29,17 @@ _BIG = 10 ** MAX_INT_DIGITS
 class WorkBudgetError(GameError):
     """The rules of one decision touched more items than ``limits.MAX_WORK``."""
     code = "work-budget"
+
+
+class TooManyChoicesError(GameError):
+    """One seat was offered more than ``limits.MAX_CHOICES`` legal actions (or options) at one decision."""
+    code = "too-many-choices"
+
+
+def too_many_choices(what: str, count: int, loc) -> TooManyChoicesError:
+    return TooManyChoicesError(f"{what} offers more than {MAX_CHOICES:,} choices at one decision ({count:,} "
+                               f"counted)", loc, hint="choose in steps (first a card, then where it goes), or narrow "
+                                         "the choices with the action's `if:`")
 
 
 def over_budget(loc):

@@ -15,6 +15,8 @@ business (:mod:`interpreter.play.decisions`), reached through the game.
 from __future__ import annotations
 
 from ..errors import GameError
+from ..load.limits import MAX_CHOICES
+from .budget import too_many_choices
 from .values import PlayerRef, display
 from .vm import LOCALS, PC, Instr
 
@@ -44,6 +46,8 @@ class Choose(Instr):
         options = g.zone_things(options) if hasattr(options, "defn") else list(options)
         if not options:
             raise GameError("choose() was given no options", self.loc)
+        if len(options) > MAX_CHOICES:
+            raise too_many_choices("choose()", len(options), self.loc)
         if stack is not g.state.stack:
             raise GameError("choose() cannot be used inside a value or condition", self.loc)
         if len(options) == 1:  # a forced choice needs no one's attention

@@ -10,6 +10,8 @@ import difflib
 from dataclasses import dataclass
 
 from ..errors import GameError
+from ..load.limits import MAX_ACTION_DEPTH, MAX_ACTION_ITEMS, MAX_CHOICES, MAX_TEXT, MAX_WORK
+from ..machine.budget import over_budget, too_many_choices
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode
 from ..machine.vm import LOCALS, PC
 from ..machine.waits import CHOOSE, PASS
@@ -108,6 +110,37 @@ class Applied:
 
 
 
+def malformed(action) -> str | None:
+    """Why ``action`` (an :class:`Action` or its JSON form) is too big or too deep to read, or None.
+
+    Walked with an explicit stack and stopped at the limits, so an action of any shape from
+    outside (nested 3,000 deep, a million items) is refused before anything reads it recursively.
+    """
+    todo = [(action, 1)]
+    seen = 0
+    while todo:
+        value, depth = todo.pop()
+        seen += 1
+        if isinstance(value, Action):
+            value = (value.player, value.name, value.args)
+        if seen > MAX_ACTION_ITEMS:
+            return f"not an action: more than {MAX_ACTION_ITEMS:,} values"
+        if isinstance(value, (str, bytes)):
+            if len(value) > MAX_TEXT:
+                return f"not an action: a text of more than {MAX_TEXT:,} characters"
+            continue
+        if isinstance(value, dict):
+            value = [*value.keys(), *value.values()]
+        elif not isinstance(value, (list, tuple)):
+            continue
+        if depth > MAX_ACTION_DEPTH:
+            return f"not an action: lists or mappings nested more than {MAX_ACTION_DEPTH} deep"
+        if len(value) > MAX_ACTION_ITEMS:
+            return f"not an action: more than {MAX_ACTION_ITEMS:,} values"
+        todo.extend((item, depth + 1) for item in value)
+    return None
+
+
 # --- enumeration ------------------------------------------------------------------
 
 def deciding(pending) -> list[int]:
@@ -123,11 +156,24 @@ def deciding(pending) -> list[int]:
 
 def _domain(g, fn, local, loc):
     items = fn(g, local)
-    if hasattr(items, "defn"):  # a zone: its things
-        return list(g.zone_things(items))
+    if hasattr(items, "defn"):  # a zone: its things (a new list)
+        return g.zone_things(items)
     if isinstance(items, (list, tuple)):
         return list(items)
     raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
+
+
+def _charge(g, values, loc) -> None:
+    """Listing legal actions is work like any other: each choice list walked is charged once per walk."""
+    g.work += len(values)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
+
+
+def _many(adef, found: list) -> None:
+    """Refuse a decision of more than ``MAX_CHOICES`` actions, checked once per batch of them."""
+    if len(found) > MAX_CHOICES:
+        raise too_many_choices(f"action '{adef.id}'", len(found), adef.location)
 
 
 def _enumerate(g, adef, seat: int, found: list) -> None:
@@ -138,12 +184,19 @@ def _enumerate(g, adef, seat: int, found: list) -> None:
     if len(params) == 1:   # the common case, without the recursion
         name, fn = params[0]
         aid = adef.id
-        for value in _domain(g, fn, local, adef.location):
+        values = _domain(g, fn, local, adef.location)
+        if checked:   # unchecked, every value is an action, bounded by MAX_CHOICES below
+            g.work += len(values)   # (_charge inlined: the common case)
+            if g.work > MAX_WORK:
+                raise over_budget(adef.location)
+        for value in values:
             if checked:
                 local[name] = value
                 if not _legal(g, adef, local, seat):
                     continue
             found.append(Action(seat, aid, ((name, value),), None, g))
+        if len(found) > MAX_CHOICES:
+            _many(adef, found)
         return
     _combinations(g, adef, seat, local, 0, {}, found)
 
@@ -173,10 +226,13 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
             values = shared[i] = _domain(g, fn, local, adef.location)
     else:
         values = _domain(g, fn, local, adef.location)
+    _charge(g, values, adef.location)   # walked again for each earlier choice: charged each time
     for value in values:
         local[name] = value
         _combinations(g, adef, seat, local, i + 1, shared, found)
     local.pop(name, None)
+    if len(found) > MAX_CHOICES:   # checked after each batch
+        _many(adef, found)
 
 
 def describe(g, action: Action) -> str:
@@ -248,7 +304,7 @@ def legal_actions(g, seat: int | None = None) -> list[Action]:
 def was_offered(g, action: Action) -> bool:
     """True if ``action`` is one of the very objects enumerated for the pending decision (so it is legal)."""
     cache = g.offered_cache
-    if cache is None or cache[0] is not g.state.pending or g.state.over:
+    if cache is None or cache[0] is not g.state.pending or g.state.over or type(action.player) is not int:
         return False
     # in a simultaneous step the pending decision outlives a seat's commitment
     return any(a is action for a in cache[1].get(action.player, ())) and action.player in deciding(cache[0])

@@ -11,12 +11,13 @@ import hashlib
 import json
 
 from ..errors import GameError, RunawayGameError, SaveError
-from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON
+from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_GAME_WORK, WORK_LIMIT_REASON
 from ..machine import execute, rng
 from ..machine.values import decode
 from ..rules.table import Table
 from . import decisions, outcome, views
 from .decisions import Action, Applied, Refused
+from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
 from .state import State, copy_data
 
@@ -34,6 +35,8 @@ class Game(RuleRuntime):
     """
 
     work = 0   # items the rules touched for the decision under way (machine/budget.py); not part of the state
+    spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
+    local_sizes = NO_SIZES   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
@@ -56,9 +59,17 @@ class Game(RuleRuntime):
             self.state = _state
             return
         self.state = self._initial_state(seed, pins)
+        start = self.table.initial_held   # every new game of a table starts with the same lists
+        if start is None:
+            recount(self)
+            self.table.initial_held = (self.state.held.copy(), self.state.held_total)
+        else:
+            self.state.held, self.state.held_total = start[0].copy(), start[1]
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
                    "seed": seed})
         self._advance()
+        self._count_position()
+        self.spent = self.work
 
     # -- setting up ---------------------------------------------------------------
 
@@ -103,14 +114,19 @@ class Game(RuleRuntime):
 
     def apply(self, action) -> Applied | Refused:
         """Carry out ``action`` (an :class:`Action` or its JSON form); illegal actions are refused as values."""
+        # an action taken from the current legal_actions() list is known to be legal
+        offered = isinstance(action, Action) and decisions.was_offered(self, action)
+        if not offered:
+            bad = decisions.malformed(action)   # of any shape, nested or huge: refused before it is read
+            if bad is not None:
+                return Refused(action, bad, decisions.UNKNOWN, decisions.Unknown("action", "(malformed)"))
         try:
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             return Refused(action, f"not an action: {type(exc).__name__} {exc}", decisions.UNKNOWN,
                            decisions.unreadable(self, action))
         self.work = 0
-        # an action taken from the current legal_actions() list is known to be legal
-        reason = None if decisions.was_offered(self, action) else decisions.check(self, action)
+        reason = None if offered else decisions.check(self, action)
         if reason is not None:
             return decisions.refusal(self, action, reason)
         self.carry_out_legal(action)
@@ -122,7 +138,18 @@ class Game(RuleRuntime):
         decisions.commit(self, action)
         self.decisions += 1
         self._advance()
-        if not self.state.over and self.decisions >= self.ruleset.max_decisions:
+        st = self.state
+        if st.held is None:   # the whole position's size (play/position.py): not counted yet, or changed in place
+            self._count_position()
+        elif st.stack:
+            check_locals(self)
+        spent = self.spent = self.spent + self.work
+        if st.over:
+            return
+        if spent > MAX_GAME_WORK:
+            # each decision may do a lot (limits.MAX_WORK); many such decisions would take hours
+            self.finish(WORK_LIMIT_REASON, draw=self.ruleset.draw_at_length_limit)
+        elif self.decisions >= self.ruleset.max_decisions:
             # every game is finite: a game that can go on forever (moves that undo each other)
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()
@@ -141,13 +168,14 @@ class Game(RuleRuntime):
         other.committed = None
         other.end_reason = self.end_reason
         other.decisions = self.decisions
+        other.spent = self.spent
         other.state = self.state.clone()
         return other
 
     def to_json(self) -> dict:
         return {"davit": 1, "ruleset": self.ruleset.id, "variant": self.ruleset.variant,
                 "fingerprint": self.ruleset.fingerprint, "players": self.num_players, "seed": self.seed,
-                "decisions": self.decisions, "state": self.state.to_json(), "log": self.log}
+                "decisions": self.decisions, "work": self.spent, "state": self.state.to_json(), "log": self.log}
 
     @classmethod
     def from_json(cls, ruleset, data: dict) -> "Game":
@@ -176,6 +204,10 @@ class Game(RuleRuntime):
         if type(decided) is not int or decided < 0:
             raise SaveError("saved game is damaged: its number of decisions is not a whole number")
         game.decisions = decided
+        spent = data.get("work", 0)
+        if type(spent) is not int or spent < 0:
+            raise SaveError("saved game is damaged: the work its rules did is not a whole number")
+        game.spent = spent
         # a decision no seat can take would leave every player (and every bot loop) waiting for ever
         if not state.over and state.pending is not None and not game.legal_actions():
             raise SaveError("saved game is damaged: it waits for a decision that no one can take")
@@ -184,6 +216,9 @@ class Game(RuleRuntime):
     def action_from_json(self, data) -> Action:
         if isinstance(data, Action):
             return data
+        bad = decisions.malformed(data)
+        if bad is not None:
+            raise ValueError(bad)
         player, name = data["player"], data["action"]
         # strict: a seat is a JSON integer (not true, not 0.5, not "1"), an action a name
         if type(player) is not int:
@@ -252,6 +287,14 @@ class Game(RuleRuntime):
             if not st.stack and st.pending is None and not st.over:
                 self.finish()
 
+    def _count_position(self) -> None:
+        """The whole position's size (play/position.py), at the end of a decision."""
+        if self.state.held is None:   # not counted yet, or changed in place
+            recount(self, self.item_loc)
+            self.local_sizes = NO_SIZES
+        if self.state.stack:
+            check_locals(self)
+
     def resettle(self) -> None:
         """Look at the game again after a change from outside the rules (a scenario's `set`).
 
@@ -267,6 +310,7 @@ class Game(RuleRuntime):
             st.pending = None
         self.offered_cache = None
         self.work = 0
+        st.held = None   # changed from outside: counted afresh
         self._advance()
 
     def any_legal(self, pending, seat: int) -> bool:

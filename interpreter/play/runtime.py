@@ -11,6 +11,7 @@ from ..errors import GameError
 from ..machine import rng
 from ..machine.budget import too_big
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
+from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
 from .visibility import seers_of, watchers
 
 
@@ -30,12 +31,37 @@ def checked_size(value, loc=None):
 class RuleRuntime:
     """Mixed into :class:`Game`; expects ``state``, ``table``, ``ruleset``, ``record`` and ``emit``."""
 
+    item_loc = None   # where the last assignment into an item was (the position is counted again after it)
+
     def seers_of(self, values) -> list | None:
         """Seats that may see every thing named among ``values`` (None: everyone); events naming them say so."""
         return seers_of(self, values)
 
     def set_var(self, name, value) -> None:
-        self.state.vars[name] = checked_size(value)
+        checked_size(value)
+        kind = type(value)
+        if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):   # counted (play/position.py)
+            hold(self, name, value, None)
+        self.state.vars[name] = value
+
+    def hold_link(self, link) -> None:
+        """Count a board link about to be added to the position."""
+        grow(self, LINK_ITEMS + len(link[2]) // CHARS_PER_ITEM, None)
+
+    def set_item(self, obj, index, value, loc) -> None:
+        """``obj[index] = value`` (a rule's assignment into an item of a list or table)."""
+        checked_size(value, loc)
+        grows = counted(value)
+        if grows:
+            measure_charged(self, value, loc)   # its depth and size; which slot holds ``obj`` is not known
+        kind = type(obj)
+        if not grows and type(index) is int and kind is list and -len(obj) <= index < len(obj) \
+                and not counted(obj[index]):
+            obj[index] = value   # a plain value for a plain value: the position's size is the same
+            return
+        obj[index] = value
+        self.state.held = None   # counted afresh at the decision's end
+        self.item_loc = loc
 
     def get_attr(self, obj, name, loc):
         if isinstance(obj, ThingRef):
@@ -145,6 +171,9 @@ class RuleRuntime:
                     raise GameError(f"{self.player_name(obj.seat)}'s {name} would be {value}, outside "
                                     f"{spec.min}..{spec.max}", loc)
             old = self.state.pvars[obj.seat].get(name)
+            kind = type(value)
+            if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):
+                hold(self, (obj.seat, name), value, loc)
             self.state.pvars[obj.seat][name] = value
             if old != value and self.record:
                 event = {"e": "set", "player": obj.seat, "name": name, "old": encode(old), "new": encode(value)}
@@ -155,6 +184,9 @@ class RuleRuntime:
         if isinstance(obj, ThingRef):
             if name not in self.ruleset.thing_props:
                 raise GameError(f"'{name}' is not a declared thing property", loc)
+            kind = type(value)
+            if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):
+                hold(self, (obj.id, name), value, loc)
             self.state.own_props(obj.id)[name] = value
             if isinstance(value, (list, dict)):
                 self.state.mark_deep(obj.id)
@@ -169,6 +201,8 @@ class RuleRuntime:
     def set_zone_prop(self, zid, name, value) -> None:
         checked_size(value)
         st = self.state
+        if counted(value):
+            hold(self, ("z", zid, name), value, None)
         st.own_zprops(zid)[name] = value
         if name == "removed":   # the board changed: its breadth-first trees are looked up afresh
             st.board_key = None

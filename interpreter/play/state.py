@@ -64,7 +64,7 @@ class State:
 
     __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
                  "pending", "rng", "pins", "steps", "over", "phase", "props_own", "props_deep", "zprops_own",
-                 "zprops_deep", "added_arcs", "board_key")
+                 "zprops_deep", "added_arcs", "board_key", "held", "held_total")
 
     def __init__(self):
         self.vars: dict = {}
@@ -88,6 +88,8 @@ class State:
         self.zprops_deep: set | None = None  # zones whose props hold a list or dict; None: not known
         self.added_arcs: dict | None = None  # links by space (rules/board.py); None: not worked out yet
         self.board_key: tuple | None = None  # (removed spaces, links): how the board stands; None: not worked out
+        self.held: dict | None = None      # items held by slot (play/position.py); None: not counted yet
+        self.held_total: int = 0           # their sum, with the board's links
 
     def own_props(self, tid: str) -> dict:
         """Thing ``tid``'s properties, to change: copied first if a clone may share them."""
@@ -123,6 +125,8 @@ class State:
             self.props_deep |= deep
         for old, new in mapping.items():
             self.props[new] = moved[old]
+        if self.held:   # sizes are kept by thing: counted afresh (nothing held, nothing to move)
+            self.held = None
 
     def clone(self) -> "State":
         other = State.__new__(State)
@@ -151,6 +155,8 @@ class State:
         other.steps = self.steps
         other.over = self.over
         other.phase = list(self.phase)
+        other.held = None if self.held is None else self.held.copy()
+        other.held_total = self.held_total
         return other
 
     def to_json(self) -> dict:

@@ -191,6 +191,7 @@ class Board:
             if end not in self.graph:
                 raise GameError(f"'{end}' is not a board space")
         st = g.state
+        g.hold_link(link)   # the position's size (play/position.py)
         st.links.append(link)
         st.board_key = None
         added = st.added_arcs

@@ -19,6 +19,7 @@ from ..load.files import (
     resolve_ruleset,
     variants_of,
 )
+from ..load.limits import MAX_DEFINITIONS, MAX_RULESET_BYTES, MAX_VALUES, MAX_ZONES
 from ..load.overlay import apply_variant, pending, unread_additions
 from ..load.schema_check import schema_errors
 from ..load.tree_cache import base_tree
@@ -53,7 +54,60 @@ def load_ruleset(ref: str | Path, variant=None):
 
 
 def _check_base(tree):
-    return schema_errors(tree, "ruleset", Location(display_path(Path(tree.loc.file))))
+    too_many = _totals(tree)   # before the schema check, whose time grows with the tree
+    return too_many or schema_errors(tree, "ruleset", Location(display_path(Path(tree.loc.file))))
+
+
+def _totals(tree) -> list:
+    """Errors for a merged base past the caps on totals over the main file and all its includes (each
+    file alone is capped where it is read): zones and board spaces, thing definitions, YAML values."""
+    out = []
+    board = tree.get("board")
+    counted = [("zones", tree.get("zones"), tree), ("things", tree.get("things"), tree)]
+    if isinstance(board, dict):
+        counted.append(("spaces", board.get("spaces"), board))
+    zones = sum(len(items) for key, items, _ in counted if key != "things" and isinstance(items, list))
+    if zones > MAX_ZONES:
+        out.append(LoadError(f"the ruleset's files declare {zones:,} zones and board spaces together "
+                             f"(at most {MAX_ZONES:,})", tree.loc_of("zones") if "zones" in tree else tree.loc))
+    things = tree.get("things")
+    if isinstance(things, list) and len(things) > MAX_DEFINITIONS:
+        out.append(LoadError(f"the ruleset's files declare {len(things):,} things together "
+                             f"(at most {MAX_DEFINITIONS:,})", tree.loc_of("things")))
+    todo, seen = [tree], 0
+    while todo and seen <= MAX_VALUES:
+        value = todo.pop()
+        seen += 1
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+    if seen > MAX_VALUES:
+        out.append(LoadError(f"the ruleset's files hold more than {MAX_VALUES:,} values together", tree.loc,
+                             hint="each file is read on its own; their total is capped too"))
+    return out
+
+
+def _check_bytes(path: Path) -> None:
+    """Refuse a ruleset whose main file and includes hold more than ``MAX_RULESET_BYTES`` together, before
+    any include is read (the folder is measured first: only a big one has its main file read twice)."""
+    try:
+        beside = sum(f.stat().st_size for f in path.parent.iterdir() if f.suffix in (".yaml", ".yml"))
+    except OSError:
+        return
+    if beside <= MAX_RULESET_BYTES:
+        return
+    main = load_yaml_file(path, display_path(path))
+    includes = main.get("include") if isinstance(main, LocMap) else None
+    names = [includes] if isinstance(includes, str) else includes if isinstance(includes, list) else []
+    total = path.stat().st_size
+    for name in names:
+        target = (path.parent / str(name)).resolve()
+        if target.parent == path.parent.resolve() and target.is_file():
+            total += target.stat().st_size
+    if total > MAX_RULESET_BYTES:
+        raise LoadError(f"the ruleset's main file and its includes hold {total:,} bytes together "
+                        f"(at most {MAX_RULESET_BYTES:,})", main.loc_of("include"))
 
 
 # room for every bundled ruleset and variant (33 today) and a designer's own: a pass over all of them
@@ -68,6 +122,7 @@ def _load(path_text: str, wanted: tuple):
     if isinstance(head, LocMap) and "variant" in head:
         variant_files.append(path)
         _, path = read_variant(path, errors)
+    _check_bytes(path)
     data, files, load_errors, base_schema = base_tree(path, _check_base)
     errors.extend(load_errors)
     errors.extend(base_schema)

@@ -40,7 +40,7 @@ def instance_ids(defn: dict, seats) -> list[tuple[str, dict, int | None]]:
 class Table:
     __slots__ = ("ruleset", "num_players", "players", "player_names", "seat_zones", "things", "thing_list", "things_by_kind",
                  "zones", "zone_list", "constants", "start_zone", "space_list", "view_parts",
-                 "kept_answers")
+                 "kept_answers", "initial_held")
 
     def __init__(self, ruleset, num_players: int):
         self.ruleset = ruleset
@@ -89,6 +89,7 @@ class Table:
         self.constants = {name: resolve_constant(value, num_players) for name, value in ruleset.constants.items()}
         self.view_parts: dict = {}   # thing id -> what views show of it that never changes (play/views.py)
         self.kept_answers: dict = {}  # answers of functions that read only their arguments (dsl/state_free.py)
+        self.initial_held = None      # (held, total): the size of a new game's position (play/position.py)
 
 
 _HOLE = re.compile(r"\{(\w+)\}")

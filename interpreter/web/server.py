@@ -15,10 +15,59 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..load.limits import MAX_REQUEST_BYTES
 from .page import INDEX_HTML, seat_page
 from .table import Refused, WebTable
 
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+EXPECTED = "expected JSON {\"index\": N, \"step\": S}"
+
+
+class BadBody(Exception):
+    """A request body the table refuses before parsing it: ``status`` 413 (too big) or 400."""
+
+    def __init__(self, status: int, text: str):
+        super().__init__(text)
+        self.status = status
+
+
+async def small_body(request: Request, limit: int = MAX_REQUEST_BYTES) -> bytes:
+    """The body, read only up to ``limit`` bytes (a longer one is refused, whatever its header says)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise BadBody(413, f"a request body may have at most {limit:,} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BadBody(413, f"a request body may have at most {limit:,} bytes")
+    return bytes(body)
+
+
+def flat_json(body: bytes):
+    """``body`` as JSON, refused (400) if it holds a list or mapping inside another: the table needs none,
+    so a body nested thousands deep is never handed to the parser."""
+    depth, in_text, escaped = 0, False, False
+    for byte in body:
+        if in_text:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:   # backslash
+                escaped = True
+            elif byte == 0x22:   # closing quote
+                in_text = False
+        elif byte == 0x22:
+            in_text = True
+        elif byte in (0x5B, 0x7B):   # [ {
+            depth += 1
+            if depth > 1:
+                raise BadBody(400, EXPECTED + ", nothing nested")
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    try:
+        return json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise BadBody(400, EXPECTED) from None
 
 
 def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
@@ -55,13 +104,14 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         if refused:
             return refused
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = flat_json(await small_body(request))
             index, step = body["index"], body["step"]
             if type(index) is not int or type(step) is not int:
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
-            return JSONResponse({"error": "expected JSON {\"index\": N, \"step\": S}"}, status_code=400,
-                                headers=NO_STORE)
+                raise BadBody(400, EXPECTED)
+        except (KeyError, TypeError):
+            return JSONResponse({"error": EXPECTED}, status_code=400, headers=NO_STORE)
+        except BadBody as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=NO_STORE)
         try:
             await run_in_threadpool(table.act, seat, index, step)
         except Refused as exc:
