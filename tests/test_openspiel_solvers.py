@@ -28,7 +28,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="needs the rl extra: pip install '.[test,rl]'")
 
 from open_spiel.python import policy as policy_lib  # noqa: E402
-from open_spiel.python.algorithms import cfr, exploitability, expected_game_score, ismcts, mcts  # noqa: E402
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, ismcts, mcts  # noqa: E402
 
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.load.files import bundled_ids  # noqa: E402
