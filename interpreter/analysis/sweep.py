@@ -5,9 +5,9 @@ anywhere), so a point is checked, merged and played exactly as a designer's
 own variant would be, on any backend. ``PATH`` is a dotted address into the
 ruleset's tree:
 
-* ``zones.lifeboat.capacity``: a list of items with ids (zones, things,
+* ``zones.boat.capacity``: a list of items with ids (zones, things,
   actions, triggers, board.spaces) is addressed by id;
-* ``constants.overload_limits.4``: an entry of a table (a constant is
+* ``constants.limits.4``: an entry of a table (a constant is
   replaced whole, so the point writes the whole table with that entry
   changed);
 * any other mapping key by key (``limits.max_decisions``,
@@ -62,7 +62,7 @@ def parse_sets(items: list[str]) -> list[tuple[str, list]]:
     for item in items:
         path, sep, values = item.partition("=")
         if not sep or not path or not values:
-            raise DavitError(f"davit: --set needs PATH=VALUES, as zones.lifeboat.capacity=3..6, not {item!r}")
+            raise DavitError(f"davit: --set needs PATH=VALUES, as zones.boat.capacity=3..6, not {item!r}")
         out.append((path.strip(), parse_values(values)))
     return out
 

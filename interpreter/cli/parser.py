@@ -170,7 +170,7 @@ def _width(text):
     return value
 
 
-SET_HELP = ("PATH=VALUES: a dotted address into the ruleset (zones.lifeboat.capacity, constants.overload_limits.4, "
+SET_HELP = ("PATH=VALUES: a dotted address into the ruleset (zones.boat.capacity, constants.limits.4, "
             "limits.max_decisions) and its values, a range 3..6 or a list 3,5,8; repeat for a grid")
 
 

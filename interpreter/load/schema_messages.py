@@ -244,13 +244,22 @@ def _best_branch(error):
         subs = [s for s in error.context if s.relative_schema_path[0] == index]
         if not subs:
             continue
-        wrong_type = any(s.validator == "type" and _at_top(s) for s in subs)
+        # a value against a list of choices none of which is of its kind (a number or a mapping where
+        # the only choice is a word) is of the wrong type too
+        wrong_type = any(_at_top(s) and (s.validator == "type" or _other_kind(s)) for s in subs)
         missing = sum(1 for s in subs if s.validator == "required" and _at_top(s))
         ranked.append((wrong_type, missing, len(subs), index))
     ranked.sort()
     if not ranked or ranked[0][0]:
         return None
     return ranked[0][3]
+
+
+def _other_kind(error) -> bool:
+    if error.validator not in ("enum", "const"):
+        return False
+    choices = error.validator_value if error.validator == "enum" else [error.validator_value]
+    return not any(type(choice) is type(error.instance) for choice in choices)
 
 
 def _expected(schema, types=None) -> list[str]:

@@ -5,7 +5,7 @@ Each metric has one name and one of three forms::
     metrics:
       boats_lost:   {value: "count(capsized)"}               # a DSL number or condition on the final position
       capsizes:     {count: {e: move, to: capsized}}          # events of the game's log with these fields
-      funnel_round: {first: {e: flip, thing: broken-funnel},  # the first such event ...
+      joker_round:  {first: {e: flip, thing: joker},          # the first such event ...
                      at: round}                               # ... as the flow variable ``round`` then
       boats_so_far: {value: "count(capsized)", every: round}  # also as each round begins
 
@@ -15,8 +15,8 @@ designer sees it round by round.
 
 ``count`` and ``first`` read the game's event log (:mod:`interpreter.play`
 keeps one when asked; a game with or without it is the same game). An event
-field matches a value when it is that value, a copy of it (``funnel`` matches
-the thing ``funnel.2``) or one seat's zone of it (``used`` matches
+field matches a value when it is that value, a copy of it (``joker`` matches
+the thing ``joker.2``) or one seat's zone of it (``used`` matches
 ``used@1``); ``action`` matches the action id of a ``decide`` event. ``first``
 without ``at`` gives the decisions made before the event; a game in which
 the event never happened has no value for it. A metric only reads: it
