@@ -103,7 +103,7 @@ CASES = {
     "cannot add text and a number": Case("type", "card.kind + 1", {"do": "score(player, card.kind + 1)"}),
     "the end condition must be a true/false value, but this is a number": Case("type", "count(bank)",
                                                                                {"end": "count(bank)"}),
-    "the repeat count must be a number, but this is text": Case("type", "repeat: limit",
+    "the repeat count must be a number, but this is text": Case("type", ('limit: "six"',),
                                                                 {"limit": '"six"', "repeat": "limit"}),
     "variable 'taken' holds a number; this assigns text": Case("type", 'taken = "many"', {"do": 'taken = "many"'}),
     "players: min 5 is above max 2": Case("range", ("players: {min: 5", "stamina: {initial: 12"),
@@ -113,7 +113,7 @@ CASES = {
     "syntax error: unexpected end of line": Case("syntax", "if taken == 2", {"do": "if taken == 2\n  pass"}),
     "no card, piece, zone or player of this ruleset has an attribute 'chlid'": Case(
         "unknown-attribute", "card.chlid", {"cond": "card.chlid"}),
-    "comparing a number with text is always an error": Case("type", 'count(pile) < limit', {
+    "comparing a number with text is always an error": Case("type", ('limit: "2"',), {
         "limit": '"2"', "cond": "count(pile) < limit"}),
     "looking for a number in a list of text is always false": Case("type", 'taken in ["2", "4"]',
                                                                    {"cond": "taken in [\"2\", \"4\"]"}),

@@ -62,8 +62,9 @@ CASES = [
          "cannot add text and a number", "text(x) turns a number into text; to compare, use =="),
     Case("flow-max-actions-zero", f"{FIX}/flow-max-actions-zero/ruleset.yaml", 27, 67, "bad-count",
          "constant 'per_turn' is 0 for 3 players"),
-    Case("type-constant-text-count", f"{FIX}/type-constant-text-count/ruleset.yaml", 22, 13, "type",
-         "the repeat count must be a number, but this is text", "give a number, or a constant whose value is a number"),
+    Case("type-constant-text-count", f"{FIX}/type-constant-text-count/ruleset.yaml", 6, 11, "type",
+         "constant 'rounds' is text (\"six\") but tests/invalid/type-constant-text-count/ruleset.yaml:22:13 uses it "
+         "as a number (the repeat count must be a number, but this is text)", "give the constant a value of that type"),
     Case("type-end-when-number", f"{FIX}/type-end-when-number/ruleset.yaml", 26, 9, "schema",
          '`end.when` needs a DSL condition in quotes, but YAML read 1 as a number: write "1" in quotes'),
     Case("type-condition-not-bool", f"{FIX}/type-condition-not-bool/ruleset.yaml", 15, 9, "type",

@@ -1,6 +1,8 @@
 """The static types: what `davit validate` reports before any game is played, and what it leaves alone."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from ruleset_builder import load
 
@@ -28,8 +30,14 @@ def _errors(tmp_path, flow_do: str = "pass", **extra) -> list:
     try:
         load(tmp_path, spec)
     except DavitError as exc:
-        return [f"{e.code}: {e.message}" for e in getattr(exc, "errors", [exc])]
+        return [f"{e.code}: {_use_of(e.message)}" for e in getattr(exc, "errors", [exc])]
     return []
+
+
+def _use_of(message: str) -> str:
+    """A mistake blamed on a constant's value names the use in brackets: that part, to compare with."""
+    m = re.fullmatch(r"constant '\w+' is .* uses it as .*? \((.*)\)", message, re.S)
+    return m.group(1) if m else message
 
 
 @pytest.mark.parametrize("snippet, message", [
@@ -162,10 +170,12 @@ def test_a_variants_constant_of_the_wrong_type_is_reported_at_its_value(tmp_path
     assert f"constant 'actions_per_turn' is text (\"2\") but {folder / 'ruleset.yaml'}:{use}:" in text, text
     assert "uses it as a number ('actions_left' holds a number; this assigns text)" in text, text
     assert f"constant 'rounds' is text (\"six\") but {folder / 'ruleset.yaml'}:{repeat}:" in text, text
-    # the same mistake in the ruleset itself is reported where the constant is used
+    # the same mistake in the ruleset itself is reported at the constant too, naming the use
     same = _tutorial_with(tmp_path / "b", "", [("  actions_per_turn: 2", '  actions_per_turn: "2"')])
     found = [f for f in validate_paths([str(same)], cache=False) if f.severity == "error"]
-    assert [(f.file.rsplit("/", 1)[-1], f.line) for f in found] == [("ruleset.yaml", use)], found
+    written = next(i for i, line in enumerate(base, 1) if line.startswith("  actions_per_turn:"))
+    assert [(f.file.rsplit("/", 1)[-1], f.line) for f in found] == [("ruleset.yaml", written)], found
+    assert "uses it as a number" in found[0].message and f"ruleset.yaml:{use}:" in found[0].message
 
 
 def test_a_choice_drawn_from_a_function_knows_its_attributes(tmp_path):

@@ -119,14 +119,15 @@ class TypeChecker:
         return result
 
     def report(self, message, snippet, node, hint=None, code="type", culprits=()):
-        """One error at ``node``; or, when one of ``culprits`` (``(node, wanted type)``) is a constant whose
-        value another file sets (a variant's), at that value, naming the use: the mistake is there."""
+        """One error at ``node``; or, when one of ``culprits`` (``(node, wanted type)``) is a constant, at the
+        constant's value, naming the use: the value is what was written wrong (`rounds: "six"`), in this
+        file or in another (a variant's)."""
         where = snippet.loc(node)
         for culprit, want in culprits:
             name = self._constants_read.get(id(culprit)) if culprit is not None else None
             at = self.vocab.constant_locs.get(name) if name is not None else None
             use = (snippet.loc(culprit) or where) if at is not None else None
-            if use is None or at.file in (use.file, self.vocab.main_file):
+            if use is None:
                 continue
             value = _shown(self.vocab.raw_constants.get(name))
             self.errors.append(DslError(
