@@ -76,13 +76,17 @@ class Offer(Instr):
         self.name = name
         self.loc = loc
 
+    def whose_turn(self, g, local) -> PlayerRef:
+        who = self.player(g, local)
+        if not isinstance(who, PlayerRef):
+            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
+        return who
+
     def run(self, g, frame, stack):
         if g.settle(stack):
             return
         local = frame[LOCALS]
-        who = self.player(g, local)
-        if not isinstance(who, PlayerRef):
-            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
+        who = self.whose_turn(g, local)
         if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
                 (self.until is not None and self.until(g, local)):
             frame[PC] += 1
@@ -118,9 +122,7 @@ class CountedOffer(Offer):
         if g.settle(stack):
             return
         local = frame[LOCALS]
-        who = self.player(g, local)
-        if not isinstance(who, PlayerRef):
-            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
+        who = self.whose_turn(g, local)
         left = local.get(self.slot)
         if left is None:   # the turn starts
             left = local[self.slot] = self._count(g, local)
