@@ -31,8 +31,8 @@ from interpreter.observe.narrate import event_text
 from interpreter.play.visibility import can_see, redact
 
 DECISIONS = 20       # of the game positions are sampled from
-POSITIONS = 3        # sampled positions per ruleset (and per channel)
-CONTINUED = 3        # decisions both games are continued with, for the log
+POSITIONS = 6        # sampled positions per ruleset (and per channel)
+CONTINUED = 4        # decisions both games are continued with, for the log
 CONTINUED_IDS = 12   # action ids (and chance outcomes) the adapters' games are continued with, at most
 SEED = 5
 
@@ -258,12 +258,18 @@ def test_openspiel_observations_do_not_change_when_hidden_things_swap(rid, varia
                     break
                 mine, theirs = rnd.choice(common)
             else:
-                if not spelling:
-                    spelling = _spelt(real_state.session, plan.pop(0)) if plan else None
-                if not spelling:
+                if not any(spelling):
+                    # each game spells the decision itself: a choice by position may list its options in
+                    # another order in the swapped game (the one who decides saw them)
+                    action = plan.pop(0) if plan else None
+                    spelling = [_spelt(st.session, action) if action else None for st in (real_state, fake_state)]
+                if not all(spelling):
                     break   # the plan is played, or explicit chance dealt otherwise than the game did
-                mine = theirs = spelling.pop(0)
-                if mine not in fake_state.legal_actions() or {a, b} & _words(real_state.action_to_string(player, mine)):
+                mine, theirs = spelling[0].pop(0), spelling[1].pop(0)
+                if not all(spelling) and any(spelling):
+                    break   # spelt in more ids in one game than in the other
+                if {a, b} & (_words(real_state.action_to_string(player, mine))
+                             | _words(fake_state.action_to_string(player, theirs))):
                     break
             since = (len(real_state.session.game.log), len(fake_state.session.game.log))
             real_state.apply_action(mine)
@@ -301,15 +307,18 @@ def test_pettingzoo_observations_do_not_change_when_hidden_things_swap(rid, vari
             acting = real_env.agent_selection
             if real_env.terminations[acting] or real_env.truncations[acting]:
                 break
-            if not spelling:
-                spelling = _spelt(real_env._session, plan.pop(0)) if plan else None
-            if not spelling:
+            if not any(spelling):
+                action = plan.pop(0) if plan else None   # each game spells it itself (see the OpenSpiel test)
+                spelling = [_spelt(env._session, action) if action else None for env in (real_env, fake_env)]
+            if not all(spelling):
                 break
-            token = spelling.pop(0)
-            if not fake_env.observe(acting)["action_mask"][token] or {a, b} & _words(real_env.catalogue.names[token]):
+            mine, theirs = spelling[0].pop(0), spelling[1].pop(0)
+            if not all(spelling) and any(spelling):
+                break
+            if {a, b} & (_words(real_env.catalogue.names[mine]) | _words(fake_env.catalogue.names[theirs])):
                 break
             since = (len(real_env.game.log), len(fake_env.game.log))
-            real_env.step(token)
-            fake_env.step(token)
+            real_env.step(mine)
+            fake_env.step(theirs)
             if not _still_hidden((real_env.game, fake_env.game), seat, a, b, since):
                 break
