@@ -30,9 +30,9 @@ from interpreter.agents import make_agents
 from interpreter.observe.narrate import event_text
 from interpreter.play.visibility import can_see, redact
 
-DECISIONS = 20       # of the game positions are sampled from
-POSITIONS = 6        # sampled positions per ruleset (and per channel)
-CONTINUED = 4        # decisions both games are continued with, for the log
+DECISIONS = 30       # of the game positions are sampled from
+POSITIONS = 8        # sampled positions per ruleset (and per channel)
+CONTINUED = 5        # decisions both games are continued with, for the log
 CONTINUED_IDS = 12   # action ids (and chance outcomes) the adapters' games are continued with, at most
 SEED = 5
 
