@@ -9,12 +9,16 @@ for every bundled ruleset and variant:
   decisions; as long as the seat sees neither thing, the events its log gets
   (what ``davit play --log FILE --log-seat SEAT`` writes) and their narrated
   lines are the same in both;
-* OpenSpiel: the seat's information-state string and tensor, observation
-  string and tensor, at a state made at each position (``DavitGame.state_at``);
-* PettingZoo: the seat's observation and action mask (``DavitEnv.reset_to``).
+* OpenSpiel (explicit and sampled chance): the seat's information-state
+  string and tensor, observation string and tensor and legal ids, at a state
+  made at the position (``DavitGame.state_at``) and id by id after it;
+* PettingZoo: the seat's observation and action mask (``DavitEnv.reset_to``),
+  at the position and id by id after it.
 
-Positions are sampled from one short seeded game of random agents per ruleset,
-to keep the whole file within about a minute.
+Positions are sampled from one short seeded game of random agents per ruleset;
+one of the two swapped things is, where one can be, a thing the decisions that
+follow touch (a random pair of a deck is seldom the one dealt next). About 40 s
+of CPU for the file.
 """
 import functools
 import json
