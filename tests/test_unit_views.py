@@ -8,6 +8,7 @@ from interpreter import Action, Game, load_ruleset
 from interpreter.agents import make_agents
 from interpreter.load.files import bundled_ids
 from interpreter.machine.values import encode
+from interpreter.observe.narrate import narrate
 from interpreter.play.visibility import can_see, redact, watchers
 
 BASE = {
@@ -68,6 +69,22 @@ def test_peek_lets_one_player_see(tmp_path):
     assert not can_see(game, 0, "card-1@0")
     peek = [e for e in game.log if e["e"] == "peek"][0]
     assert peek["only"] == [1]
+
+
+def test_how_many_things_a_peek_shows_is_hidden_from_the_others(tmp_path):
+    # the things a rule lets a player look at may be picked by what is hidden (the cards worth 2 or more):
+    # one event per peek, so the others cannot count them
+    picks = {"[c for c in pile.things if c.value > 1]": ["card-2@0", "card-3@0"],
+             "[c for c in pile.things if c.value > 2]": ["card-3@0"]}
+    logs = []
+    for rule, shown in picks.items():
+        game = make(tmp_path, setup=f"move_all(player(0).hand, pile)\npeek(player(1), {rule})")
+        peeks = [e for e in game.log if e["e"] == "peek"]
+        assert len(peeks) == 1 and peeks[0]["things"] == shown
+        assert all(can_see(game, 1, t) for t in shown) and not can_see(game, 0, shown[0])
+        logs.append([redact(e, 0) for e in game.log])
+        assert "looks at" in narrate(game, 1)[-1]
+    assert logs[0] == logs[1]
 
 
 def test_moving_forgets_who_peeked(tmp_path):

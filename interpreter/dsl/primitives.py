@@ -484,9 +484,7 @@ def hide(g, loc, what):
 @primitive(effect=True)
 def peek(g, loc, who, what):
     """peek(player, thing_or_list): the player may now see these face-down things."""
-    items = what if isinstance(what, list) else [what]
-    for t in items:
-        g.let_see(who, t, loc)
+    g.let_see(who, what, loc)
 
 
 # --- players and scores ------------------------------------------------------------

@@ -84,7 +84,10 @@ def event_text(g, e: dict) -> str | None:
         won = ", ".join(name(s) for s in e["winners"]) or "nobody"
         return f"Game over. Scores: {scores}. Winner: {won}."
     if kind == "peek":
-        return None if e.get("hidden") else f"{name(e['player'])} looks at {_thing(g, e['thing'])}"
+        if e.get("hidden"):
+            return None
+        things = e["things"] if "things" in e else [e["thing"]]
+        return f"{name(e['player'])} looks at " + (", ".join(_thing(g, t) for t in things) or "nothing")
     return None
 
 

@@ -281,13 +281,23 @@ class RuleRuntime:
             self.emit({"e": "flip", "thing": thing.id, "face_up": new})
 
     def let_see(self, who, thing, loc) -> None:
-        if not isinstance(who, PlayerRef) or not isinstance(thing, ThingRef):
+        """``peek``: the player sees ``thing`` (a thing, or a list of things) from now on. One event per peek,
+        whatever the list holds: how many things a rule lets a player look at may hang on what is hidden
+        (the passengers of a pile that fit a place), and the others count the events they cannot read."""
+        things = thing if isinstance(thing, list) else [thing]
+        if not isinstance(who, PlayerRef) or not all(isinstance(t, ThingRef) for t in things):
             raise GameError("peek(player, thing) needs a player and a thing", loc)
-        known = self.state.own_props(thing.id).setdefault("known_to", [])
-        self.state.mark_deep(thing.id)
-        if who.seat not in known:
-            known.append(who.seat)
-        self.emit({"e": "peek", "player": who.seat, "thing": thing.id, "only": [who.seat]})
+        for t in things:
+            known = self.state.own_props(t.id).setdefault("known_to", [])
+            self.state.mark_deep(t.id)
+            if who.seat not in known:
+                known.append(who.seat)
+        event = {"e": "peek", "player": who.seat, "only": [who.seat]}
+        if isinstance(thing, list):
+            event["things"] = [t.id for t in things]
+        else:
+            event["thing"] = thing.id
+        self.emit(event)
 
     def shuffle_zone(self, zone, name, loc) -> None:
         if not isinstance(zone, ZoneRef):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..machine.values import ThingRef
 
 # what an event may name that a seat outside its ``only`` list must not read
-SECRET_FIELDS = ("thing", "action", "label", "old", "new", "actions", "labels", "result", "text")
+SECRET_FIELDS = ("thing", "things", "action", "label", "old", "new", "actions", "labels", "result", "text")
 # what no seat (nor a spectator) may read in any event: with the seed and the decisions anyone
 # could play the game again and see every shuffle
 NEVER_SHOWN = ("only", "seed")

@@ -156,6 +156,16 @@ class ChanceSession(Session):
         self.game = None
         self._play(None, None, {})
 
+    @classmethod
+    def at(cls, game: Game, record: bool = True) -> ChanceSession:
+        """A session at the position of ``game`` (a clone of it; no draw may be pending there) whose later
+        draws are chance nodes."""
+        session = Session(game.ruleset, game.num_players, game.seed, record=record, start=game)
+        session.__class__ = cls
+        session.chance, session.seed = None, game.seed
+        session.game.__class__, session.game.forced = ChanceGame, {}
+        return session
+
     def clone(self) -> "ChanceSession":
         other = super().clone()
         if self.chance is not None:

@@ -15,6 +15,7 @@ Actions, observations and rewards are the ones of the PettingZoo environment
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -201,6 +202,23 @@ class DavitGame(pyspiel.Game):
             return self._starts[seed].clone()
         return Session(self.ruleset, self.players, seed, record=True, start=self._starts[seed])
 
+    def state_at(self, game: Game) -> DavitState:
+        """A state at the position of ``game``, a davit :class:`Game` of this ruleset and player count, where no
+        draw is pending: what each seat observes there (to compare two positions, for instance) and play from it.
+
+        The state holds a clone of ``game`` (with explicit chance, one whose later draws are chance nodes). No
+        history of this game's actions leads to it, so it cannot be serialised, and the transitions from it are
+        not remembered with the real game's."""
+        if game.ruleset is not self.ruleset or game.num_players != self.players:
+            raise ValueError(f"the game is of {game.ruleset.id} for {game.num_players} players, not of this "
+                             f"game's {self.ruleset.id} for {self.players}")
+        state = DavitState(self, ("position", next(_POSITIONS)))
+        session = (ChanceSession.at(game) if self.explicit
+                   else Session(self.ruleset, self.players, game.seed, record=True, start=game))
+        session.frozen, session.history = True, None
+        state._session = session
+        return state
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
@@ -263,6 +281,8 @@ class DavitState(pyspiel.State):
     def _after(self, session, action):
         """The frozen session ``action`` leads to from ``session`` (remembered for a small game's tree)."""
         cache = self.get_game().children
+        if session.history is None:   # a state made at a game's position (DavitGame.state_at): not remembered
+            cache = None
         key = (self.seed, tuple(session.history), action) if cache is not None else None
         after = cache.get(key) if cache is not None else None
         if after is None:
@@ -272,7 +292,7 @@ class DavitState(pyspiel.State):
             else:
                 after.step(action)
             after.frozen = True
-            after.history = session.history + [action]
+            after.history = None if session.history is None else session.history + [action]
             if cache is not None:
                 if len(cache) >= CHILDREN_KEPT:
                     cache.clear()
@@ -381,3 +401,4 @@ def register(ruleset, variant: str | None = None) -> str:
 
 
 _REGISTERED: list = []
+_POSITIONS = itertools.count()   # the seeds of states made at a game's position: each its own

@@ -62,6 +62,22 @@ class DavitEnv(AECEnv):
             self._seed_stream = np.random.default_rng(seed)
         game_seed = int(self._seed_stream.integers(0, 2 ** 31))
         self._session.reset(game_seed)
+        self._begin()
+
+    def reset_to(self, game) -> None:
+        """Reset the environment to a clone of ``game``, a davit :class:`Game` of this ruleset and player
+        count, as ``reset`` does to a new game: what each agent observes at that position, and play on from
+        it. The seeds of later ``reset`` calls are not touched."""
+        if game.ruleset is not self.ruleset or game.num_players != self.num_players:
+            raise ValueError(f"the game is of {game.ruleset.id} for {game.num_players} players, not of this "
+                             f"environment's {self.ruleset.id} for {self.num_players}")
+        self._session.reset(game.seed, start=game)
+        self._begin()
+        if game.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+
+    def _begin(self):
+        """A new episode's bookkeeping, once the session holds its game."""
         self._cycles = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
