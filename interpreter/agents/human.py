@@ -6,8 +6,6 @@ that runs the game (it keeps the snapshots an undo needs).
 """
 from __future__ import annotations
 
-import json
-
 from ..observe.narrate import describe_view
 
 HELP = """Type the number of a choice and press Enter. Other commands:
@@ -34,10 +32,10 @@ def action_label(label: str) -> str:
     return text
 
 
-def save_game(game, path: str) -> None:
-    """Write ``game`` as JSON to ``path`` (Game.to_json), atomically."""
-    from ..load.files import write_atomically
-    write_atomically(path, json.dumps(game.to_json()).encode())
+def save_game(game, path: str, agents=None) -> None:
+    """Write ``game`` to ``path`` as a save (play/saves.py: the seed, the agents, the decisions), atomically."""
+    from ..play.saves import write_save
+    write_save(game, path, agents)
 
 
 class HumanAgent:
@@ -49,6 +47,7 @@ class HumanAgent:
         self.output = output
         self.seen = {}
         self.tables = {}
+        self.table_agents = None   # every seat's agent, set by the game loop: a save holds them
 
     def show_news(self, game, seat) -> None:
         """Print what ``seat`` has not seen yet: new log lines, then the table the first time and
@@ -112,11 +111,14 @@ class HumanAgent:
                     self.output("Type save and a file name, e.g.: save mygame.json")
                     continue
                 try:
-                    save_game(game, rest.strip())
+                    save_game(game, rest.strip(), self.table_agents)
                 except OSError as exc:
                     self.output(f"Could not save to {rest.strip()}: {exc.strerror or exc}")
                     continue
                 self.output(f"Saved to {rest.strip()}; resume with: davit play {game.ruleset.id} "
                             f"--resume {rest.strip()}")
+                if [getattr(a, "name", "") for a in self.table_agents or ()].count("human") > 1:
+                    from ..play.saves import HOT_SEAT_WARNING
+                    self.output(f"Warning: {HOT_SEAT_WARNING}.")
             else:
                 self.output(f"Please type a number from 1 to {len(actions)}, or help.")

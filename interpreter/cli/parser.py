@@ -75,8 +75,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one game (bots, or a human at the terminal)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
-    p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
-    p.add_argument("--agents", default="random", help=AGENTS_HELP + " (default: random)")
+    p.add_argument("--seed", type=_int, default=None,
+                   help="the random seed: the same seed plays the same game (default: a random one, printed)")
+    p.add_argument("--agents", default=None,
+                   help=AGENTS_HELP + " (default: random; when resuming, the saved game's agents)")
     _variant(p)
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--log-seat", metavar="SEAT",

@@ -19,7 +19,7 @@ def cmd_serve(args) -> int:
         from ..web.replay import ReplayTable
         from .terminal import read_saved_game
         rs, data = read_saved_game(args.ruleset, variant_of(args), args.replay)
-        replay = ReplayTable(rs, data)
+        replay = ReplayTable(rs, data, args.replay)
         links = {f"{rs.name}, {replay.last} decisions (replay)": f"/replay/{replay.token}"}
         return _run(make_replay_app(replay, _board(rs)), links, args)
     from ..agents import HumanAgent, make_agents
