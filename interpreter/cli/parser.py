@@ -102,6 +102,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--watch", action="store_true",
                    help="begin a new game at the same table whenever the ruleset's files change")
     p.add_argument("--replay", metavar="FILE", help="show a saved game (from `davit play`) step by step instead")
+    p.add_argument("--db", metavar="FILE", default="davit-tables.db",
+                   help="the SQLite file that keeps the table, each decision as it is made; an unfinished table "
+                        "of the same ruleset, variant and agents in it goes on, with the same links "
+                        "(default: davit-tables.db in the current folder)")
 
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)

@@ -34,7 +34,10 @@ def cmd_serve(args) -> int:
         raise DavitError(f"davit: {exc}") from None
     if not any(isinstance(a, HumanAgent) for a in agents):
         raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
-    table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+    if args.watch:   # a designer's table begins again at every edit: nothing to keep
+        table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+    else:
+        table = _kept_table(args, rs, players, agents)
     print(f"{rs.name}: {players} players. Each link is private to its seat:")
     links = {table.game.player_name(seat): f"/seat/{table.token_of(seat)}" for seat in table.humans}
     app = make_app(table, _board(rs))
@@ -61,6 +64,35 @@ def cmd_serve(args) -> int:
         return _run(app, links, args)
     finally:
         watcher.stop()
+
+
+def _kept_table(args, rs, players, agents):
+    """The unfinished table of the database with these rules and agents (the same links), or a new one;
+    either way every decision is written to the database as it is made."""
+    from ..play.game import Game
+    from ..web.store import Keeper, TableStore
+    from ..web.table import WebTable
+    store = TableStore(args.db)
+    names = [a.name for a in agents]
+    row = store.unfinished(args.ruleset, rs.variant, names)
+    if row is not None and row[4] == players:
+        try:
+            game, tokens = store.restore(rs, row)
+        except DavitError as exc:
+            print(printable(f"davit: {exc}; a new game begins"), file=sys.stderr)
+            row = None
+    if row is not None:
+        table = WebTable(game, agents, game.seed, tokens=tokens, on_change=Keeper(store, row[0], game.decisions))
+        print(f"Resumed the unfinished game {row[0]} of {args.db} at decision {game.decisions}.")
+        return table
+    game = Game(rs, players, seed=args.seed)
+    keeper = Keeper(store, 0)
+    table = WebTable(game, agents, args.seed, on_change=None)
+    with table.lock:
+        keeper.table_id = store.begin(args.ruleset, game, names, table.tokens)
+        table.on_change = keeper
+        keeper(table)   # the bots' first decisions
+    return table
 
 
 def _board(rs) -> str | None:
