@@ -116,8 +116,10 @@ def cmd_play(args) -> int:
     if args.seed is None and not args.resume and not args.json:   # a random deal, yet one that can be replayed
         print(f"davit: seed {game.seed} (play this game again with --seed {game.seed})", file=sys.stderr)
     humans = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
+    screen = {"last": None} if len(humans) > 1 else None   # hot seat: one screen for several people
     for seat in humans:
         agents[seat].table_agents = agents
+        agents[seat].hot_seat = screen
     narrate = not (args.json or args.quiet or humans)
     shown = len(game.log) if args.resume else 0
     snapshots = {seat: [] for seat in humans}   # the game before each decision of a person
