@@ -76,3 +76,14 @@ def test_resume_keeps_the_agents_and_an_unseeded_game_prints_its_seed(monkeypatc
     assert _run(["play", "der-mythos", "--resume", str(saved)]) == 0
     assert any(p.startswith("[1-") for p in prompts)   # a person was asked again: the human seat stayed human
     assert "Game over" in capsys.readouterr().out
+
+
+def test_a_turn_that_ends_for_want_of_moves_says_so():
+    from interpreter.agents import RandomAgent
+    from interpreter.observe.narrate import event_text
+    game, bot = Game(load_ruleset("tutorial"), 2, seed=1), RandomAgent(1)
+    while not game.is_over:
+        seat = game.deciding_players[0]
+        game.apply(bot.choose(game, seat, game.legal_actions(seat)))
+    said = [event_text(game, e) for e in game.log if e.get("e") == "log"]
+    assert any(text and text.endswith("can do nothing more: the turn ends") for text in said)
