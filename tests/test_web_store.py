@@ -16,9 +16,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
 
 
-def _start(cwd, db):
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", "titanic", "--agents", "human,random",
-                             "--seed", "4", "--no-browser", "--db", str(db)], cwd=cwd, env=ENV, text=True,
+GAME = ["titanic", "--agents", "human,random", "--seed", "4"]
+
+
+def _start(cwd, db, game=GAME):
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "serve", *game, "--no-browser", "--db", str(db)],
+                            cwd=cwd, env=ENV, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     timer = threading.Timer(60, proc.kill)   # whatever happens, the server does not outlive the test
     timer.start()
@@ -75,5 +78,17 @@ def test_a_killed_server_goes_on_with_the_same_game_and_links(tmp_path):
         for key in ("step", "actions", "zones", "players", "question", "log"):
             assert after[key] == before[key], key
         assert _act(again, after["step"])["ok"]   # and it goes on from there
+    finally:
+        _stop(proc, timer, signal.SIGINT)
+    # without a ruleset, the last unfinished game of the file goes on; with --new, another begins
+    proc, timer, third, out = _start(tmp_path, db, [])
+    try:
+        assert third.split("/seat/")[1] == link.split("/seat/")[1] and "Resumed" in out
+        assert _state(third)["step"] > before["step"]
+    finally:
+        _stop(proc, timer)
+    proc, timer, fresh, out = _start(tmp_path, db, GAME + ["--new"])
+    try:
+        assert fresh.split("/seat/")[1] != link.split("/seat/")[1] and "Resumed" not in out
     finally:
         _stop(proc, timer, signal.SIGINT)

@@ -89,7 +89,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with `save FILE` or by Ctrl-C")
 
     p = sub.add_parser("serve", help="play one game in the browser: a local web table, one private link per seat")
-    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("ruleset", metavar="RULESET", nargs="?",
+                   help=RULESET_HELP + "; without it, the last unfinished game of --db goes on")
     p.add_argument("--players", type=_positive,
                    help="default: one per name in --agents, else 4 or the nearest the ruleset allows")
     p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
@@ -106,6 +107,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help="the SQLite file that keeps the table, each decision as it is made; an unfinished table "
                         "of the same ruleset, variant and agents in it goes on, with the same links "
                         "(default: davit-tables.db in the current folder)")
+    p.add_argument("--new", action="store_true",
+                   help="begin a new game even when --db holds an unfinished one of this ruleset")
 
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)

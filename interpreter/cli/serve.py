@@ -1,6 +1,7 @@
 """``davit serve``: play one game at a local web table, one private link per human seat."""
 from __future__ import annotations
 
+import json
 import sys
 
 from ..errors import DavitError, printable
@@ -26,18 +27,25 @@ def cmd_serve(args) -> int:
     from ..play.game import Game
     from ..rules.loading import load_ruleset
     from ..web.table import WebTable
-    rs = load_ruleset(args.ruleset, variant_of(args))
-    players = players_for_agents(rs, args.players, args.agents)
-    try:
-        agents = make_agents(args.agents, players, args.seed)
-    except ValueError as exc:
-        raise DavitError(f"davit: {exc}") from None
-    if not any(isinstance(a, HumanAgent) for a in agents):
-        raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
-    if args.watch:   # a designer's table begins again at every edit: nothing to keep
-        table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+    if args.ruleset is None:
+        if args.watch:
+            raise DavitError("davit: serve --watch needs a RULESET")
+        table = _kept_table(args, None, None, None)
+        rs, players = table.game.ruleset, table.game.num_players
     else:
-        table = _kept_table(args, rs, players, agents)
+        rs = load_ruleset(args.ruleset, variant_of(args))
+        players = players_for_agents(rs, args.players, args.agents)
+        try:
+            agents = make_agents(args.agents, players, args.seed)
+        except ValueError as exc:
+            raise DavitError(f"davit: {exc}") from None
+        if not any(isinstance(a, HumanAgent) for a in agents):
+            raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
+        if args.watch:   # a designer's table begins again at every edit: nothing to keep
+            table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+        else:
+            table = _kept_table(args, rs, players, agents)
+            rs, players = table.game.ruleset, table.game.num_players
     print(f"{rs.name}: {players} players. Each link is private to its seat:")
     links = {table.game.player_name(seat): f"/seat/{table.token_of(seat)}" for seat in table.humans}
     app = make_app(table, _board(rs))
@@ -67,29 +75,42 @@ def cmd_serve(args) -> int:
 
 
 def _kept_table(args, rs, players, agents):
-    """The unfinished table of the database with these rules and agents (the same links), or a new one;
-    either way every decision is written to the database as it is made."""
+    """The unfinished game of the database with this ruleset and variant (its agents, its links), or a new
+    one (``rs`` None: the last unfinished game of any ruleset); every decision is written as it is made."""
+    from pathlib import Path
+
+    from ..agents import make_agents
     from ..play.game import Game
+    from ..rules.loading import load_ruleset
     from ..web.store import Keeper, TableStore
     from ..web.table import WebTable
+    if rs is None and not Path(args.db).is_file():
+        raise DavitError(f"davit: serve needs a RULESET ({args.db} holds no unfinished game)")
     store = TableStore(args.db)
-    names = [a.name for a in agents]
-    row = store.unfinished(args.ruleset, rs.variant, names)
-    if row is not None and row[4] == players:
-        try:
-            game, tokens = store.restore(rs, row)
-        except DavitError as exc:
-            print(printable(f"davit: {exc}; a new game begins"), file=sys.stderr)
-            row = None
+    row = None if args.new else store.unfinished(args.ruleset, rs.variant if rs is not None else None,
+                                                 args.players if rs is not None else None)
+    if row is None and rs is None:
+        raise DavitError(f"davit: serve needs a RULESET ({args.db} holds no unfinished game)")
     if row is not None:
-        table = WebTable(game, agents, game.seed, tokens=tokens, on_change=Keeper(store, row[0], game.decisions))
-        print(f"Resumed the unfinished game {row[0]} of {args.db} at decision {game.decisions}.")
-        return table
+        try:
+            kept_rs = load_ruleset(row.ruleset, row.variant)
+            game, tokens = store.restore(kept_rs, row)
+            kept = make_agents(",".join(json.loads(row.agents)), game.num_players, game.seed)
+            table = WebTable(game, kept, game.seed, tokens=tokens, on_change=Keeper(store, row.id, game.decisions))
+        except (DavitError, ValueError) as exc:
+            if rs is None:
+                raise DavitError(f"davit: {args.db}: game {row.id} cannot go on: {exc}") from None
+            print(printable(f"davit: {args.db}: game {row.id} cannot go on ({exc}); a new game begins"),
+                  file=sys.stderr)
+        else:
+            print(f"Resumed the unfinished game {row.id} of {args.db} at decision {game.decisions} "
+                  f"(--new begins another).")
+            return table
     game = Game(rs, players, seed=args.seed)
+    table = WebTable(game, agents, args.seed)
     keeper = Keeper(store, 0)
-    table = WebTable(game, agents, args.seed, on_change=None)
     with table.lock:
-        keeper.table_id = store.begin(args.ruleset, game, names, table.tokens)
+        keeper.table_id = store.begin(args.ruleset, game, [a.name for a in agents], table.tokens)
         table.on_change = keeper
         keeper(table)   # the bots' first decisions
     return table

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import namedtuple
 
 from ..errors import DavitError, SaveError
 from ..play.saves import FORMAT, decisions_of, load_save
@@ -26,6 +27,10 @@ CREATE TABLE IF NOT EXISTS decisions (
     table_id INTEGER NOT NULL REFERENCES tables(id), n INTEGER NOT NULL, action TEXT NOT NULL,
     PRIMARY KEY (table_id, n));
 """
+
+
+COLUMNS = "id, ruleset, rules_id, variant, fingerprint, players, seed, agents, tokens"
+Row = namedtuple("Row", COLUMNS.replace(",", ""))
 
 
 class TableStore:
@@ -42,18 +47,18 @@ class TableStore:
     def close(self) -> None:
         self.db.close()
 
-    def unfinished(self, ruleset_arg: str, variant, agents: list) -> tuple | None:
-        """The last unfinished table begun with these ruleset, variant and agents: (id, row), or None."""
-        rows = self.db.execute("SELECT id, rules_id, variant, fingerprint, players, seed, agents, tokens FROM tables "
-                               "WHERE over = 0 AND ruleset = ? ORDER BY id DESC", (ruleset_arg,)).fetchall()
-        for row in rows:
-            if row[2] == variant and row[6] == json.dumps(agents):
+    def unfinished(self, ruleset_arg: str | None, variant, players: int | None):
+        """The last unfinished game begun with this ruleset and variant (None: of any), or None."""
+        rows = self.db.execute(f"SELECT {COLUMNS} FROM tables WHERE over = 0 ORDER BY id DESC").fetchall()
+        for row in map(Row._make, rows):
+            if ruleset_arg is None or (row.ruleset == ruleset_arg and row.variant == variant and
+                                       players in (None, row.players)):
                 return row
         return None
 
     def restore(self, ruleset, row):
         """The game of a stored table, its decisions played again and checked, and its tokens {token: seat}."""
-        table_id, rules_id, variant, fingerprint, players, seed, agents, tokens = row
+        table_id, _, rules_id, variant, fingerprint, players, seed, agents, tokens = row
         where = f"{self.path}: table {table_id}"
         moves = [json.loads(a) for (a,) in self.db.execute(
             "SELECT action FROM decisions WHERE table_id = ? ORDER BY n", (table_id,))]
