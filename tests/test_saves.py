@@ -102,6 +102,12 @@ def test_a_truncated_save_is_refused_at_its_line_and_column(saved, tmp_path, cap
     assert f"{path}:" in err and "not a saved game" in err
 
 
+def test_a_deeply_nested_save_is_refused(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000)
+    assert "nested too deeply" in _refused(path, capsys)
+
+
 def test_an_untampered_save_resumes_to_the_end(saved, tmp_path, capsys):
     path = tmp_path / "good.json"
     path.write_text(json.dumps(saved[0]))

@@ -50,6 +50,8 @@ def parse_save(where: str, text: str) -> dict:
         raise SaveError(f"{where}:{exc.lineno}:{exc.colno}: not a saved game: {exc.msg}") from None
     except ValueError as exc:
         raise SaveError(f"{where}: not a saved game ({exc})") from None
+    except RecursionError:
+        raise SaveError(f"{where}: not a saved game (nested too deeply)") from None
     if not isinstance(data, dict):
         raise SaveError(f"{where}: not a saved game (not a JSON object)")
     return data
