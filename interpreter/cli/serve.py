@@ -75,8 +75,8 @@ def cmd_serve(args) -> int:
 
 
 def _kept_table(args, rs, players, agents):
-    """The unfinished game of the database with this ruleset and variant (its agents, its links), or a new
-    one (``rs`` None: the last unfinished game of any ruleset); every decision is written as it is made."""
+    """The unfinished game of the database with this ruleset, variant and agents (its links), or a new one
+    (``rs`` None: the last unfinished game of any ruleset); every decision is written as it is made."""
     from pathlib import Path
 
     from ..agents import make_agents
@@ -88,7 +88,7 @@ def _kept_table(args, rs, players, agents):
         raise DavitError(f"davit: serve needs a RULESET ({args.db} holds no unfinished game)")
     store = TableStore(args.db)
     row = None if args.new else store.unfinished(args.ruleset, rs.variant if rs is not None else None,
-                                                 args.players if rs is not None else None)
+                                                 [a.name for a in agents] if rs is not None else None)
     if row is None and rs is None:
         raise DavitError(f"davit: serve needs a RULESET ({args.db} holds no unfinished game)")
     if row is not None:

@@ -47,12 +47,12 @@ class TableStore:
     def close(self) -> None:
         self.db.close()
 
-    def unfinished(self, ruleset_arg: str | None, variant, players: int | None):
-        """The last unfinished game begun with this ruleset and variant (None: of any), or None."""
+    def unfinished(self, ruleset_arg: str | None, variant=None, agents: list | None = None):
+        """The last unfinished game begun with this ruleset, variant and agents (ruleset None: of any), or None."""
         rows = self.db.execute(f"SELECT {COLUMNS} FROM tables WHERE over = 0 ORDER BY id DESC").fetchall()
         for row in map(Row._make, rows):
             if ruleset_arg is None or (row.ruleset == ruleset_arg and row.variant == variant and
-                                       players in (None, row.players)):
+                                       row.agents == json.dumps(agents)):
                 return row
         return None
 
