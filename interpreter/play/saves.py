@@ -138,7 +138,7 @@ def _replay_one(game, move, where: str) -> None:
         result = game.apply(move)
     except DavitError as exc:
         raise SaveError(f"{where}: does not replay: {exc.message}"[:300]) from None
-    except Exception as exc:  # a decision the rules cannot carry out: refused, never a traceback
+    except Exception as exc:  # noqa: BLE001 -- a decision the rules cannot carry out: refused, never a traceback
         raise SaveError(f"{where}: does not replay: {type(exc).__name__} {exc}"[:300]) from None
     if not result:
         raise SaveError(f"{where}: seat {seat}'s decision is refused: {result.reason}"[:300])
