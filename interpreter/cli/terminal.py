@@ -115,6 +115,9 @@ def cmd_play(args) -> int:
         _check_writable(args.log)
     if args.seed is None and not args.resume and not args.json:   # a random deal, yet one that can be replayed
         print(f"davit: seed {game.seed} (play this game again with --seed {game.seed})", file=sys.stderr)
+    if args.resume and not (args.json or args.quiet):
+        print(printable(f"davit: {args.resume}: {game.decisions} decisions played again from seed {game.seed}; "
+                        f"the seats: {', '.join(a.name for a in agents)}"), file=sys.stderr)
     humans = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
     screen = {"last": None} if len(humans) > 1 else None   # hot seat: one screen for several people
     for seat in humans:
