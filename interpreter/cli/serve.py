@@ -105,6 +105,7 @@ def _kept_table(args, rs, players, agents):
         else:
             print(f"Resumed the unfinished game {row.id} of {args.db} at decision {game.decisions} "
                   f"(--new begins another).")
+            _mention_others(store, row.id, args.db)
             return table
     game = Game(rs, players, seed=args.seed)
     table = WebTable(game, agents, args.seed)
@@ -113,7 +114,16 @@ def _kept_table(args, rs, players, agents):
         keeper.table_id = store.begin(args.ruleset, game, [a.name for a in agents], table.tokens)
         table.on_change = keeper
         keeper(table)   # the bots' first decisions
+    _mention_others(store, keeper.table_id, args.db)
     return table
+
+
+def _mention_others(store, table_id: int, db: str) -> None:
+    others = store.others(table_id)
+    if others:
+        listed = "; ".join(f"{r.ruleset} --agents {','.join(json.loads(r.agents))}" for r in others[:5])
+        print(printable(f"{db} also holds {len(others)} unfinished game(s), each brought back by davit serve "
+                        f"with its ruleset and agents: {listed}"))
 
 
 def _board(rs) -> str | None:

@@ -56,6 +56,12 @@ class TableStore:
                 return row
         return None
 
+    def others(self, but: int) -> list:
+        """Every other unfinished game of the file (rows), newest first."""
+        rows = self.db.execute(f"SELECT {COLUMNS} FROM tables WHERE over = 0 AND id != ? ORDER BY id DESC",
+                               (but,)).fetchall()
+        return [Row._make(r) for r in rows]
+
     def restore(self, ruleset, row):
         """The game of a stored table, its decisions played again and checked, and its tokens {token: seat}."""
         table_id, _, rules_id, variant, fingerprint, players, seed, agents, tokens = row
