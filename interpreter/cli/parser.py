@@ -75,8 +75,10 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one game (bots, or a human at the terminal)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
-    p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
-    p.add_argument("--agents", default="random", help=AGENTS_HELP + " (default: random)")
+    p.add_argument("--seed", type=_int, default=None,
+                   help="the random seed: the same seed plays the same game (default: a random one, printed)")
+    p.add_argument("--agents", default=None,
+                   help=AGENTS_HELP + " (default: random; when resuming, the saved game's agents)")
     _variant(p)
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     p.add_argument("--log-seat", metavar="SEAT",
@@ -87,7 +89,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with `save FILE` or by Ctrl-C")
 
     p = sub.add_parser("serve", help="play one game in the browser: a local web table, one private link per seat")
-    p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
+    p.add_argument("ruleset", metavar="RULESET", nargs="?",
+                   help=RULESET_HELP + "; without it, the last unfinished game of --db goes on")
     p.add_argument("--players", type=_positive,
                    help="default: one per name in --agents, else 4 or the nearest the ruleset allows")
     p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
@@ -100,6 +103,12 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--watch", action="store_true",
                    help="begin a new game at the same table whenever the ruleset's files change")
     p.add_argument("--replay", metavar="FILE", help="show a saved game (from `davit play`) step by step instead")
+    p.add_argument("--db", metavar="FILE", default="davit-tables.db",
+                   help="the SQLite file that keeps the table, each decision as it is made; an unfinished table "
+                        "of the same ruleset, variant and agents in it goes on, with the same links "
+                        "(default: davit-tables.db in the current folder)")
+    p.add_argument("--new", action="store_true",
+                   help="begin a new game even when --db holds an unfinished one of this ruleset")
 
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)

@@ -1,6 +1,7 @@
 """``davit serve``: play one game at a local web table, one private link per human seat."""
 from __future__ import annotations
 
+import json
 import sys
 
 from ..errors import DavitError, printable
@@ -19,22 +20,32 @@ def cmd_serve(args) -> int:
         from ..web.replay import ReplayTable
         from .terminal import read_saved_game
         rs, data = read_saved_game(args.ruleset, variant_of(args), args.replay)
-        replay = ReplayTable(rs, data)
+        replay = ReplayTable(rs, data, args.replay)
         links = {f"{rs.name}, {replay.last} decisions (replay)": f"/replay/{replay.token}"}
         return _run(make_replay_app(replay, _board(rs)), links, args)
     from ..agents import HumanAgent, make_agents
     from ..play.game import Game
     from ..rules.loading import load_ruleset
     from ..web.table import WebTable
-    rs = load_ruleset(args.ruleset, variant_of(args))
-    players = players_for_agents(rs, args.players, args.agents)
-    try:
-        agents = make_agents(args.agents, players, args.seed)
-    except ValueError as exc:
-        raise DavitError(f"davit: {exc}") from None
-    if not any(isinstance(a, HumanAgent) for a in agents):
-        raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
-    table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+    if args.ruleset is None:
+        if args.watch:
+            raise DavitError("davit: serve --watch needs a RULESET")
+        table = _kept_table(args, None, None, None)
+        rs, players = table.game.ruleset, table.game.num_players
+    else:
+        rs = load_ruleset(args.ruleset, variant_of(args))
+        players = players_for_agents(rs, args.players, args.agents)
+        try:
+            agents = make_agents(args.agents, players, args.seed)
+        except ValueError as exc:
+            raise DavitError(f"davit: {exc}") from None
+        if not any(isinstance(a, HumanAgent) for a in agents):
+            raise DavitError("davit: serve needs at least one human seat, e.g. --agents human,random")
+        if args.watch:   # a designer's table begins again at every edit: nothing to keep
+            table = WebTable(Game(rs, players, seed=args.seed), agents, args.seed)
+        else:
+            table = _kept_table(args, rs, players, agents)
+            rs, players = table.game.ruleset, table.game.num_players
     print(f"{rs.name}: {players} players. Each link is private to its seat:")
     links = {table.game.player_name(seat): f"/seat/{table.token_of(seat)}" for seat in table.humans}
     app = make_app(table, _board(rs))
@@ -61,6 +72,58 @@ def cmd_serve(args) -> int:
         return _run(app, links, args)
     finally:
         watcher.stop()
+
+
+def _kept_table(args, rs, players, agents):
+    """The unfinished game of the database with this ruleset, variant and agents (its links), or a new one
+    (``rs`` None: the last unfinished game of any ruleset); every decision is written as it is made."""
+    from pathlib import Path
+
+    from ..agents import make_agents
+    from ..play.game import Game
+    from ..rules.loading import load_ruleset
+    from ..web.store import Keeper, TableStore
+    from ..web.table import WebTable
+    if rs is None and not Path(args.db).is_file():
+        raise DavitError(f"davit: serve needs a RULESET ({args.db} holds no unfinished game)")
+    store = TableStore(args.db)
+    row = None if args.new else store.unfinished(args.ruleset, rs.variant if rs is not None else None,
+                                                 [a.name for a in agents] if rs is not None else None)
+    if row is None and rs is None:
+        raise DavitError(f"davit: serve needs a RULESET ({args.db} holds no unfinished game)")
+    if row is not None:
+        try:
+            kept_rs = load_ruleset(row.ruleset, row.variant)
+            game, tokens = store.restore(kept_rs, row)
+            kept = make_agents(",".join(json.loads(row.agents)), game.num_players, game.seed)
+            table = WebTable(game, kept, game.seed, tokens=tokens, on_change=Keeper(store, row.id, game.decisions))
+        except (DavitError, ValueError) as exc:
+            if rs is None:
+                raise DavitError(f"davit: {args.db}: game {row.id} cannot go on: {exc}") from None
+            print(printable(f"davit: {args.db}: game {row.id} cannot go on ({exc}); a new game begins"),
+                  file=sys.stderr)
+        else:
+            print(f"Resumed the unfinished game {row.id} of {args.db} at decision {game.decisions} "
+                  f"(--new begins another).")
+            _mention_others(store, row.id, args.db)
+            return table
+    game = Game(rs, players, seed=args.seed)
+    table = WebTable(game, agents, args.seed)
+    keeper = Keeper(store, 0)
+    with table.lock:
+        keeper.table_id = store.begin(args.ruleset, game, [a.name for a in agents], table.tokens)
+        table.on_change = keeper
+        keeper(table)   # the bots' first decisions
+    _mention_others(store, keeper.table_id, args.db)
+    return table
+
+
+def _mention_others(store, table_id: int, db: str) -> None:
+    others = store.others(table_id)
+    if others:
+        listed = "; ".join(f"{r.ruleset} --agents {','.join(json.loads(r.agents))}" for r in others[:5])
+        print(printable(f"{db} also holds {len(others)} unfinished game(s), each brought back by davit serve "
+                        f"with its ruleset and agents: {listed}"))
 
 
 def _board(rs) -> str | None:

@@ -7,6 +7,7 @@ game to a file that ``--resume FILE`` continues.
 from __future__ import annotations
 
 import json
+import secrets
 import sys
 from pathlib import Path
 
@@ -38,35 +39,48 @@ MAX_SAVED_GAME_BYTES = 200_000_000
 
 def read_saved_game(ruleset_arg, variant, path):
     """The ruleset and the JSON of a saved game (its variant unless ``variant`` is given); one-line errors."""
+    from ..play.saves import parse_save, saved_variant
     from ..rules.loading import load_ruleset
     try:
-        data = json.loads(read_capped(path, MAX_SAVED_GAME_BYTES).decode("utf-8"))
+        raw = read_capped(path, MAX_SAVED_GAME_BYTES)
     except TooLarge:
         raise DavitError(f"davit: {path} is larger than a saved game may be ({MAX_SAVED_GAME_BYTES} bytes)") from None
     except OSError as exc:
         raise DavitError(f"davit: cannot read the saved game {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise DavitError(f"davit: {path} is not a saved game (not JSON: {exc})") from None
-    if not isinstance(data, dict):
-        raise DavitError(f"davit: {path} is not a saved game")
-    return load_ruleset(ruleset_arg, variant if variant is not None else data.get("variant")), data
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DavitError(f"davit: {path}: not a saved game (not UTF-8 text)") from None
+    data = parse_save(path, text)
+    return load_ruleset(ruleset_arg, variant if variant is not None else saved_variant(path, data)), data
 
 
 def _load_game(args):
+    """The ruleset, the game and the agents' names: a new game, or a saved one played again."""
+    from ..agents import make_agents
     from ..play.game import Game
+    from ..play.saves import load_save, saved_agents
     from ..rules.loading import load_ruleset
     if not args.resume:
         rs = load_ruleset(args.ruleset, variant_of(args))
-        players = players_for_agents(rs, args.players, args.agents)
-        return rs, Game(rs, players, seed=args.seed)
+        players = players_for_agents(rs, args.players, args.agents or "random")
+        seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+        return rs, Game(rs, players, seed=seed), args.agents or "random"
     rs, data = read_saved_game(args.ruleset, variant_of(args), args.resume)
-    game = Game.from_json(rs, data)
+    game = load_save(rs, data, args.resume)
     if args.players is not None and args.players != game.num_players:
         raise DavitError(f"davit: the saved game has {game.num_players} players, not {args.players}")
-    return rs, game
+    if args.agents:
+        return rs, game, args.agents
+    agents = ",".join(saved_agents(args.resume, data) or ["random"])
+    try:
+        make_agents(agents, game.num_players, 0)
+    except ValueError as exc:
+        raise DavitError(f"davit: {args.resume}: agents: {exc}") from None
+    return rs, game, agents
 
 
-def _offer_save(game, why: str) -> None:
+def _offer_save(game, why: str, agents) -> None:
     from ..agents.human import save_game
     path = f"davit-{game.ruleset.id}-saved.json"
     n = 1
@@ -74,12 +88,15 @@ def _offer_save(game, why: str) -> None:
         n += 1
         path = f"davit-{game.ruleset.id}-saved-{n}.json"
     try:
-        save_game(game, path)
+        save_game(game, path, agents)
     except OSError as exc:
         print(printable(f"\ndavit: {why}; could not save the game: {exc.strerror or exc}"), file=sys.stderr)
         return
     print(printable(f"\ndavit: {why}; the game is saved in {path} — continue with: "
                     f"davit play {game.ruleset.id} --resume {path}"), file=sys.stderr)
+    if sum(getattr(a, "name", a) == "human" for a in agents) > 1:
+        from ..play.saves import HOT_SEAT_WARNING
+        print(f"davit: warning: {HOT_SEAT_WARNING}", file=sys.stderr)
 
 
 def cmd_play(args) -> int:
@@ -87,16 +104,25 @@ def cmd_play(args) -> int:
     from ..agents.human import Quit, Undo
     from ..observe.narrate import event_text
     from ..play.visibility import redact
-    rs, game = _load_game(args)
+    rs, game, agent_names = _load_game(args)
     players = game.num_players
     try:
-        agents = make_agents(args.agents, players, args.seed)
+        agents = make_agents(agent_names, players, game.seed)
     except ValueError as exc:
         raise DavitError(f"davit: {exc}") from None
     log_seat = _log_seat(args, players)
     if args.log:
         _check_writable(args.log)
+    if args.seed is None and not args.resume and not args.json:   # a random deal, yet one that can be replayed
+        print(f"davit: seed {game.seed} (play this game again with --seed {game.seed})", file=sys.stderr)
+    if args.resume and not (args.json or args.quiet):
+        print(printable(f"davit: {args.resume}: {game.decisions} decisions played again from seed {game.seed}; "
+                        f"the seats: {', '.join(a.name for a in agents)}"), file=sys.stderr)
     humans = [s for s, a in enumerate(agents) if isinstance(a, HumanAgent)]
+    screen = {"last": None} if len(humans) > 1 else None   # hot seat: one screen for several people
+    for seat in humans:
+        agents[seat].table_agents = agents
+        agents[seat].hot_seat = screen
     narrate = not (args.json or args.quiet or humans)
     shown = len(game.log) if args.resume else 0
     snapshots = {seat: [] for seat in humans}   # the game before each decision of a person
@@ -133,7 +159,7 @@ def cmd_play(args) -> int:
     except (KeyboardInterrupt, EOFError, Quit) as exc:
         # the end of input (a pipe ran dry, Ctrl-D) abandons; Ctrl-C and quit keep the game
         if not isinstance(exc, EOFError) and (humans or args.resume):
-            _offer_save(game, "stopped" if isinstance(exc, Quit) else "interrupted")
+            _offer_save(game, "stopped" if isinstance(exc, Quit) else "interrupted", agents)
         else:
             print("\ndavit: game abandoned", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -142,7 +168,7 @@ def cmd_play(args) -> int:
         events = game.log if log_seat is _WHOLE_LOG else [redact(e, log_seat) for e in game.log]
         write_atomically(args.log, "".join(json.dumps(e, sort_keys=True) + "\n" for e in events).encode())
     if args.json:
-        print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "players": players,
+        print(json.dumps({"ruleset": rs.id, "variant": rs.variant, "seed": game.seed, "players": players,
                           "agents": [a.name for a in agents], "scores": [game.scores[s] for s in range(players)],
                           "winners": game.winners, "draw": game.is_draw, "ranking": game.ranking,
                           "payoffs": game.payoffs, "names": list(game.table.player_names)}))

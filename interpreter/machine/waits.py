@@ -94,9 +94,16 @@ class Offer(Instr):
         pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),
                    "pass": self.allow_pass, "name": self.name}
         if not g.any_legal(pending, who.seat):
+            _no_moves(g, who.seat, self.name)
             frame[PC] += 1
             return
         g.state.pending = pending
+
+
+def _no_moves(g, seat: int, name) -> None:
+    """Say that a turn ends because its player has nothing legal to do (else it would end in silence)."""
+    if g.record:
+        g.emit({"e": "log", "text": f"{g.player_name(seat)} can do nothing more: the turn ends"})
 
 
 class CountedOffer(Offer):
@@ -136,6 +143,7 @@ class CountedOffer(Offer):
         if self.free:
             pending["free"] = list(self.free)
         if not g.any_legal(pending, who.seat):
+            _no_moves(g, who.seat, self.name)
             del local[self.slot]
             frame[PC] += 1
             return

@@ -21,14 +21,18 @@ class Refused(Exception):
 class WebTable:
     """A game, its agents (``human`` seats are played in the browser) and one token per human seat."""
 
-    def __init__(self, game, agents: str | list = "human,random", seed: int = 0):
+    def __init__(self, game, agents: str | list = "human,random", seed: int = 0, tokens: dict | None = None,
+                 on_change=None):
         self.game = game
         self.agents = make_agents(agents, game.num_players, seed) if isinstance(agents, str) else list(agents)
         self.humans = [s for s, a in enumerate(self.agents) if isinstance(a, HumanAgent)]
-        # a token is the only key to a seat's view: long, random, one per seat
-        self.tokens = {secrets.token_urlsafe(18): seat for seat in self.humans}
+        # a token is the only key to a seat's view: long, random, one per seat (kept ones: a restored table)
+        self.tokens = dict(tokens) if tokens else {secrets.token_urlsafe(18): seat for seat in self.humans}
+        if sorted(self.tokens.values()) != self.humans:
+            raise ValueError("the table's links do not match its human seats")
         self.lock = threading.Lock()
-        self.decisions = 0
+        self.on_change = on_change   # called after every decision (web/store.py writes it down)
+        self.decisions = game.decisions   # a restored game goes on at its step
         self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
         self.board_svg = None   # the drawing of the board, public; set by the server
         with self.lock:
@@ -51,6 +55,13 @@ class WebTable:
 
     def _play_bots(self) -> None:
         """Let bot seats decide until a human seat must decide or the game ends."""
+        try:
+            self._bots_decide()
+        finally:
+            if self.on_change is not None:
+                self.on_change(self)
+
+    def _bots_decide(self) -> None:
         game = self.game
         while not game.is_over:
             for seat in game.deciding_players:
@@ -80,7 +91,7 @@ class WebTable:
             if not result:
                 raise Refused(f"refused: {result.reason}")
             self.decisions += 1
-            self._play_bots()
+            self._play_bots()   # and the decision is written down (on_change)
 
     def restart(self, game, board_svg: str | None = None) -> None:
         """Begin ``game`` (same seats, same links, same bots): the ruleset was edited."""
