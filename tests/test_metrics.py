@@ -41,9 +41,25 @@ def test_simulate_reports_der_mythos_metrics_with_intervals(capsys):
         assert low < m["mean"] < high
     assert 1 <= metrics["capsized"]["mean"] <= 8
     assert metrics["funnel_round"]["range"][0] >= 2 and metrics["funnel_round"]["range"][1] <= 9
+    assert set(metrics) >= {"overloaded", "passengers_lost", "lowered"}
+    for name, measure in result["dynamics"].items():      # issue 27: every dynamics entry with a mean and interval
+        for entry in measure if isinstance(measure, list) else [measure]:
+            low, high = entry["ci"]
+            assert low <= entry["mean"] <= high, name
     rc = _run(["simulate", "der-mythos", "--games", "20"])
     out = capsys.readouterr().out
     assert rc == 0 and "funnel_round" in out and "20 of 20" in out
+
+
+def test_der_mythos_counts_agree_game_by_game():
+    # every boat is lowered or capsizes; it capsizes overloaded or with the (one) broken funnel; an overloaded
+    # boat of 4 players holds more than 24 passengers
+    for r in play_chunk(RunSpec("der-mythos", None, 4), [(i, 300 + i) for i in range(40)]):
+        m = r["metrics"]
+        assert m["capsized"] + m["lowered"] == 8
+        assert m["overloaded"] <= m["capsized"] <= m["overloaded"] + 1
+        assert m["passengers_lost"] >= 25 * m["overloaded"]
+        assert (m["passengers_lost"] == 0) == (m["capsized"] == 0)
 
 
 def test_event_forms_agree_with_the_final_position(tmp_path):
@@ -66,7 +82,8 @@ def test_a_variant_adds_and_changes_metrics_by_name(tmp_path):
     variant.write_text("variant: v\nextends: der-mythos\nmetrics:\n  capsized: {value: \"count(lowered)\"}\n"
                        "  rounds_played: {value: rounds}\n")
     rs = load_ruleset("der-mythos", str(variant))
-    assert [m.name for m in rs.metrics] == ["capsized", "funnel_round", "rounds_played"]
+    declared = [m.name for m in load_ruleset("der-mythos").metrics]
+    assert declared[0] == "capsized" and [m.name for m in rs.metrics] == declared + ["rounds_played"]
     (record,) = play_chunk(RunSpec("der-mythos", str(variant), 4), [(0, 5)])
     (base,) = play_chunk(RunSpec("der-mythos", None, 4), [(0, 5)])
     assert record["metrics"]["capsized"] == 8 - base["metrics"]["capsized"]   # every boat is lowered or capsized
