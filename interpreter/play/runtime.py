@@ -283,7 +283,7 @@ class RuleRuntime:
     def let_see(self, who, thing, loc) -> None:
         """``peek``: the player sees ``thing`` (a thing, or a list of things) from now on. One event per peek,
         whatever the list holds: how many things a rule lets a player look at may hang on what is hidden
-        (the passengers of a pile that fit a place), and the others count the events they cannot read."""
+        (the cards of a pile that fit a place), and the others count the events they cannot read."""
         things = thing if isinstance(thing, list) else [thing]
         if not isinstance(who, PlayerRef) or not all(isinstance(t, ThingRef) for t in things):
             raise GameError("peek(player, thing) needs a player and a thing", loc)
