@@ -1,5 +1,4 @@
 """`davit draw`: the board as DOT text, as an SVG written by us, and as files."""
-import copy
 import dataclasses
 import os
 import re
@@ -49,10 +48,9 @@ def edge(root, a, b):
 
 def with_zone(rs, zid, **changes):
     """A shallow copy of the ruleset with one zone changed (the cached original stays as it is)."""
-    out = copy.copy(rs)
-    out.zones = dict(rs.zones)
-    out.zones[zid] = dataclasses.replace(rs.zones[zid], **changes)
-    return out
+    zones = dict(rs.zones)
+    zones[zid] = dataclasses.replace(rs.zones[zid], **changes)
+    return rs.changed(zones=zones)
 
 
 def made_up(spaces, edges, containers=(), pos=None, name="made up"):

@@ -226,14 +226,9 @@ class _Mover:
 
 
 def test_sos_titanic_back_and_forth_ends_by_length():
-    rs = load_ruleset("sos-titanic")
-    saved = rs.max_decisions
-    rs.max_decisions = 300     # the default bound is the same code path, only longer
-    try:
-        game = Game(rs, rs.min_players, seed=1)
-        play_out(game, [_Mover()] * rs.min_players)
-    finally:
-        rs.max_decisions = saved
+    rs = load_ruleset("sos-titanic").changed(max_decisions=300)   # the default bound: the same path, longer
+    game = Game(rs, rs.min_players, seed=1)
+    play_out(game, [_Mover()] * rs.min_players)
     assert game.is_over and game.decisions == 300
     assert game.log[-1]["reason"] == LENGTH_LIMIT_REASON
 

@@ -1,5 +1,4 @@
 """Every ruleset as a PettingZoo environment and an OpenSpiel game (interpreter/rl, the `rl` extra)."""
-import copy
 import random
 import re
 import subprocess
@@ -252,8 +251,7 @@ def test_score_rewards_are_the_final_scores():
 
 
 def test_the_rulesets_step_limit_ends_the_game_by_length():
-    rs = copy.copy(load_ruleset("der-mythos"))
-    rs.max_steps = 200     # far fewer rule steps than a whole game takes
+    rs = load_ruleset("der-mythos").changed(max_steps=200)   # far fewer rule steps than a whole game takes
     env = davit_pz.env(rs, 2)
     final = _play_env_out(env, seed=0)
     # every game is finite: the game ends, ranked as at any other end

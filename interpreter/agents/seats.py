@@ -5,7 +5,7 @@ A name is a bot (``random``), or a search bot with its budget after a colon:
 """
 from __future__ import annotations
 
-from ..machine import rng
+from ..machine import fast_paths, rng
 from ..play.playout import nobody_can_act, play_by_index
 from .bots import FirstAgent, GreedyAgent, RandomAgent
 from .human import HumanAgent
@@ -59,7 +59,7 @@ def play_out(game, agents, max_decisions: int | None = None, fused: bool = True)
     by the fused loop of :mod:`interpreter.play.playout`, which plays the same
     game faster; ``fused=False`` keeps to the public API.
     """
-    if fused and all(type(agent) in PICK_BY_INDEX for agent in agents):
+    if fused and fast_paths.on() and all(type(agent) in PICK_BY_INDEX for agent in agents):
         return play_by_index(game, [agent.pick for agent in agents], max_decisions)
     made = 0
     while not game.is_over:

@@ -42,6 +42,8 @@ def main(argv=None) -> int:
     stdout, sys.stdout = sys.stdout, PrintableStream(sys.stdout)
     try:
         from ..load.files import rulesets_note
+        from ..machine import fast_paths
+        fast_paths.on()   # a misspelt DAVIT_FAST_PATHS is one line here, not an error at every file
         note = rulesets_note()
         if note:
             print(printable(note), file=sys.stderr)

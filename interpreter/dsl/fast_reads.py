@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..machine import attributes
-from ..machine.attributes import THING_BUILTINS
+from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.values import ThingRef, ZoneRef
 
 # names every object of a class answers itself: the access is fixed text, looked up, never built from the name
@@ -35,9 +35,6 @@ THING_ZONE = "g.table.zones[g.state.where[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
 THING_FACE_UP = "g.state.props[{x}.id].get('face_up', False)"
 PLAYER_SEAT = "{x}.seat"
-# what a zone answers itself (see RuleRuntime._zone_builtin): never inlined as a property
-ZONE_BUILTINS = {"count", "things", "empty", "top", "bottom", "id", "name", "owner", "capacity", "full", "free",
-                 "seats", "removed"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -127,7 +124,6 @@ def _player(layout, name, key, x):
     return None
 
 
-ENGINE_PROPS = {"known_to"}   # kept in a thing's props by the engine itself (who was shown it)
 EMPTY: dict = {}   # read only: a zone with no dynamic property set
 
 

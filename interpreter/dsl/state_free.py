@@ -22,10 +22,9 @@ and only for arguments that cannot share a key by mere equality (``true``,
 """
 from __future__ import annotations
 
-from ..machine.attributes import THING_BUILTINS
+from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import ENGINE_PROPS, ZONE_BUILTINS
 
 # primitives that read their arguments and the table's fixed pieces, never the position
 TABLE_ONLY_PRIMITIVES = frozenset({"abs", "text", "space", "zone", "thing", "player", "things", "lookup", "range"})

@@ -4,14 +4,10 @@ Also ``declaration_errors``: declared ranges that contradict themselves.
 """
 from __future__ import annotations
 
-from .static_types import ANY, BOOL, NUMBER, PLAYER, TEXT, THING, ZONE, constant_type, join, value_type
-
-THING_BUILTINS = {"id": TEXT, "kind": TEXT, "name": TEXT, "zone": ZONE, "owner": PLAYER, "holder": PLAYER,
-                  "position": NUMBER, "face_up": BOOL}
-ZONE_BUILTINS = {"count": NUMBER, "things": ("list", THING), "empty": BOOL, "top": THING, "bottom": THING,
-                 "id": TEXT, "name": TEXT, "owner": PLAYER, "capacity": NUMBER, "full": BOOL, "free": NUMBER,
-                 "seats": ("list", ANY), "removed": BOOL}
-PLAYER_BUILTINS = {"seat": NUMBER, "name": TEXT, "out": BOOL, "next": PLAYER}
+from ..machine.attributes import PLAYER_BUILTIN_TYPES as PLAYER_BUILTINS
+from ..machine.attributes import THING_BUILTIN_TYPES as THING_BUILTINS
+from ..machine.attributes import ZONE_BUILTIN_TYPES as ZONE_BUILTINS
+from .static_types import ANY, ZONE, constant_type, join, value_type
 
 
 def _forms(constant) -> list:

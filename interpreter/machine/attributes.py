@@ -14,9 +14,22 @@ from __future__ import annotations
 
 from .values import PlayerRef, ThingRef, ZoneRef
 
-# attributes every thing, player or zone answers itself (see play/runtime.py)
-THING_FIELDS = ("id", "kind", "name")
-THING_BUILTINS = {"id", "kind", "name", "zone", "owner", "holder", "position", "face_up"}
+# The one table of what every thing, zone or player answers itself, with the type the static checker gives
+# it (dsl/vocabulary.py); play/runtime.py's *_builtin answer exactly these names (tests/test_attribute_table.py),
+# dsl/fast_reads.py writes reads of them out, dsl/state_free.py tells the fixed ones from the moving ones.
+# Where a name lives otherwise (props, then printed attributes, then these, then declared defaults) is read
+# in one place: ``reader`` below, which ``get_attr`` also uses.
+THING_BUILTIN_TYPES = {"id": "text", "kind": "text", "name": "text", "zone": "zone", "owner": "player",
+                       "holder": "player", "position": "number", "face_up": "bool"}
+ZONE_BUILTIN_TYPES = {"count": "number", "things": ("list", "thing"), "empty": "bool", "top": "thing",
+                      "bottom": "thing", "id": "text", "name": "text", "owner": "player", "capacity": "number",
+                      "full": "bool", "free": "number", "seats": ("list", "any"), "removed": "bool"}
+PLAYER_BUILTIN_TYPES = {"seat": "number", "name": "text", "out": "bool", "next": "player"}
+THING_BUILTINS = frozenset(THING_BUILTIN_TYPES)
+ZONE_BUILTINS = frozenset(ZONE_BUILTIN_TYPES)
+PLAYER_BUILTINS = frozenset(PLAYER_BUILTIN_TYPES)
+THING_FIELDS = ("id", "kind", "name")   # kept on the ThingRef itself
+ENGINE_PROPS = frozenset({"known_to"})  # kept in a thing's props by the engine itself (who was shown it)
 
 _readers: dict = {}
 MAX_READERS = 4096   # names come from rule texts, but a primitive may be given a name made while playing
@@ -62,7 +75,7 @@ def _make(name: str):
                 return zone
             if seat:
                 return o.seat
-            return g.get_attr(o, name, loc)
+            return g._player_builtin(o, name, loc)
         if cls is ZoneRef:
             zp = g.state.zprops.get(o.id)
             if zp and name in zp:

@@ -8,9 +8,9 @@ these methods, so the rules never touch the state's containers directly.
 from __future__ import annotations
 
 from ..errors import GameError
-from ..machine import rng
+from ..machine import attributes, rng
 from ..machine.budget import too_big
-from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode, type_name
+from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
 from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
 from .visibility import seers_of, watchers
 
@@ -64,28 +64,8 @@ class RuleRuntime:
         self.item_loc = loc
 
     def get_attr(self, obj, name, loc):
-        if isinstance(obj, ThingRef):
-            props = self.state.props[obj.id]
-            if name in props:
-                return props[name]
-            if name in obj.attrs:
-                return obj.attrs[name]
-            return self._thing_builtin(obj, name, loc)
-        if isinstance(obj, PlayerRef):
-            pv = self.state.pvars[obj.seat]
-            if name in pv:
-                return pv[name]
-            zone = self.table.seat_zones.get((name, obj.seat))
-            if zone is not None:
-                return zone
-            return self._player_builtin(obj, name, loc)
-        if isinstance(obj, ZoneRef):
-            zp = self.state.zprops.get(obj.id)
-            if zp and name in zp:
-                return zp[name]
-            if name in obj.attrs:
-                return obj.attrs[name]
-            return self._zone_builtin(obj, name, loc)
+        if obj.__class__ in REF_TYPES:   # where a thing's, zone's or player's attribute lives: one place
+            return attributes.reader(name)(self, obj, loc)
         if obj is None:
             raise GameError(f"cannot read '.{name}' of none", loc)
         if isinstance(obj, dict) and name in obj:
@@ -283,7 +263,7 @@ class RuleRuntime:
     def let_see(self, who, thing, loc) -> None:
         """``peek``: the player sees ``thing`` (a thing, or a list of things) from now on. One event per peek,
         whatever the list holds: how many things a rule lets a player look at may hang on what is hidden
-        (the passengers of a pile that fit a place), and the others count the events they cannot read."""
+        (the cards of a pile that fit a place), and the others count the events they cannot read."""
         things = thing if isinstance(thing, list) else [thing]
         if not isinstance(who, PlayerRef) or not all(isinstance(t, ThingRef) for t in things):
             raise GameError("peek(player, thing) needs a player and a thing", loc)

@@ -13,6 +13,7 @@ from collections import deque
 import networkx as nx
 
 from ..errors import GameError
+from ..machine import fast_paths
 from ..machine.values import ZoneRef
 
 _NO_PROPS: dict = {}   # read only: a space with no dynamic property set
@@ -33,6 +34,7 @@ class Board:
         self._trees: dict = {}   # breadth-first trees already walked (see _tree)
         self._kinds = {kind for arcs in self.adjacency.values() for _, kind in arcs}
         self._near: dict = {}    # (space, edge kind or None) -> its neighbours on the printed board
+        self._keep = fast_paths.on()   # keep trees and neighbour lists (off: each question walks again)
 
     def _add_arc(self, a, b, kind, one_way):
         self.graph.add_edge(a, b, kind=kind, one_way=one_way)
@@ -102,7 +104,9 @@ class Board:
             return ()   # not a space, or no printed edge of that kind (an added one may have it)
         near = self._near.get((node, kind))
         if near is None:
-            near = self._near[(node, kind)] = tuple(m for m, k in self.adjacency[node] if kind is None or k == kind)
+            near = tuple(m for m, k in self.adjacency[node] if kind is None or k == kind)
+            if self._keep:
+                self._near[(node, kind)] = near
         return near
 
     def _tree(self, g, origin, kind=None):
@@ -135,9 +139,11 @@ class Board:
                         dist[m] = step
                         parent[m] = node
                         todo.append(m)
-        if len(self._trees) > 4096:
-            self._trees.clear()
-        found = self._trees[key] = dist, parent, {}
+        found = dist, parent, {}
+        if self._keep:
+            if len(self._trees) > 4096:
+                self._trees.clear()
+            self._trees[key] = found
         return found
 
     def reachable(self, g, start, steps=None, kind=None):

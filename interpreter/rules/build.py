@@ -19,6 +19,7 @@ from ..dsl.typecheck import TypeChecker, Vocabulary, element
 from ..errors import DavitError, RulesetError, did_you_mean, raise_all
 from ..load.limits import DEFAULT_MAX_DECISIONS, MAX_DECISIONS_CEILING, MAX_PLAYERS, MAX_STEPS_CEILING, MAX_THINGS
 from ..load.yaml_reader import LocMap, LocStr, plain
+from ..machine import fast_paths
 from ..machine.vm import Code
 from ..machine.waits import CHOOSE, PASS
 from .board import Board
@@ -79,7 +80,8 @@ class Builder:
         self._things()
         self._props()
         _check_copies(rs)
-        self.env.layout = _layout(rs)
+        # where each attribute name lives, for reads written out; none when the fast paths are off
+        self.env.layout = _layout(rs) if fast_paths.on() else None
         self.env.thing_ids = {tid for t in rs.things for tid, _, _ in instance_ids(t, range(rs.max_players))}
         self.env.zone_ids = {f"{z}@{s}" if rs.zones[z].per_player else z for z in rs.zones
                              for s in (range(rs.max_players) if rs.zones[z].per_player else [0])}
@@ -279,13 +281,15 @@ class Builder:
             code = self.compiler.code_from_ast(info.body, snippet, info.code_id, info.params)
             if code is not None:
                 code.suspends = info.suspends
-            if code is not None and "do" not in spec:
+            if code is None or not fast_paths.on():
+                continue   # called on the VM (function_caller), as a function that waits always is
+            if "do" not in spec:
                 # a `value:` function is one expression: call it as a closure, without a VM frame
                 expr = info.body[0].value
                 info.fast = kept_if_fixed(self.compiler._value_function(expr, snippet, info.params), name, self.env)
                 info.value_location = snippet.loc(expr)
                 bind_call_sites(info)
-            elif code is not None and not info.suspends:
+            elif not info.suspends:
                 # never waits, so never resumed: one plain Python function instead of a VM frame per call
                 info.fast = self.compiler.direct(info.body, snippet, info.params, self.rs.max_steps,
                                                  info.changes_game)

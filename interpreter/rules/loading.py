@@ -183,7 +183,7 @@ def _load(path_text: str, wanted: tuple):
     rs.root = path.parent
     rs.files = files
     rs.variant_files = variant_files
-    return rs
+    return rs.freeze()
 
 
 def combination_problems(ruleset_file: Path) -> list:

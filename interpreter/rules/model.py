@@ -128,6 +128,32 @@ class Ruleset:
         self.root = None                  # folder of the ruleset
         self.code_bundle = None           # machine.code_cache.Bundle: its compiled code on disk (set by loading)
 
+    # Loading freezes a ruleset once it is built (rules/loading.py): it is cached and shared by every game,
+    # worker and bot of the process, so a change would reach games that never asked for it. A variant
+    # builds a new ruleset; a test or tool that wants another limit asks for a changed copy.
+    _frozen = False
+    _LAZY = frozenset({"_fingerprint"})   # worked out on first read: caching, not a change
+
+    def __setattr__(self, name, value):
+        if self._frozen and name not in self._LAZY:
+            raise AttributeError(f"a built ruleset does not change ('{name}'): use ruleset.changed({name}=...)")
+        object.__setattr__(self, name, value)
+
+    def freeze(self) -> Ruleset:
+        object.__setattr__(self, "_frozen", True)
+        return self
+
+    def changed(self, **values) -> Ruleset:
+        """A frozen copy with ``values`` set (``rs.changed(max_decisions=300)``); this one stays as it is."""
+        import copy
+        other = copy.copy(self)
+        object.__setattr__(other, "_frozen", False)
+        for name, value in values.items():
+            if not hasattr(self, name):
+                raise AttributeError(f"a ruleset has no '{name}'")
+            setattr(other, name, value)
+        return other.freeze()
+
     @property
     def fingerprint(self) -> str:
         """A short hash of the merged rules and the variant: a saved game names the rules it was played

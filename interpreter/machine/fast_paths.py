@@ -1,0 +1,50 @@
+"""One switch for every fast path: ``DAVIT_FAST_PATHS=off`` plays the same games the slow, plain way.
+
+A fast path is a second way of doing what a plain path already does, chosen
+because the rules' declarations prove the two agree. Each is a place where a
+mistake would make a game differ only when it is fast, so each can be turned
+off, and the recorded seeded games (``tests/fixtures/game_hashes.json``) are
+checked in both modes (``tests/test_fast_paths_off.py``). Off turns off:
+
+- attribute reads written out where the declarations leave one place a name
+  can live, and readers that look in the printed attributes first
+  (:mod:`interpreter.dsl.fast_reads`): every read goes through
+  :func:`interpreter.machine.attributes.reader`;
+- ruleset functions as plain Python functions (``value:`` closures,
+  :mod:`interpreter.dsl.direct`) and the answers kept for those that read
+  only their arguments (:mod:`interpreter.dsl.state_free`): every call runs
+  the function's code on the VM;
+- the fused playout loop of index-picking bots
+  (:mod:`interpreter.play.playout`): every game goes through the public
+  ``legal_actions``/``apply``;
+- the board's kept neighbour lists and breadth-first trees
+  (:mod:`interpreter.rules.board`): each question walks the graph again.
+
+What stays is representation, not a second path: copy-on-write properties,
+the board's adjacency table (made from its networkx graph) and the compiled
+code cache (keyed by the generated source, which differs between the modes).
+
+The switch is read once, at its first question, so one process plays in one
+mode; a value other than ``on`` or ``off`` is an error then (inside the
+command, which reports it in one line).
+"""
+from __future__ import annotations
+
+import os
+
+from ..errors import DavitError
+
+VARIABLE = "DAVIT_FAST_PATHS"
+
+
+_answer: list = []
+
+
+def on() -> bool:
+    """Whether the fast paths are on in this process (``DAVIT_FAST_PATHS``, default ``on``)."""
+    if not _answer:
+        value = os.environ.get(VARIABLE, "on").strip().lower()
+        if value not in ("on", "off"):
+            raise DavitError(f"{VARIABLE} must be 'on' or 'off', not {value!r}")
+        _answer.append(value == "on")
+    return _answer[0]
