@@ -172,3 +172,15 @@ def test_a_metric_read_every_round(capsys, tmp_path):
     variant.write_text("variant: bad\nextends: der-mythos\nmetrics:\n  m: {count: {e: move}, every: round}\n")
     with pytest.raises(DavitError, match="'every' goes with 'value' only"):
         load_ruleset("der-mythos", str(variant))
+
+
+def test_a_condition_metric_gets_a_share_interval_that_stays_within_0_and_1():
+    from interpreter.analysis import stats
+    from interpreter.analysis.summary import metrics_summary
+    records = [{"metrics": {"lowered": 1.0 if i == 0 else 0.0, "count": float(i % 3)}} for i in range(300)]
+    out = metrics_summary(records)
+    # one game in 300: Student t would give a lower bound below 0; a share gets Wilson's interval
+    assert out["lowered"]["ci"] == list(stats.wilson(1, 300)) and out["lowered"]["ci"][0] > 0
+    assert out["count"]["ci"] == list(stats.mean_interval([float(i % 3) for i in range(300)]))
+    low, high = metrics_summary([{"metrics": {"lowered": 0.0}}] * 50)["lowered"]["ci"]
+    assert low == 0 and 0 < high < 0.1
