@@ -1,10 +1,32 @@
 """Generates board.yaml for collapsible-d (the layout is our reconstruction).
 
 Run: python3 tools/generators/collapsible_d_board.py > rulesets/collapsible-d/board.yaml
+
+The geometry, colours, stairways and aid letters are ours. The starting positions are
+placed from the rulebook's own numbers (each passenger's start number, class and alarm
+time, the water's order and the flooding cards): see earliest_safe().
 """
+from pathlib import Path
+
+import yaml
+
+RULESET = Path(__file__).resolve().parents[2] / "rulesets" / "collapsible-d"
+
+
+def _read(name):
+    with open(RULESET / name) as f:
+        return yaml.safe_load(f)
+
+
+def _constant(rules, name):
+    c = rules["constants"][name]
+    return c["value"] if isinstance(c, dict) else c
+
+
+RULES, PIECES = _read("ruleset.yaml"), _read("pieces.yaml")["things"]
 WIDTH = [1, 2, 2, 2, 2, 2, 2, 2, 1, 2]          # columns per section 1..10 (bow = section 1, on the right)
-START = [3, 1, 1, 1, 2, 0, 1, 1, 2, 2]          # water token start level per section (see ruleset.yaml)
-TOP = 9                                          # the boat deck row
+START = _constant(RULES, "water_start")         # water token start level per section
+TOP = _constant(RULES, "deck_top")              # the boat deck row
 
 # x of each column, section 10 on the left (x = 0)
 cols = []   # (x, section)
@@ -29,7 +51,9 @@ def colour(r, x):
     if r == 5:
         return "white" if x == 8 else ("red" if x >= 11 else "green")
     if r == 4:
-        return "white" if x in (4, 13) else "red"
+        # the crew's quarters aft reach up to deck 4 above section 10: the crew who are alerted
+        # last (Lightoller, Lucas, Phillips) need black spaces the water reaches last
+        return "white" if x in (4, 13) else ("black" if x <= 1 else "red")
     if r == 3:
         return "white" if x == 11 else ("red" if x >= 9 else "black")
     if r == 2:
@@ -65,30 +89,71 @@ for (r, x), s in spaces.items():
         elif (x + r) % 4 == 0 or x == 17:
             edges.append((sid(r, x), sid(r + 1, x), "yellow_stairs"))
 
-# starting positions 1..30: by class colour, spread over sections 3..10
-def pick(col, n, rows, taken):
-    cands = [(r, x) for (r, x), s in sorted(spaces.items(), key=lambda kv: (-kv[0][0], kv[0][1]))
-             if s["colour"] == col and r in rows and s["section"] >= 3 and (r, x) not in taken]
-    step = max(1, len(cands) // n)
-    out = cands[::step][:n]
-    assert len(out) == n, (col, n, len(cands))
-    return out
+# aid spaces A..T: non-white spaces below the boat deck, spread along the ship (fixed
+# here so that moving a starting position never moves a letter)
+AIDS = {"A": (3, 1), "B": (8, 1), "C": (3, 3), "D": (7, 3), "E": (8, 4), "F": (6, 5), "G": (6, 6),
+        "H": (3, 7), "I": (1, 8), "J": (8, 8), "K": (7, 9), "L": (6, 10), "M": (8, 11), "N": (6, 12),
+        "O": (8, 13), "P": (7, 14), "Q": (5, 15), "R": (3, 16), "S": (7, 16), "T": (6, 17)}
+for letter, key in AIDS.items():
+    spaces[key]["aid"] = letter
+
+# starting positions 1..30, placed from the rulebook's numbers: a passenger's start is a
+# space of its class colour that the water cannot reach before its alarm time, whatever
+# flooding cards are drawn, and of those the one the water reaches first (the game stays
+# a race once the passenger is alerted). See water_order() and earliest_safe().
+COLOUR = {"first": "blue", "second": "green", "third": "red", "crew": "black"}
+
+
+def water_order(start, bulkhead, top):
+    """{(section, row): n}: the n-th level of water poured into the ship reaches that space.
+
+    The same rule as ``water_target`` in ruleset.yaml: the first section from the bow that
+    has not exceeded its bulkhead by one space takes the level, unless an earlier section
+    (not yet at the top) stands at or below its level; once every token has spilled, the
+    lowest section from the bow. The order never depends on the cards, only how fast it goes."""
+    water, order, n = list(start), {}, 0
+    while True:
+        active = next((i for i, w in enumerate(water) if w <= bulkhead[i] and w < top), None)
+        level = water[active] if active is not None else min((w for w in water if w < top), default=None)
+        if level is None:
+            return order
+        earlier = range(active if active is not None else len(water))
+        s = next((j for j in earlier if water[j] <= level and water[j] < top), active)
+        water[s] += 1
+        n += 1
+        order[(s + 1, water[s])] = n
+
+
+def most_water_before(turn, decks, per_deck=4):
+    """The most levels of water the flooding cards of turns 1 .. turn - 1 can pour."""
+    total, left = 0, turn - 1
+    for values in decks:
+        k = min(per_deck, max(0, left))
+        total += sum(sorted(values, reverse=True)[:k])
+        left -= k
+    return total
+
+
+ORDER = water_order(START, _constant(RULES, "bulkhead"), TOP)
+DECKS = [[t["attrs"]["value"] for t in PIECES if t.get("kind") == "flood" and t["attrs"]["deck"] == d] for d in "ABCD"]
+PASSENGERS = sorted((t["attrs"] for t in PIECES if t.get("kind") == "passenger"), key=lambda a: (-a["alarm"], a["start"]))
+
+
+def earliest_safe(attrs, taken):
+    """The free space of the passenger's colour the water reaches first after its alarm at the earliest."""
+    need = most_water_before(attrs["alarm"], DECKS) + 1
+    cands = [(ORDER[(s["section"], r)], -x, (r, x)) for (r, x), s in spaces.items()
+             if s["colour"] == COLOUR[attrs["class"]] and r < TOP and "aid" not in s and (r, x) not in taken
+             and ORDER[(s["section"], r)] >= need]
+    assert cands, f"no space for start {attrs['start']}"
+    return min(cands)[2]
+
 
 taken = set()
-starts = []
-for col, n, rows in (("blue", 9, (6, 7, 8)), ("green", 3, (5, 6, 7)), ("red", 9, (2, 3, 4, 5)), ("black", 9, (1, 2, 3))):
-    got = pick(col, n, rows, taken)
-    taken.update(got)
-    starts += got
-for i, key in enumerate(starts, 1):
-    spaces[key]["start"] = i
-
-# aid spaces A..T: non-white spaces below the boat deck, not starting positions
-cands = [(r, x) for (r, x), s in sorted(spaces.items(), key=lambda kv: (kv[0][1], kv[0][0]))
-         if s["colour"] != "white" and r < 9 and "start" not in s]
-step = len(cands) // 20
-for i, key in enumerate(cands[1::step][:20]):
-    spaces[key]["aid"] = chr(ord("A") + i)
+for attrs in PASSENGERS:
+    key = earliest_safe(attrs, taken)
+    taken.add(key)
+    spaces[key]["start"] = attrs["start"]
 
 print("# yaml-language-server: $schema=../../schemas/part.schema.json")
 print("# GENERATED by tools/generators/collapsible_d_board.py: the starboard section of the ship.")
