@@ -274,3 +274,24 @@ def test_the_board_is_what_its_generator_prints():
     made = subprocess.run([sys.executable, str(root / "tools" / "generators" / "collapsible_d_board.py")],
                           capture_output=True, text=True, check=True).stdout
     assert made == (root / "rulesets" / RID / "board.yaml").read_text()
+
+
+def test_the_pages_table_of_losses_before_the_alarm_is_what_its_command_prints():
+    """docs/rulesets/collapsible-d.md shows a command and the table it printed: play the games again."""
+    import re
+    import shlex
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "rulesets" / f"{RID}.md").read_text()
+    found = re.search(r"```sh\npython3 (tools/collapsible_d_alarm_losses\.py [^\n]*)\n```\n\n((?:\|[^\n]*\n)+)", text)
+    assert found, "the page shows the command and its table"
+    argv = shlex.split(found.group(1))
+    sys.path.insert(0, str(root / "tools"))
+    import collapsible_d_alarm_losses as tool
+    args = dict(zip(argv[1::2], argv[2::2]))
+    assert int(args["--games"]) == 200
+    counts = tool.tally(int(args["--games"]), int(args["--players"]), args["--agents"], int(args["--seed"]))
+    assert tool.table(counts) == found.group(2)
+    # with 3 players every card is dealt in some game
+    assert all(dealt for dealt, *_ in counts.values())
