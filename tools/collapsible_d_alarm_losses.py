@@ -52,14 +52,14 @@ def table(counts: dict, rs=None) -> str:
     """The tally as a Markdown table, passengers in start order."""
     rs = rs or load_ruleset("collapsible-d")
     cards = {t["id"]: t for t in rs.data["things"] if t.get("kind") == "passenger"}
-    lines = ["| start | passenger | alarm | dealt | lost before the alarm | lost after it | rescued |",
-             "| ---: | --- | --- | ---: | ---: | ---: | ---: |"]
+    lines = ["| start | passenger | alarm | dealt | lost before the alarm | lost after it | rescued | still aboard |",
+             "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for tid in sorted(counts, key=lambda t: cards[t]["attrs"]["start"]):
         a = cards[tid]["attrs"]
         dealt, before, after, saved = counts[tid]
         share = f"{before} ({100 * before / dealt:.0f}%)" if dealt else "—"
         lines.append(f"| {a['start']} | {cards[tid]['name']} | {CLOCK[a['alarm'] - 1]} | {dealt} | {share} "
-                     f"| {after} | {saved} |")
+                     f"| {after} | {saved} | {dealt - before - after - saved} |")
     return "\n".join(lines) + "\n"
 
 

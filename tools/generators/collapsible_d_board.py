@@ -52,14 +52,23 @@ def colour(r, x):
     if r == 5:
         return "white" if x == 8 else ("red" if x >= 11 else "green")
     if r == 4:
-        # the crew's quarters aft reach up to deck 4 above section 10: the crew who are alerted
-        # last (Lightoller, Lucas, Phillips) need black spaces the water reaches last
-        return "white" if x in (4, 13) else ("black" if x <= 1 else "red")
+        return "white" if x in (4, 13) else "red"
     if r == 3:
         return "white" if x == 11 else ("red" if x >= 9 else "black")
     if r == 2:
         return "red" if x in (13, 14) else "black"
     return "black"
+
+
+# Crew spaces the water reaches last: the crew alerted last (Lightoller and Lucas at 01:30,
+# Phillips at 01:40) had no black space the water could not reach before then. The crew's
+# quarters aft climb to deck 5 in section 10's fore column, and the crew shaft at x = 6 opens
+# onto a crew space on deck 8, under the boat deck.
+CREW_LATE = {(4, 1), (5, 1), (8, 6)}
+
+
+def paint(r, x):
+    return "black" if (r, x) in CREW_LATE else colour(r, x)
 
 
 def sid(r, x):
@@ -69,7 +78,7 @@ def sid(r, x):
 spaces = {}
 for x, sec in cols:
     for r in range(FLOOR[sec], TOP + 1):
-        spaces[(r, x)] = dict(colour=colour(r, x), section=sec, row=r, x=x)
+        spaces[(r, x)] = dict(colour=paint(r, x), section=sec, row=r, x=x)
 
 # boat deck: lifeboat access spaces 1..8 (8 serves three boats) and bonus marks
 ACCESS = {15: 1, 13: 2, 11: 3, 9: 4, 7: 5, 5: 6, 3: 7, 1: 8}
@@ -98,10 +107,15 @@ AIDS = {"A": (3, 1), "B": (8, 1), "C": (3, 3), "D": (7, 3), "E": (8, 4), "F": (6
 for letter, key in AIDS.items():
     spaces[key]["aid"] = letter
 
-# starting positions 1..30, placed from the rulebook's numbers: a passenger's start is a
-# space of its class colour that the water cannot reach before its alarm time, whatever
-# flooding cards are drawn, and of those the one the water reaches first (the game stays
-# a race once the passenger is alerted). See water_order() and earliest_safe().
+# starting positions 1..30. The first reconstruction spread them over the spaces of each
+# class colour (FIRST_STARTS, row and x). Each stays where it was unless the water can reach
+# it before the passenger's alarm time; those move (earliest_safe) to a space of their class
+# colour that no draw of flooding cards floods before the alarm, and of those the one the
+# water reaches first, so that once alerted the passenger still has to run.
+FIRST_STARTS = {1: (8, 0), 2: (8, 2), 3: (8, 5), 4: (8, 7), 5: (8, 10), 6: (8, 12), 7: (8, 14), 8: (7, 10),
+                9: (7, 13), 10: (7, 0), 11: (6, 1), 12: (5, 0), 13: (5, 11), 14: (5, 13), 15: (4, 0), 16: (4, 2),
+                17: (4, 5), 18: (4, 7), 19: (4, 9), 20: (4, 11), 21: (4, 14), 22: (3, 0), 23: (3, 2), 24: (3, 4),
+                25: (3, 6), 26: (3, 8), 27: (2, 4), 28: (2, 6), 29: (2, 8), 30: (2, 12)}
 COLOUR = {"first": "blue", "second": "green", "third": "red", "crew": "black"}
 
 
@@ -140,31 +154,49 @@ DECKS = [[t["attrs"]["value"] for t in PIECES if t.get("kind") == "flood" and t[
 PASSENGERS = sorted((t["attrs"] for t in PIECES if t.get("kind") == "passenger"), key=lambda a: (-a["alarm"], a["start"]))
 
 
+def need(attrs):
+    """The first level of water that cannot have come before the passenger's alarm."""
+    return most_water_before(attrs["alarm"], DECKS) + 1
+
+
+def level_of(key):
+    return ORDER[(spaces[key]["section"], key[0])]
+
+
 def earliest_safe(attrs, taken):
     """Of the free spaces of the passenger's class colour that no draw of flooding cards floods before its
     alarm, the one the water reaches first (of two, the one nearer the bow)."""
-    need = most_water_before(attrs["alarm"], DECKS) + 1
-    cands = [(ORDER[(s["section"], r)], -x, (r, x)) for (r, x), s in spaces.items()
-             if s["colour"] == COLOUR[attrs["class"]] and r < TOP and "aid" not in s and (r, x) not in taken
-             and ORDER[(s["section"], r)] >= need]
+    cands = [(level_of(key), -key[1], key) for key, s in spaces.items()
+             if s["colour"] == COLOUR[attrs["class"]] and key[0] < TOP and "aid" not in s and key not in taken
+             and level_of(key) >= need(attrs)]
     if not cands:
         sys.exit(f"no {COLOUR[attrs['class']]} space is dry until {attrs['alarm']}: nowhere for start {attrs['start']}")
     return min(cands)[2]
 
 
-taken = set()
+def safe_where_it_was(attrs):
+    key = FIRST_STARTS[attrs["start"]]
+    return spaces[key]["colour"] == COLOUR[attrs["class"]] and level_of(key) >= need(attrs)
+
+
+kept = [a for a in PASSENGERS if safe_where_it_was(a)]
+taken = {FIRST_STARTS[a["start"]] for a in kept}
+placed = {a["start"]: FIRST_STARTS[a["start"]] for a in kept}
 for attrs in PASSENGERS:
-    key = earliest_safe(attrs, taken)
-    taken.add(key)
-    spaces[key]["start"] = attrs["start"]
+    if attrs["start"] not in placed:
+        placed[attrs["start"]] = earliest_safe(attrs, taken)
+        taken.add(placed[attrs["start"]])
+for number, key in placed.items():
+    spaces[key]["start"] = number
+MOVED = {a["start"] for a in PASSENGERS} - {a["start"] for a in kept}
 
 print("# yaml-language-server: $schema=../../schemas/part.schema.json")
 print("# GENERATED by tools/generators/collapsible_d_board.py: the starboard section of the ship.")
 print("# Rows are decks (1 = lowest, 9 = the boat deck); x runs from the stern end of")
 print("# section 10 (x = 0) to the bow (x = 17). Sections 1 and 9 are one column wide,")
 print("# the others two. Every value here is our reconstruction: the rulebook's board")
-print("# picture is not reproduced in the text (see docs/rulesets/collapsible-d.md). The")
-print("# starting positions follow from the alarm times, the water and the flooding cards.")
+print("# picture is not reproduced in the text (see docs/rulesets/collapsible-d.md). No")
+print("# starting position can be reached by the water before its passenger's alarm time.")
 print("board:")
 print("  spaces:")
 for (r, x), s in sorted(spaces.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
@@ -189,9 +221,11 @@ for (r, x), s in sorted(spaces.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
         extra = ', admit: "room_for(thing, zone)", admit_reason: "at most two pawns on a space unless it is white"'
     print(f'    - {{id: {sid(r, x)}, name: "{name} ({s["colour"]})", attrs: {{{a}}}, pos: [{x}, {r}]{extra},')
     why = "board layout not given in the rulebook text"
-    if s.get("start"):
-        why = (f"start {s['start']} is not located in the text: placed where the water arrives first "
-               "after its alarm time, whatever flooding cards are drawn")
+    if s.get("start") in MOVED:
+        why = (f"start {s['start']} is not located in the text; moved here so that no flooding cards "
+               "bring the water before its alarm time")
+    elif (r, x) in CREW_LATE:
+        why = "board layout not given; black so that the crew alerted last can start where the water comes late"
     print(f'       reconstructed: "{why}"}}')
 print("  edges:")
 for a, b, k in edges:
