@@ -1,0 +1,76 @@
+"""Where the web table draws a ruleset's board: the layout ``davit draw`` computes, with boxes sized for pieces.
+
+The positions come from :func:`interpreter.authoring.draw.scene.layout` (declared
+``pos:`` or a computed spring layout), one source for both drawings. A box on
+the web shows the space's name and a row for the pieces on it, not the
+attribute lines of ``davit draw`` (those are in its tooltip), so a board of a
+hundred rooms still fits a screen. Everything here is the ruleset's, the same
+for every seat: no game state.
+"""
+from __future__ import annotations
+
+from ..authoring.draw.scene import Scene, layout, short_text, text_colour
+from ..authoring.draw.style import CHAR_W, LINE_H, NAMED_COLOURS, PAD, SVG_DASH
+
+NAME_CHARS = 18        # a space's name is cut to this on the board (the tooltip has it whole)
+PIECE_ROW = 20         # px below the name where the pieces stand
+MARGIN = 12
+# a seat's colour when its name is not a colour (seat order)
+SEAT_PALETTE = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#ef6c00", "#00838f", "#5d4037"]
+
+
+def seat_colours(names: list) -> list:
+    """A colour per seat: its name when the name is a colour (Titanic's "red"), else the palette's."""
+    out = []
+    for i, name in enumerate(names):
+        word = str(name).strip().lower()
+        colour = NAMED_COLOURS.get(word)
+        out.append(colour if colour and colour not in out else SEAT_PALETTE[i % len(SEAT_PALETTE)])
+    return out
+
+
+def name_lines(name: str) -> list:
+    """A space's name in at most two lines of NAME_CHARS, broken between words (the tooltip has it whole)."""
+    words, lines = " ".join(name.split()).split(" "), [""]
+    for word in words:
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > NAME_CHARS:
+            if len(lines) == 2:
+                lines[-1] += " " + word
+                break
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]} {word}".strip()
+    rest = words[len(" ".join(lines).split(" ")):]
+    return [short_text(line + (" …" if i == 1 and rest else ""), NAME_CHARS) for i, line in enumerate(lines)]
+
+
+def board_layout(ruleset) -> dict | None:
+    """The board as the page draws it: spaces and attached containers (boxes in px), edges; None: no board."""
+    scene = Scene(ruleset)
+    if not scene.space_ids:
+        return None
+    for b in scene.spaces + scene.containers:
+        zone = ruleset.zones.get(b.id)
+        b.lines = name_lines(str(getattr(zone, "name", "") or b.id))
+        b.w = max(64.0, max(len(line) for line in b.lines) * CHAR_W + 2 * PAD)
+        b.h = len(b.lines) * 12 + PAD + PIECE_ROW
+    layout(scene)
+    drawn = scene.spaces + [c for c in scene.containers if c.attached]
+    width = max(b.x + b.w / 2 for b in drawn) + 2 * MARGIN
+    height = max(b.y + b.h / 2 for b in drawn) + 2 * MARGIN
+    zones = ruleset.zones
+
+    def box(b) -> dict:
+        zone = zones.get(b.id)
+        return {"id": b.id, "name": b.lines, "tip": b.tip, "x": round(b.x - b.w / 2 + MARGIN, 1),
+                "y": round(b.y - b.h / 2 + MARGIN, 1), "w": round(b.w, 1), "h": round(b.h, 1),
+                "fill": b.fill, "ink": "#000000" if b.container else text_colour(b.fill),
+                "container": b.container, "capacity": getattr(zone, "capacity", None),
+                "attached": list(b.attached)}
+
+    return {"width": round(width, 1), "height": round(height, 1),
+            "spaces": [box(b) for b in drawn],
+            "edges": [{"a": a, "b": b, "one_way": one_way, "colour": scene.kind_style[kind][1],
+                       "dash": SVG_DASH[scene.kind_style[kind][0]] or ""}
+                      for a, b, kind, one_way in scene.edges],
+            "legend": [{"text": t, "fill": f} for t, f in scene.fill_legend[:12]]}
