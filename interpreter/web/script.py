@@ -104,12 +104,9 @@ function drawBoard(lay, s) {
       const c = svg("text", {x: b.x + b.w - 4, y: b.y + b.h - 4, "text-anchor": "end", fill: b.ink, "font-size": "9"});
       c.textContent = `${things.length}/${b.capacity}`; g.append(c);
     }
-    const room = Math.max(1, Math.floor((b.w - 8) / 17)), shown = things.length > room ? room - 1 : room;
-    things.slice(0, shown).forEach((t, i) => g.append(piece(t, b.x + 12 + i * 17, b.y + b.h - 11, s)));
-    if (things.length > shown) {
-      const more = svg("text", {x: b.x + 6 + shown * 17, y: b.y + b.h - 7, fill: b.ink, "font-size": "10", class: "more"});
-      more.textContent = `+${things.length - shown}`; g.append(more);
-    }
+    // every thing is drawn: more than fit in a row stand closer, overlapping
+    const gap = things.length > 1 ? Math.min(17, (b.w - 24) / (things.length - 1)) : 0;
+    things.forEach((t, i) => g.append(piece(t, b.x + 12 + i * gap, b.y + b.h - 11, s)));
     root.append(g);
   }
   wrap.replaceChildren(root);
@@ -117,7 +114,7 @@ function drawBoard(lay, s) {
 
 function piece(t, x, y, s) {
   const colour = t.owner !== null && t.owner !== undefined ? s.colours[t.owner] : t.back ? "#78909c" : "#fafafa";
-  const g = svg("g", {class: "piece", "data-owner": t.owner ?? ""});
+  const g = svg("g", {class: "piece", "data-owner": t.owner ?? "", "data-kind": t.kind || ""});
   if (t.key) clickable(g, t.key);
   const title = svg("title"); title.textContent = thingTitle(t); g.append(title);
   g.append(svg("circle", {cx: x, cy: y, r: 7.5, fill: colour, stroke: "#222", "stroke-width": 1.2}));
