@@ -48,19 +48,19 @@ svg .piece.chosen circle,.card.chosen{outline:3px solid #1565c0} svg .space.chos
 .zone.recent{border:2px solid #f57c00} .zone.target{border:2px dashed #e65100;cursor:pointer} .zone h3{font-size:.82em;margin:0 0 .3em;color:#444}
 .zone h3 .count{background:#24344d;color:#fff;border-radius:9px;padding:0 .45em;margin-left:.3em;font-weight:400}
 .row{display:flex;flex-wrap:wrap;gap:.35em}
-.card{min-width:6.6em;max-width:15em;min-height:8.4em;border-radius:7px;border:1px solid #8d8571;background:#fffdf7;padding:.3em .35em;font-size:.78em;
+.card{min-width:6.6em;max-width:15em;min-height:6em;border-radius:7px;border:1px solid #8d8571;background:#fffdf7;padding:.3em .35em;font-size:.78em;
 box-shadow:0 1px 2px #0003;position:relative;border-top:6px solid var(--band,#b0a78f)} .card b{display:block;font-size:1.05em;margin-bottom:.2em}
 .card .attr{color:#444;line-height:1.25} .card.target{cursor:pointer;box-shadow:0 0 0 3px #e65100} .card.target:hover{transform:translateY(-3px)}
-.card.back{background:repeating-linear-gradient(45deg,#3c5a8a,#3c5a8a 5px,#4a6ea8 5px,#4a6ea8 10px);color:#fff;border-color:#233a5e;
+.card.back .attr{color:#e3ecff} .card.back{background:repeating-linear-gradient(45deg,#3c5a8a,#3c5a8a 5px,#4a6ea8 5px,#4a6ea8 10px);color:#fff;border-color:#233a5e;
 display:flex;flex-direction:column;justify-content:center;align-items:center;text-align:center}
-.pile{position:relative;width:6.6em;height:8.4em} .pile .card{position:absolute;top:0;left:0} .pile .card+.card{top:3px;left:3px}
+.pile{position:relative;width:6.6em;height:6.6em} .pile .card{position:absolute;top:0;left:0} .pile .card+.card{top:3px;left:3px}
 .pile .n{position:absolute;right:-.3em;bottom:-.3em;background:#24344d;color:#fff;border-radius:9px;padding:0 .5em;font-size:.8em;z-index:2}
 .piece-list{display:flex;flex-wrap:wrap;gap:.3em}.token{display:inline-flex;align-items:center;gap:.25em;background:#fff;border:1px solid #ccc;border-radius:1em;padding:0 .5em .05em .2em;font-size:.82em}
 .token.target{border:2px solid #e65100;cursor:pointer}
 #hand{padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.6em} #hand .row{gap:.5em} #hand li{list-style:none}
 .counter{font-size:.9em;color:#444}.counter b{font-size:1.5em;color:#24344d;margin-right:.15em}
 @media (max-width:820px){main{display:flex;flex-direction:column;padding:.4em}.col{display:contents}#turn{order:-2}#board{order:-1}
-.card{min-width:5.6em;min-height:7.4em}.pile{width:5.6em;height:7.4em}}
+.card{min-width:5.6em;min-height:5.4em}.pile{width:5.6em;height:6.4em}}
 """
 
 _SLIDER = ('<section id="replaybar"><h2>Replay</h2><input id="slider" type="range" min="0" max="0" value="0" '

@@ -79,7 +79,7 @@ function drawBoard(lay, s) {
   const root = svg("svg", {viewBox: `0 0 ${lay.width} ${lay.height}`, role: "img", "aria-label": "the board",
                            "font-family": "system-ui,sans-serif", "font-size": "11"});
   const fit = Math.max(120, wrap.clientWidth - 2);
-  const scale = zoom === 0 ? Math.min(1.2, Math.max(fit / lay.width, Math.min(0.55, 1.2))) : Math.pow(1.35, zoom) * fit / lay.width;
+  const scale = zoom === 0 ? Math.min(1.6, fit / lay.width) : Math.pow(1.35, zoom) * fit / lay.width;
   root.setAttribute("width", Math.round(lay.width * (zoom === 0 && lay.width * 0.55 > fit ? Math.max(fit / lay.width, 0.55) : scale)));
   const box = {}; for (const b of lay.spaces) box[b.id] = b;
   for (const e of lay.edges) {
@@ -218,7 +218,10 @@ async function render(s) {
   if (s.over) {
     document.body.dataset.state = "over";
     $("over").textContent = result(s); $("headline").textContent = "";
-    $("turnhead").textContent = "Game over"; $("question").textContent = "";
+    $("turnhead").textContent = "Game over";
+    const ranked = s.players.slice().sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+    $("question").textContent = s.team ? result(s).replace("Game over. ", "") :
+      ranked.map((p) => `${s.winners.includes(p.name) ? "★ " : ""}${p.name}: ${p.score ?? "—"}`).join(" · ");
   } else if (s.actions.length) {
     document.body.dataset.state = "yours";
     const q = cap(s.question) || "Your move";
