@@ -9,11 +9,8 @@ decisions the game goes on through the page's own endpoint, still seeded, so
 the file stays quick; the page must then show the end and offer a rematch.
 Each table is screenshotted (into DAVIT_TABLE_SHOTS when it is set).
 """
-import json
 import os
 import random
-import shutil
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -22,16 +19,16 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install '.[web]')")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install '.[web]')")
 
+from browser_kit import CHROMIUM, TIMEOUT_MS, launched
+from browser_kit import get_json as _get
+from browser_kit import post_json as _post
+
 from interpreter.play.game import Game
 from interpreter.rules.loading import load_ruleset
 from interpreter.web.server import BackgroundServer
 from interpreter.web.table import WebTable
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-TIMEOUT_MS = 20_000
 CLICKS = 24   # decisions made in the page per game; the rest through its endpoint
 # the five Titanic games, the tutorial and the gallery, each at its smallest table
 GAMES = ["titanic", "titanic-board-game", "sos-titanic", "collapsible-d", "der-mythos", "tutorial",
@@ -41,12 +38,7 @@ PAWNS_DRAWN = {"titanic", "collapsible-d"}
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=TIMEOUT_MS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launched(sync_api)
 
 
 @pytest.fixture
@@ -59,18 +51,6 @@ def page(browser):
     yield pg
     context.close()
     assert not errors, f"the page's script failed: {errors}"
-
-
-def _get(url):
-    with urllib.request.urlopen(url, timeout=10) as r:
-        return json.loads(r.read())
-
-
-def _post(url, body):
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read())
 
 
 def _settled(page):

@@ -10,7 +10,7 @@ for every seat: no game state.
 from __future__ import annotations
 
 from ..authoring.draw.scene import Scene, layout, short_text, text_colour
-from ..authoring.draw.style import CHAR_W, LINE_H, NAMED_COLOURS, PAD, SVG_DASH
+from ..authoring.draw.style import CHAR_W, NAMED_COLOURS, PAD, SVG_DASH
 
 NAME_CHARS = 18        # a space's name is cut to this on the board (the tooltip has it whole)
 PIECE_ROW = 20         # px below the name where the pieces stand
