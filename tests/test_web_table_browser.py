@@ -163,3 +163,31 @@ def test_an_edited_ruleset_that_does_not_load_is_reported_on_the_page(page):
         table.notice = "ruleset.yaml:12:3: unknown key 'flwo'"
         page.wait_for_function("!document.getElementById('notice').hidden")
         assert "ruleset.yaml:12:3" in page.locator("#notice").inner_text()
+
+
+def test_an_undo_after_another_person_decided_is_asked_on_their_page_and_done_when_they_agree(page, browser):
+    rs = load_ruleset("tutorial", None)
+    table = WebTable(Game(rs, 2, seed=3), "human,human", 3)
+    with BackgroundServer(table) as base:
+        link0, link1 = f"{base}/seat/{table.token_of(0)}", f"{base}/seat/{table.token_of(1)}"
+        while 1 not in table.game.deciding_players:
+            _post(f"{link0}/act", {"index": 0, "step": table.step})
+        _post(f"{link1}/act", {"index": 0, "step": table.step})
+        decided = table.game.decisions
+        page.goto(link0)
+        _settled(page)
+        assert page.locator("#undo").inner_text() == "Ask to undo my last move"
+        page.locator("#undo").click()
+        page.wait_for_function("document.getElementById('asked').textContent.startsWith('You asked')")
+        other = browser.new_context()
+        try:
+            page1 = other.new_page()
+            page1.set_default_timeout(TIMEOUT_MS)
+            page1.goto(link1)
+            page1.wait_for_function("!document.getElementById('agree').hidden")
+            assert page1.locator("#asked").inner_text() == f"{table.game.player_name(0)} asks to take back their last move."
+            page1.locator("#agree").click()
+            page.wait_for_function("document.body.dataset.state === 'yours' && document.getElementById('asked').hidden")
+            assert table.game.decisions < decided and table.game.deciding_players == [0]
+        finally:
+            other.close()

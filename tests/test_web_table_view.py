@@ -93,17 +93,37 @@ def test_undo_takes_back_the_seats_decision_and_the_bots_after_it():
     assert table.game.deciding_players == [0]
 
 
-def test_undo_is_refused_once_another_person_has_decided():
-    table = _table("tutorial", agents="human,human", seed=3)
+def test_once_another_person_has_decided_an_undo_is_asked_and_done_when_all_agree():
+    table = _table("tutorial", agents="human,human,human", seed=3, players=3)
+    table.act(0, 0, table.step)
+    while 1 not in table.game.deciding_players:
+        table.act(0, 0, table.step)
+    before_mine = decisions_of(table.game)[:max(n for n, m in enumerate(decisions_of(table.game))
+                                                 if m["player"] == 0)]
+    table.act(1, 0, table.step)
+    state = table.seat_state(0)
+    assert state["can_undo"] and state["undo_needs_yes"]
+    decided = decisions_of(table.game)
+    table.undo(0, table.step)   # asked, not done
+    assert decisions_of(table.game) == decided
+    assert table.seat_state(0)["undo_asked"] == {"by": "red", "mine": True, "agreed": [], "may_answer": False}
+    assert table.seat_state(1)["undo_asked"]["may_answer"]
+    with pytest.raises(Refused, match="nobody else"):
+        table.agree(0, table.step)   # not one's own
+    table.agree(1, table.step)
+    assert decisions_of(table.game) == decided   # seat 2 has not agreed yet
+    assert table.seat_state(0)["undo_asked"]["agreed"] == [table.game.player_name(1)]
+    table.agree(2, table.step)
+    assert decisions_of(table.game) == before_mine and table.undo_ask is None
+    # refused: the game goes on as it was
     table.act(0, 0, table.step)
     while 1 not in table.game.deciding_players:
         table.act(0, 0, table.step)
     table.act(1, 0, table.step)
-    assert not table.seat_state(0)["can_undo"]
-    with pytest.raises(Refused, match="has decided since"):
-        table.undo(0, table.step)
-    table.undo(1, table.step)   # seat 1 may take back its own
-    assert 1 in table.game.deciding_players
+    decided = decisions_of(table.game)
+    table.undo(0, table.step)
+    table.decline(2, table.step)
+    assert decisions_of(table.game) == decided and table.seat_state(0)["undo_asked"] is None
 
 
 def test_rematch_begins_the_next_seed_at_the_same_table():

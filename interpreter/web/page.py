@@ -32,7 +32,7 @@ button{font:inherit;cursor:pointer} button.action,button.choice{text-align:left;
 border:1px solid #24344d;background:#eef3fb;border-radius:4px} button.action:hover,button.choice:hover{background:#d8e4f6}
 button:disabled{opacity:.5;cursor:wait} #choices:empty{display:none} #choices{margin-bottom:.6em;padding:.4em;
 background:#fff8d6;border:2px solid #f0b400;border-radius:6px} .tool{padding:.3em .8em;border-radius:4px;border:1px solid #555;background:#fff}
-#over{font-weight:700} #rematch{background:#2e7d32;color:#fff;border:0;padding:.45em 1em;border-radius:4px}
+#over{font-weight:700} #asked{font-weight:400} #rematch{background:#2e7d32;color:#fff;border:0;padding:.45em 1em;border-radius:4px}
 #log{max-height:22em;overflow-y:auto;font-size:.85em;line-height:1.35;margin:0;padding-left:0;list-style:none}
 #log li{border-bottom:1px solid #e6e1d4;padding:.1em .2em} #log li.fresh{background:#fff3c4}
 table{border-collapse:collapse;font-size:.9em;width:100%} td{padding:.2em .4em;border-bottom:1px solid #e6e1d4}
@@ -81,7 +81,8 @@ def seat_page(title: str, has_board: bool, replay: bool = False) -> str:
 <header><h1>{html.escape(title)}</h1><span id="you"></span><span id="phase"></span><span id="public"></span></header>
 <pre id="notice" hidden></pre>
 <div id="banner"><span id="headline">Loading…</span><span id="over" hidden></span>
-<button id="rematch" hidden>Play again</button><button id="undo" class="tool" hidden>Undo my last move</button></div>
+<button id="rematch" hidden>Play again</button><button id="undo" class="tool" hidden>Undo my last move</button>
+<span id="asked" hidden></span><button id="agree" class="tool" hidden>Agree</button><button id="decline" class="tool" hidden>No</button></div>
 <main><div class="col">
 {_SLIDER if replay else ""}{board}
 <section id="handbox"><h2>Your hand</h2><ul id="hand" class="hand"></ul></section>

@@ -215,6 +215,12 @@ async function render(s) {
   const actions = $("actions"); actions.replaceChildren();
   $("over").hidden = !s.over; $("rematch").hidden = !s.over || s.seat === null || !!document.body.dataset.replay;
   $("undo").hidden = s.over || !s.can_undo;
+  $("undo").textContent = s.undo_needs_yes ? "Ask to undo my last move" : "Undo my last move";
+  const ask = s.undo_asked;
+  $("asked").hidden = !ask;
+  $("asked").textContent = !ask ? "" : ask.mine ? "You asked to take back your last move; waiting for the others to agree" +
+    (ask.agreed.length ? ` (${ask.agreed.join(", ")} agreed)` : "") + "." : `${ask.by} asks to take back their last move.`;
+  $("agree").hidden = $("decline").hidden = !(ask && ask.may_answer);
   if (s.over) {
     document.body.dataset.state = "over";
     $("over").textContent = result(s); $("headline").textContent = "";
@@ -241,7 +247,7 @@ async function render(s) {
 
 async function post(what, body) {
   if (busy) return; busy = true;
-  for (const b of document.querySelectorAll("button.action, button.choice, #undo, #rematch")) b.disabled = true;
+  for (const b of document.querySelectorAll("button.action, button.choice, #banner button")) b.disabled = true;
   document.body.dataset.state = "sending";
   for (const li of document.querySelectorAll("#log li.fresh")) li.classList.remove("fresh");
   try {
@@ -251,13 +257,15 @@ async function post(what, body) {
     step = -1;
   } catch (e) { $("error").textContent = "The table does not answer (is davit serve still running?)"; }
   finally {
-    for (const b of document.querySelectorAll("button.action, button.choice, #undo, #rematch")) b.disabled = false;
+    for (const b of document.querySelectorAll("button.action, button.choice, #banner button")) b.disabled = false;
     busy = false; await poll();
   }
 }
 const act = (index) => post("act", {index, step});
 $("undo").onclick = () => post("undo", {step});
 $("rematch").onclick = () => post("rematch", {step});
+$("agree").onclick = () => post("agree", {step});
+$("decline").onclick = () => post("decline", {step});
 for (const b of document.querySelectorAll("[data-zoom]")) b.onclick = () => {
   const z = Number(b.dataset.zoom); zoom = z === 0 ? 0 : zoom + z; if (last) getLayout(last).then((l) => { drawBoard(l, last); mark(); });
 };

@@ -148,7 +148,7 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         return Response(table.board_svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
     def by_step(what):
-        """``undo`` and ``rematch``: posted with the step the page saw."""
+        """``undo``, ``agree``, ``decline`` and ``rematch``: posted with the step the page saw."""
         async def route(request: Request):
             seat, refused = _seat(request)
             if refused:
@@ -174,6 +174,8 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         Route("/seat/{token}/act", act, methods=["POST"]),
         Route("/seat/{token}/undo", by_step("undo"), methods=["POST"]),
         Route("/seat/{token}/rematch", by_step("rematch"), methods=["POST"]),
+        Route("/seat/{token}/agree", by_step("agree"), methods=["POST"]),
+        Route("/seat/{token}/decline", by_step("decline"), methods=["POST"]),
     ])
 
 

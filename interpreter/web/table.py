@@ -43,6 +43,7 @@ class WebTable:
         self.board_svg = None   # the drawing of the board, public; set by the server
         self.notice = None      # a problem every page shows (davit serve --watch: the edited ruleset's errors)
         self.recent = []        # [(seat, zones it changed)] of the last decisions, as anyone could see them
+        self.undo_ask = None    # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
         with self.lock:
             self._play_bots()
 
@@ -94,6 +95,7 @@ class WebTable:
             if not 0 <= index < len(actions):
                 raise Refused("that is not one of your actions now")
             self._apply(seat, actions[index], Refused, "refused: ")
+            self.undo_ask = None   # a new decision answers an open question of undo: no
             self._play_bots()   # and the decision is written down (on_change)
 
     def _apply(self, seat: int, action, error, why: str) -> None:
@@ -108,25 +110,64 @@ class WebTable:
         self.decisions += 1
 
     def undo(self, seat: int, step: int) -> None:
-        """Take back the seat's last decision and the bots' after it; refused once another person decided."""
+        """Take back the seat's last decision and the bots' after it. Once another person has decided
+        since, it is asked of them instead, and done when every one of them agrees (:meth:`agree`)."""
         with self.lock:
-            if step != self.step:
-                raise Refused("the table has moved on since this page was drawn; it reloads")
-            moves = decisions_of(self.game)
-            mine = [n for n, m in enumerate(moves) if m.get("player") == seat]
-            if not mine:
-                raise Refused("you have made no decision to take back")
-            others = {m.get("player") for m in moves[mine[-1] + 1:]} & (set(self.humans) - {seat})
-            if others:
-                raise Refused(f"{self.game.player_name(min(others))} has decided since; "
-                              "a decision another player answered cannot be taken back")
-            data = save_data(self.game)
-            del data["state"]
-            data["decisions"] = moves[:mine[-1]]
-            self.game = load_save(self.game.ruleset, data, "undo")
-            self.recent = []
+            self._current(step)
+            last = self._last_of(seat)
+            if self._others_since(seat, last):
+                self.undo_ask = {"seat": seat, "agreed": set()}
+                self.decisions += 1   # every page redraws and shows the question
+                return
+            self._take_back(last)
+
+    def agree(self, seat: int, step: int) -> None:
+        """Agree to the undo another person asked for; the last agreement carries it out."""
+        with self.lock:
+            self._current(step)
+            ask = self.undo_ask
+            if ask is None or ask["seat"] == seat:
+                raise Refused("nobody else asks to take a move back")
+            ask["agreed"].add(seat)
             self.decisions += 1
-            self._play_bots()
+            if ask["agreed"] >= set(self.humans) - {ask["seat"]}:
+                self._take_back(self._last_of(ask["seat"]))
+
+    def decline(self, seat: int, step: int) -> None:
+        """Refuse the undo another person asked for: the game goes on as it is."""
+        with self.lock:
+            self._current(step)
+            if self.undo_ask is None or self.undo_ask["seat"] == seat:
+                raise Refused("nobody else asks to take a move back")
+            self.undo_ask = None
+            self.decisions += 1
+
+    def _current(self, step: int) -> None:
+        if step != self.step:
+            raise Refused("the table has moved on since this page was drawn; it reloads")
+        if self.game.is_over:
+            raise Refused("the game is over")
+
+    def _last_of(self, seat: int) -> int:
+        """The number of the seat's last decision (0: the first of the game)."""
+        mine = [n for n, m in enumerate(decisions_of(self.game)) if m.get("player") == seat]
+        if not mine:
+            raise Refused("you have made no decision to take back")
+        return mine[-1]
+
+    def _others_since(self, seat: int, n: int) -> set:
+        """The other people (not bots) who decided after decision ``n``."""
+        return {m.get("player") for m in decisions_of(self.game)[n + 1:]} & (set(self.humans) - {seat})
+
+    def _take_back(self, n: int) -> None:
+        """The game played again from its seed with its first ``n`` decisions only (each checked)."""
+        data = save_data(self.game)
+        del data["state"]
+        data["decisions"] = decisions_of(self.game)[:n]
+        self.game = load_save(self.game.ruleset, data, "undo")
+        self.recent, self.undo_ask = [], None
+        self.decisions += 1
+        self._play_bots()
 
     def rematch(self, seat: int, step: int | None = None) -> None:
         """A new game of the same ruleset at the same table (same links, same bots), dealt from the next seed."""
@@ -149,7 +190,7 @@ class WebTable:
         self.game = game
         self.games += 1
         self.decisions += 1   # every page sees a new step and redraws
-        self.recent = []
+        self.recent, self.undo_ask = [], None
         begin = getattr(self.on_change, "new_game", None)
         if begin is not None:   # a kept table: the new game is a new row of the database
             begin(self)
@@ -165,8 +206,13 @@ class WebTable:
             payload["humans"] = len(self.humans)
             moves = decisions_of(self.game) if not self.game.is_over else []
             last_mine = max((n for n, m in enumerate(moves) if m.get("player") == seat), default=None)
-            payload["can_undo"] = last_mine is not None and not (
-                {m.get("player") for m in moves[last_mine + 1:]} & (set(self.humans) - {seat}))
+            payload["can_undo"] = last_mine is not None and self.undo_ask is None
+            payload["undo_needs_yes"] = last_mine is not None and bool(self._others_since(seat, last_mine))
+            ask = self.undo_ask
+            payload["undo_asked"] = None if ask is None else {
+                "by": self.game.player_name(ask["seat"]), "mine": ask["seat"] == seat,
+                "agreed": sorted(self.game.player_name(s) for s in ask["agreed"]),
+                "may_answer": ask["seat"] != seat and seat not in ask["agreed"]}
             payload["recent"] = _recent(self.recent, seat, self.game)
             return payload
 
@@ -207,7 +253,7 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
         "zones": [_zone(z, names) for z in shown["zones"]],
         "log": lines, "log_size": len(log),
         "colours": seat_colours(names), "table": table_view(game, view, shown, seat),
-        "recent": [], "can_undo": False, "notice": None,
+        "recent": [], "can_undo": False, "undo_needs_yes": False, "undo_asked": None, "notice": None,
     }
 
 
