@@ -44,6 +44,7 @@ class WebTable:
         self.notice = None      # a problem every page shows (davit serve --watch: the edited ruleset's errors)
         self.recent = []        # [(seat, zones it changed)] of the last decisions, as anyone could see them
         self.undo_ask = None    # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
+        self.seen = None        # the zones as anyone sees them after the last decision (None: not known)
         with self.lock:
             self._play_bots()
 
@@ -100,11 +101,11 @@ class WebTable:
 
     def _apply(self, seat: int, action, error, why: str) -> None:
         """Apply one decision and note which zones it changed, as a spectator sees them (nothing secret)."""
-        before = _public_zones(self.game)
+        before = self.seen if self.seen is not None else _public_zones(self.game)
         result = self.game.apply(action)
         if not result:
             raise error(why + str(result.reason))
-        after = _public_zones(self.game)
+        after = self.seen = _public_zones(self.game)
         changed = sorted(z for z in before.keys() | after.keys() if before.get(z) != after.get(z))
         self.recent = (self.recent + [(seat, changed)])[-RECENT:]
         self.decisions += 1
@@ -165,7 +166,7 @@ class WebTable:
         del data["state"]
         data["decisions"] = decisions_of(self.game)[:n]
         self.game = load_save(self.game.ruleset, data, "undo")
-        self.recent, self.undo_ask = [], None
+        self.recent, self.undo_ask, self.seen = [], None, None
         self.decisions += 1
         self._play_bots()
 
@@ -190,7 +191,7 @@ class WebTable:
         self.game = game
         self.games += 1
         self.decisions += 1   # every page sees a new step and redraws
-        self.recent, self.undo_ask = [], None
+        self.recent, self.undo_ask, self.seen = [], None, None
         begin = getattr(self.on_change, "new_game", None)
         if begin is not None:   # a kept table: the new game is a new row of the database
             begin(self)
