@@ -44,6 +44,28 @@ def name_lines(name: str) -> list:
     return [short_text(line + (" …" if i == 1 and rest else ""), NAME_CHARS) for i, line in enumerate(lines)]
 
 
+def _close_rows(boxes, room: float = 14.0) -> None:
+    """Bring the rows of a board nearer when they stand further apart than the boxes need.
+
+    The shared layout scales a designer's grid evenly, as wide as its widest row
+    needs; the web boxes are low, so the rows would stand far apart (Titanic's
+    decks made a page taller than a screen). Only y changes, by one factor, so
+    the order and alignment of every row stay as declared."""
+    rows = sorted({round(b.y, 1) for b in boxes})
+    gaps = [b - a for a, b in zip(rows, rows[1:]) if b - a > 1.0]
+    if not gaps:
+        return
+    need = max(b.h for b in boxes) + room
+    factor = need / min(gaps)
+    if factor >= 1.0:
+        return
+    for b in boxes:
+        b.y *= factor
+    top = min(b.y - b.h / 2 for b in boxes)
+    for b in boxes:
+        b.y -= top
+
+
 def board_layout(ruleset) -> dict | None:
     """The board as the page draws it: spaces and attached containers (boxes in px), edges; None: no board."""
     scene = Scene(ruleset)
@@ -56,6 +78,7 @@ def board_layout(ruleset) -> dict | None:
         b.h = len(b.lines) * 12 + PAD + PIECE_ROW
     layout(scene)
     drawn = scene.spaces + [c for c in scene.containers if c.attached]
+    _close_rows(drawn)
     width = max(b.x + b.w / 2 for b in drawn) + 2 * MARGIN
     height = max(b.y + b.h / 2 for b in drawn) + 2 * MARGIN
     zones = ruleset.zones

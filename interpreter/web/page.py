@@ -44,7 +44,7 @@ svg .space rect{stroke:#333;stroke-width:1.2} svg .space.target rect{stroke:#e65
 svg .space.recent rect{stroke:#f57c00;stroke-width:3} svg .space.target:hover rect{fill-opacity:.7}
 svg .piece{cursor:default} svg .piece.target{cursor:pointer} svg .piece.target circle{stroke:#e65100;stroke-width:3}
 svg .piece.chosen circle,.card.chosen{outline:3px solid #1565c0} svg .space.chosen rect{stroke:#1565c0;stroke-width:4}
-.zones{display:flex;flex-wrap:wrap;gap:.6em} .zone{background:#fff;border:1px solid #d9d3c3;border-radius:6px;padding:.35em .5em;min-width:7em;max-width:100%}
+.zones{display:flex;flex-wrap:wrap;gap:.6em;align-items:flex-start} .zone{background:#fff;border:1px solid #d9d3c3;border-radius:6px;padding:.35em .5em;min-width:7em;max-width:100%}
 .zone.recent{border:2px solid #f57c00} .zone.target{border:2px dashed #e65100;cursor:pointer} .zone h3{font-size:.82em;margin:0 0 .3em;color:#444}
 .zone h3 .count{background:#24344d;color:#fff;border-radius:9px;padding:0 .45em;margin-left:.3em;font-weight:400}
 .row{display:flex;flex-wrap:wrap;gap:.35em}
@@ -57,7 +57,7 @@ display:flex;flex-direction:column;justify-content:center;align-items:center;tex
 .pile .n{position:absolute;right:-.3em;bottom:-.3em;background:#24344d;color:#fff;border-radius:9px;padding:0 .5em;font-size:.8em;z-index:2}
 .piece-list{display:flex;flex-wrap:wrap;gap:.3em}.token{display:inline-flex;align-items:center;gap:.25em;background:#fff;border:1px solid #ccc;border-radius:1em;padding:0 .5em .05em .2em;font-size:.82em}
 .token.target{border:2px solid #e65100;cursor:pointer}
-#hand{padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.6em} #hand .row{gap:.5em} #hand li{list-style:none}
+#hand{padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.6em;align-items:flex-start} #hand .row{gap:.5em} #hand li{list-style:none}
 .counter{font-size:.9em;color:#444}.counter b{font-size:1.5em;color:#24344d;margin-right:.15em}
 @media (max-width:820px){main{display:flex;flex-direction:column;padding:.4em}.col{display:contents}#turn{order:-2}#board{order:-1}
 .card{min-width:5.6em;min-height:5.4em}.pile{width:5.6em;height:6.4em}}

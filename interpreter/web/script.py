@@ -113,14 +113,14 @@ function drawBoard(lay, s) {
 }
 
 function piece(t, x, y, s) {
-  const colour = t.owner !== null && t.owner !== undefined ? s.colours[t.owner] : t.back ? "#78909c" : "#fafafa";
+  const colour = t.back ? "#78909c" : t.colour || "#fafafa";
   const g = svg("g", {class: "piece", "data-owner": t.owner ?? "", "data-kind": t.kind || ""});
   if (t.key) clickable(g, t.key);
   const title = svg("title"); title.textContent = thingTitle(t); g.append(title);
   g.append(svg("circle", {cx: x, cy: y, r: 7.5, fill: colour, stroke: "#222", "stroke-width": 1.2}));
   const letter = svg("text", {x: x, y: y + 3.5, "text-anchor": "middle", "font-size": "9", "font-weight": "700",
-                              fill: t.owner !== null && t.owner !== undefined ? "#fff" : "#222"});
-  letter.textContent = t.back ? "?" : (t.name.replace(/^(the|a|an|mrs?|miss|dr)\.? /i, "")[0] || "?").toUpperCase();
+                              fill: t.back ? "#fff" : t.ink});
+  letter.textContent = t.back ? "?" : t.letter;
   g.append(letter);
   return g;
 }
@@ -133,7 +133,7 @@ function card(t, s) {
     c.title = thingTitle(t); return c;
   }
   const c = clickable(el("div", null, "card"), t.key);
-  if (t.owner !== null && t.owner !== undefined) c.style.setProperty("--band", s.colours[t.owner]);
+  if (t.colour) c.style.setProperty("--band", t.colour);
   c.append(el("b", t.name));
   for (const [k, v] of t.attrs) c.append(el("div", v === "" ? k : `${k}: ${v}`, "attr"));
   c.title = thingTitle(t);

@@ -253,7 +253,7 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
                     for i, a in enumerate(view["legal_actions"])],
         "zones": [_zone(z, names) for z in shown["zones"]],
         "log": lines, "log_size": len(log),
-        "colours": seat_colours(names), "table": table_view(game, view, shown, seat),
+        "colours": seat_colours(names), "table": table_view(game, view, shown, seat, seat_colours(names)),
         "recent": [], "can_undo": False, "undo_needs_yes": False, "undo_asked": None, "notice": None,
     }
 

@@ -9,13 +9,27 @@ ids it is about, so clicking that thing or space is that action.
 from __future__ import annotations
 
 from ..agents.human import action_label
+from ..authoring.draw.scene import text_colour
+from ..authoring.draw.style import COLOUR_KEYS, NAMED_COLOURS
 
 # a thing's entries that are not printed on its card
 NOT_PRINTED = {"id", "name", "kind", "face_up", "hidden", "back", "owner"}
 MAX_PRINTED = 6
 
 
-def table_view(game, view: dict, shown: dict, seat) -> dict:
+def thing_colour(t: dict, owner, seat_colours: list) -> str | None:
+    """A visible thing's colour: its owner's, else a colour attribute naming a colour (Collapsible D's
+    passengers, Titanic's), else a colour word its name begins with; None: none of these."""
+    if owner is not None:
+        return seat_colours[owner]
+    for key in COLOUR_KEYS:
+        colour = NAMED_COLOURS.get(str(t.get(key, "")).strip().lower())
+        if colour:
+            return colour
+    return NAMED_COLOURS.get(str(t.get("name", "")).split(" ")[0].lower())
+
+
+def table_view(game, view: dict, shown: dict, seat, seat_colours: list) -> dict:
     """``{"spaces": {zone: [thing]}, "zones": [zone], "actions": [action]}`` for the page of ``seat``."""
     rs = game.ruleset
     display = rs.display
@@ -27,8 +41,11 @@ def table_view(game, view: dict, shown: dict, seat) -> dict:
             return {"back": str(t.get("back", "thing")), "attrs": _printed(t, show)}
         key = keys.setdefault(t["id"], f"k{len(keys)}")
         owner = things_of[t["id"]].owner
+        colour = thing_colour(t, owner, seat_colours)
         return {"key": key, "name": str(t.get("name", t.get("kind", "thing"))), "kind": str(t.get("kind", "")),
-                "owner": owner, "attrs": _printed(t, show)}
+                "owner": owner, "colour": colour, "ink": text_colour(colour) if colour else "#222222",
+                "letter": _letter(str(t.get("name", t.get("kind", "?")))),
+                "attrs": _printed(t, show)}
 
     spaces = {}
     for zid, z in view["zones"].items():
@@ -55,6 +72,17 @@ def table_view(game, view: dict, shown: dict, seat) -> dict:
         _targets(a.get("args"), keys, view["zones"], targets)
         actions.append({"index": i, "label": action_label(a["label"]), "targets": targets})
     return {"spaces": spaces, "zones": zones, "actions": actions}
+
+
+TITLES = {"the", "a", "an", "mr", "mrs", "miss", "ms", "dr", "mr.", "mrs.", "dr."}
+
+
+def _letter(name: str) -> str:
+    """The letter a piece is drawn with: its name's first, past titles and a leading colour word
+    (``red passenger``: P, ``Mrs Appleton``: A)."""
+    words = name.split()
+    kept = [w for w in words[:-1] if w.lower() not in TITLES and w.lower() not in NAMED_COLOURS] + words[-1:]
+    return (kept[0][0] if kept and kept[0] else "?").upper()
 
 
 def _printed(t: dict, show) -> list:
