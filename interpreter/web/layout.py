@@ -9,6 +9,8 @@ for every seat: no game state.
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ..authoring.draw.scene import Scene, layout, short_text, text_colour
 from ..authoring.draw.style import CHAR_W, NAMED_COLOURS, PAD, SVG_DASH
 
@@ -52,7 +54,7 @@ def _close_rows(boxes, room: float = 14.0) -> None:
     decks made a page taller than a screen). Only y changes, by one factor, so
     the order and alignment of every row stay as declared."""
     rows = sorted({round(b.y, 1) for b in boxes})
-    gaps = [b - a for a, b in zip(rows, rows[1:]) if b - a > 1.0]
+    gaps = [b - a for a, b in pairwise(rows) if b - a > 1.0]
     if not gaps:
         return
     need = max(b.h for b in boxes) + room
