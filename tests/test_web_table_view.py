@@ -172,3 +172,48 @@ def test_the_last_decisions_changes_and_a_watch_error_reach_every_page():
     assert table.seat_state(1 if 1 in table.humans else 0)["notice"] == table.notice
     table.restart(Game(load_ruleset("tutorial", None), 2, seed=4))
     assert table.seat_state(0)["notice"] is None
+
+
+def _tutorial_with(tmp_path, entry):
+    """The tutorial copied, its display's `sea` entry replaced by ``entry``."""
+    import shutil
+    from interpreter.load.files import resolve_ruleset
+    source = resolve_ruleset("tutorial")[0].parent
+    dest = tmp_path / "mine"
+    shutil.copytree(source, dest)
+    ruleset = dest / "ruleset.yaml"
+    text = ruleset.read_text()
+    assert "\n    - sea\n" in text
+    ruleset.write_text(text.replace("\n    - sea\n", f"\n    - {entry}\n"))
+    return str(dest)
+
+
+def test_a_display_entry_may_place_a_zone_on_the_board(tmp_path):
+    from interpreter.rules import loading
+    loading._load.cache_clear()
+    rs = load_ruleset(_tutorial_with(tmp_path, "{zone: sea, at: [4.2, 1]}"), None)
+    layout = board_layout(rs)
+    boxes = {b["id"]: b for b in layout["spaces"]}
+    sea, aft = boxes["sea"], boxes["cabins_aft"]   # aft cabins: pos [3, 1]
+    assert sea["container"] and sea["name"] == ["sea"]
+    rightmost = max(b["x"] for b in layout["spaces"] if b["id"] != "sea")
+    assert sea["x"] > rightmost   # x 4.2 lies right of the spaces (x up to 3)
+    assert abs(sea["y"] + sea["h"] / 2 - aft["y"] - aft["h"] / 2) < 1   # the same row
+    table = WebTable(Game(rs, 2, seed=3), "human,random", 3)
+    while not table.game.view(0)["zones"]["sea"]["count"] and not table.game.is_over:
+        table.act(0, 0, table.step)
+    state = table.seat_state(0)
+    assert "sea" in state["table"]["spaces"] and all(z["id"] != "sea" for z in state["table"]["zones"])
+
+
+@pytest.mark.parametrize("entry, words", [
+    ("{zone: hold_fore, at: [1, 1]}", "is a space already"),
+    ("{zone: sea, at: [1, x]}", "needs a number"),
+])
+def test_a_zone_placed_where_it_cannot_be_is_a_located_error(tmp_path, entry, words):
+    from interpreter.errors import DavitError
+    from interpreter.rules import loading
+    loading._load.cache_clear()
+    with pytest.raises(DavitError) as refused:
+        load_ruleset(_tutorial_with(tmp_path, entry), None)
+    assert "ruleset.yaml:" in str(refused.value) and words in str(refused.value)

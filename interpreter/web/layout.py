@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ..authoring.draw.scene import Scene, layout, short_text, text_colour
-from ..authoring.draw.style import CHAR_W, NAMED_COLOURS, PAD, SVG_DASH
+from ..authoring.draw.scene import Scene, _Box, layout, short_text, text_colour
+from ..authoring.draw.style import CHAR_W, CONTAINER_FILL, NAMED_COLOURS, PAD, SVG_DASH
 
 NAME_CHARS = 18        # a space's name is cut to this on the board (the tooltip has it whole)
 PIECE_ROW = 20         # px below the name where the pieces stand
@@ -68,11 +68,27 @@ def _close_rows(boxes, room: float = 14.0) -> None:
         b.y -= top
 
 
+def placed_zones(ruleset) -> dict:
+    """{zone: (x, y)} of the zones the ``display:`` section places on the board (``at:``)."""
+    display = ruleset.display
+    return {e.zone: e.at for e in display.zones if e.at is not None} if display is not None else {}
+
+
 def board_layout(ruleset) -> dict | None:
     """The board as the page draws it: spaces and attached containers (boxes in px), edges; None: no board."""
     scene = Scene(ruleset)
     if not scene.space_ids:
         return None
+    placed = placed_zones(ruleset)
+    if placed and scene.positions is not None:   # the display section puts these zones on the board
+        for zid, (x, y) in placed.items():
+            if zid in scene.by_id:
+                continue
+            box = _Box(zid, [zid], CONTAINER_FILL, ruleset.zones[zid].name, container=True)
+            scene.spaces.append(box)
+            scene.by_id[zid] = box
+            scene.positions[zid] = (x, -y)   # y grows upwards, as in pos
+        scene.containers = [c for c in scene.containers if c.id not in placed]
     for b in scene.spaces + scene.containers:
         zone = ruleset.zones.get(b.id)
         b.lines = name_lines(str(getattr(zone, "name", "") or b.id))

@@ -47,16 +47,17 @@ def table_view(game, view: dict, shown: dict, seat, seat_colours: list) -> dict:
                 "letter": _letter(str(t.get("name", t.get("kind", "?")))),
                 "attrs": _printed(t, show)}
 
+    entries = {e.zone: e for e in display.zones} if display is not None else {}
+    on_board = {zid for zid, e in entries.items() if e.at is not None} if rs.board.graph else set()
     spaces = {}
     for zid, z in view["zones"].items():
-        if z["count"] and game.table.zones[zid].defn.kind == "space":
+        if z["count"] and (game.table.zones[zid].defn.kind == "space" or zid in on_board):
             spaces[zid] = [thing(t, ()) for t in z["things"]]
-    entries = {e.zone: e for e in display.zones} if display is not None else {}
     zones = []
     for z in shown["zones"]:
         zid = z["id"]
         defn = game.table.zones[zid].defn
-        if defn.kind == "space":
+        if defn.kind == "space" or zid in on_board:
             continue
         entry = entries.get(defn.id)
         show = entry.show if entry is not None else ()
