@@ -9,6 +9,7 @@ for every seat: no game state.
 """
 from __future__ import annotations
 
+import textwrap
 from itertools import pairwise
 
 from ..authoring.draw.scene import Scene, _Box, layout, short_text, text_colour
@@ -33,17 +34,10 @@ def seat_colours(names: list) -> list:
 
 def name_lines(name: str) -> list:
     """A space's name in at most two lines of NAME_CHARS, broken between words (the tooltip has it whole)."""
-    words, lines = " ".join(name.split()).split(" "), [""]
-    for word in words:
-        if lines[-1] and len(lines[-1]) + 1 + len(word) > NAME_CHARS:
-            if len(lines) == 2:
-                lines[-1] += " " + word
-                break
-            lines.append(word)
-        else:
-            lines[-1] = f"{lines[-1]} {word}".strip()
-    rest = words[len(" ".join(lines).split(" ")):]
-    return [short_text(line + (" …" if i == 1 and rest else ""), NAME_CHARS) for i, line in enumerate(lines)]
+    lines = textwrap.wrap(" ".join(str(name).split()), NAME_CHARS) or [str(name)]
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    return [short_text(line, NAME_CHARS) for line in lines]
 
 
 def _close_rows(boxes, room: float = 14.0) -> None:
