@@ -232,7 +232,8 @@ async function render(s) {
     document.body.dataset.state = "yours";
     const q = cap(s.question) || "Your move";
     $("headline").textContent = `Your turn: ${q}`; $("turnhead").textContent = "Your turn";
-    $("question").textContent = q + (s.table.actions.some((a) => a.targets.length) ? " (click the board or a card, or choose below)" : ":");
+    const where = document.body.dataset.board ? "the board or a card" : "a card or a place";
+    $("question").textContent = q + (s.table.actions.some((a) => a.targets.length) ? ` (click ${where}, or choose below)` : ":");
     for (const a of s.actions) {
       const b = el("button", a.label, "action"); b.dataset.index = a.index; b.onclick = () => act(a.index); actions.append(b);
     }
