@@ -244,6 +244,15 @@ async function render(s) {
     $("question").textContent = `Waiting for ${who}…`;
   }
   mark();
+  showTarget();
+}
+
+function showTarget() {   // a board larger than its frame scrolls to the first place a move is about
+  const wrap = $("boardwrap"), first = wrap && wrap.querySelector(".space.target");
+  if (!first) return;
+  const r = first.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+  if (r.left < w.left || r.right > w.right) wrap.scrollLeft += r.left - w.left - (w.width - r.width) / 2;
+  if (r.top < w.top || r.bottom > w.bottom) wrap.scrollTop += r.top - w.top - (w.height - r.height) / 2;
 }
 
 async function post(what, body) {
