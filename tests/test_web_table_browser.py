@@ -9,6 +9,7 @@ decisions the game goes on through the page's own endpoint, still seeded, so
 the file stays quick; the page must then show the end and offer a rematch.
 Each table is screenshotted (into DAVIT_TABLE_SHOTS when it is set).
 """
+import json
 import os
 import random
 from pathlib import Path
@@ -64,6 +65,22 @@ def _pieces_on_board(game, seat):
     return sum(z["count"] for zid, z in view["zones"].items() if game.table.zones[zid].defn.kind == "space")
 
 
+def _nothing_hidden_shown(page, game, link):
+    """Neither seat 0's JSON nor its drawn cards hold an id or name of a thing hidden from it."""
+    _settled(page)
+    mine = game.view(0)
+    seen = {t["id"] for z in mine["zones"].values() for t in z["things"] if "id" in t}
+    names = {t["name"] for z in mine["zones"].values() for t in z["things"] if "id" in t}
+    hidden = [t for tid, t in game.table.things.items() if tid not in seen]
+    secrets = {t.id for t in hidden} | {t.name for t in hidden if t.name not in names}
+    raw = json.dumps(_get(f"{link}/state"))
+    assert not [x for x in secrets if json.dumps(x) in raw], "the JSON names a thing hidden from seat 0"
+    drawn = page.eval_on_selector_all(".card:not(.back) b", "cards => cards.map((c) => c.textContent)")
+    assert set(drawn) <= names, "a card is drawn face up that seat 0 may not see"
+    backs = page.eval_on_selector_all(".card.back span", "spans => spans.map((s) => s.textContent)")
+    assert not set(backs) & (secrets - names), "a face-down card shows a hidden card's name"
+
+
 def _play_one(page, link, rng) -> bool:
     """Make one seeded random move by clicking; True when it was made on the drawn table."""
     state = _get(f"{link}/state")
@@ -105,6 +122,7 @@ def test_each_game_is_played_to_its_end_by_clicking_its_table(page, ruleset_id, 
             assert page.locator("#board svg .space:not(.container)").count() == len(rs.board.graph)
         else:
             assert page.locator("#board").count() == 0   # a table of its zones (pig has none in use)
+        _nothing_hidden_shown(page, table.game, link)
         page.screenshot(path=str(shots / f"table-{ruleset_id}-start.png"), full_page=True)
         clicks = on_table = 0
         while clicks < CLICKS and _settled(page) == "yours":
@@ -113,6 +131,8 @@ def test_each_game_is_played_to_its_end_by_clicking_its_table(page, ruleset_id, 
             on_table += _play_one(page, link, rng)
             clicks += 1
         assert clicks >= 1
+        if not table.game.is_over:
+            _nothing_hidden_shown(page, table.game, link)
         if any(a["targets"] for a in _get(f"{link}/state")["table"]["actions"]) or on_table:
             assert on_table, "a move about a space, piece or card is made by clicking it"
         for _ in range(5000):   # the rest through the page's own endpoint, still seeded
