@@ -23,7 +23,7 @@ SEAT_PALETTE = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#ef6c00"
 
 
 def seat_colours(names: list) -> list:
-    """A colour per seat: its name when the name is a colour (Titanic's "red"), else the palette's."""
+    """A colour per seat: its name when the name is a colour (a seat called "red"), else the palette's."""
     out = []
     for i, name in enumerate(names):
         word = str(name).strip().lower()
@@ -44,8 +44,8 @@ def _close_rows(boxes, room: float = 14.0) -> None:
     """Bring the rows of a board nearer when they stand further apart than the boxes need.
 
     The shared layout scales a designer's grid evenly, as wide as its widest row
-    needs; the web boxes are low, so the rows would stand far apart (Titanic's
-    decks made a page taller than a screen). Only y changes, by one factor, so
+    needs; the web boxes are low, so the rows would stand far apart (a board of
+    many decks made a page taller than a screen). Only y changes, by one factor, so
     the order and alignment of every row stay as declared."""
     rows = sorted({round(b.y, 1) for b in boxes})
     gaps = [b - a for a, b in pairwise(rows) if b - a > 1.0]

@@ -18,8 +18,8 @@ MAX_PRINTED = 6
 
 
 def thing_colour(t: dict, owner, seat_colours: list) -> str | None:
-    """A visible thing's colour: its owner's, else a colour attribute naming a colour (Collapsible D's
-    passengers, Titanic's), else a colour word its name begins with; None: none of these."""
+    """A visible thing's colour: its owner's, else a colour attribute naming a colour (pieces coloured
+    by class or team), else a colour word its name begins with; None: none of these."""
     if owner is not None:
         return seat_colours[owner]
     for key in COLOUR_KEYS:
@@ -80,7 +80,7 @@ TITLES = {"the", "a", "an", "mr", "mrs", "miss", "ms", "dr", "mr.", "mrs.", "dr.
 
 def _letter(name: str) -> str:
     """The letter a piece is drawn with: its name's first, past titles and a leading colour word
-    (``red passenger``: P, ``Mrs Appleton``: A)."""
+    (``red pawn``: P, ``Mrs Smith``: S)."""
     words = name.split()
     kept = [w for w in words[:-1] if w.lower() not in TITLES and w.lower() not in NAMED_COLOURS] + words[-1:]
     return (kept[0][0] if kept and kept[0] else "?").upper()
