@@ -25,6 +25,7 @@ from interpreter import load_ruleset
 from interpreter.errors import Location
 from interpreter.load import cache_folder, schema_check, tree_cache
 from interpreter.load.yaml_reader import parse_yaml
+from interpreter.dsl import snippet_memo
 from interpreter.machine import code_cache
 from interpreter.rules import loading
 
@@ -162,6 +163,7 @@ def forget():
     loading._load.cache_clear()
     tree_cache._TREES.clear()
     code_cache.clear_memory()
+    snippet_memo.forget()   # the compiled snippets variants reuse: a new process has none
 
 
 def play_tutorial():
