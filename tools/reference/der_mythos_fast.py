@@ -31,35 +31,19 @@ from __future__ import annotations
 
 import random
 
-LIMITS = {2: 12, 3: 18, 4: 24, 5: 30}
-ROUNDS = 9
-SHIP = [False] * 7 + [True, False]        # the ship cards in davit's order; the broken funnel on the back
-BOAT_FACTORS = [1, 1, 1, 2, 2, 2, 3, 3]
+from . import der_mythos_state_machine as state_machine
+
+ROUNDS = state_machine.ROUNDS
 MASK = (1 << 64) - 1
 GOLDEN, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
-class Table:
-    """What never changes in a game of ``players``: the cards' values and the position before setup."""
+class Table(state_machine.Table):
+    """What never changes in a game of ``players``: the cards' values and the position before setup (the state
+    machine's table: the same zones and thing numbers), with the seats' piles of used cards."""
 
     def __init__(self, players: int):
-        self.players = players
-        passengers = players * 9
-        ship = passengers
-        self.value = [i % 9 + 1 for i in range(passengers)] + [0] * 17
-        self.funnel = [False] * passengers + SHIP + [False] * 8
-        self.factor = [0] * (passengers + 9) + BOAT_FACTORS
-        # zones: hand, played and used of each seat, then middle stack, ship, lifeboats, lowered, capsized, box
-        self.MIDDLE, self.SHIP, self.BOATS, self.LOWERED, self.CAPSIZED, self.BOX = range(3 * players, 3 * players + 6)
-        self.zones = [list(range(p * 9, p * 9 + 9)) for p in range(players)] + [[] for _ in range(2 * players)]
-        self.zones += [list(range(ship + 2, ship + 8)), [ship, ship + 1], list(range(ship + 9, ship + 17)), [], [],
-                       [ship + 8]]
-        self.where = [0] * len(self.value)
-        for z, things in enumerate(self.zones):
-            for t in things:
-                self.where[t] = z
-        self.face_up = [False] * (ship + 9) + [True] * 8
-        self.limit = LIMITS.get(players, players * 6)
+        super().__init__(players)
         self.used = [2 * players + seat for seat in range(players)]
         self.seats = range(players)
 
