@@ -13,7 +13,7 @@ Python's own bytecode cache of davit's modules is on, in a private folder per
 checkout, so that the figures are davit's and not the compilation of its
 modules (a warm-up run of each checkout fills it first). Usage:
 
-    git worktree add /tmp/base-validate <commit>
+    git worktree add --detach /tmp/base-validate <commit>
     python tools/bench_validate.py --baseline /tmp/base-validate [--rounds 7] [--path rulesets]
 """
 from __future__ import annotations
@@ -48,7 +48,7 @@ def cold_validate(python: str, checkout: Path, target: str, scratch: Path, name:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--baseline", type=Path, help="another checkout (git worktree add /tmp/base <commit>)")
+    parser.add_argument("--baseline", type=Path, help="another checkout (git worktree add --detach /tmp/base <commit>)")
     parser.add_argument("--rounds", type=int, default=7, help="runs of each checkout (interleaved)")
     parser.add_argument("--path", default="rulesets", help="what to validate, relative to each checkout")
     parser.add_argument("--python", default=sys.executable, help="the interpreter to run davit with")
