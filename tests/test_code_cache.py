@@ -17,9 +17,9 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
+from interpreter.dsl import snippet_memo
 from interpreter.errors import GameError
 from interpreter.load import cache_folder, tree_cache
-from interpreter.dsl import snippet_memo
 from interpreter.machine import code_cache, linetable
 from interpreter.rules import loading
 

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
+from interpreter.dsl import snippet_memo
 from interpreter.errors import Location
 from interpreter.load import cache_folder, schema_check, tree_cache
 from interpreter.load.yaml_reader import parse_yaml
-from interpreter.dsl import snippet_memo
 from interpreter.machine import code_cache
 from interpreter.rules import loading
 

@@ -116,7 +116,7 @@ def local_key(local) -> tuple:
 class Outcome:
     """What compiling one snippet gave and did."""
 
-    __slots__ = ("tree", "result", "used_names", "used_functions", "codes", "slots")
+    __slots__ = ("codes", "result", "slots", "tree", "used_functions", "used_names")
 
     def __init__(self, tree, result, used_names, used_functions, codes, slots):
         self.tree = tree       # the parsed tree compiled, when the key names only its text: must be equal

@@ -50,7 +50,7 @@ class Table(state_machine.Table):
 
 class State:
     """The position: everything a clone copies. ``commits[seat]`` is the card committed, or -1."""
-    __slots__ = ("zones", "where", "face_up", "score", "round", "rng", "pc", "commits", "over")
+    __slots__ = ("commits", "face_up", "over", "pc", "rng", "round", "score", "where", "zones")
 
     def clone(self) -> State:
         other = State.__new__(State)
