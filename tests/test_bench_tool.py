@@ -56,9 +56,9 @@ def test_bench_measures_the_hand_written_yardstick():
                            "--seconds", "0.05"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].split()[-2:] == ["ref/new", "ref/ceil"]
+    assert lines[0].split()[-4:] == ["ref/new", "fast/new", "ref/ceil", "ref/fast"]
     rows = [line.split() for line in lines[1:]]
-    assert len(rows) == 2 and all(row[-1].endswith("×") and row[-2].endswith("×") for row in rows)
+    assert len(rows) == 2 and all(float(cell.rstrip("×")) > 0 and cell.endswith("×") for row in rows for cell in row[-4:])
 
 
 def test_bench_cli_runs_old_and_new_side_by_side():
@@ -109,3 +109,15 @@ def test_bench_moves_times_a_bots_move_old_and_new():
     rows = [line.split() for line in lines[1:]]
     assert [row[:2] for row in rows] == [["tutorial", "2"], ["tutorial", "4"]]
     assert all(row[3] == "5" and row[6] == "5" and row[-1].endswith("×") for row in rows)   # 5 iterations a move
+
+
+def test_bench_validate_times_a_cold_validate_old_and_new():
+    # tools/bench_validate.py, shown in docs/performance.md, on one small ruleset: the checkout is its own baseline
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_validate.py"), "--rounds", "1", "--path",
+                           "rulesets/pig", "--baseline", str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 3 and lines[0].startswith("round  1:")
+    assert [cell for cell in lines[0].split() if cell in ("old", "new")] == ["old", "new"]
+    assert lines[1].startswith("cold davit validate rulesets/pig, CPU seconds (median of 1): old ")
+    assert lines[2].startswith("old/new: ") and float(lines[2].split()[1].rstrip("×")) > 0

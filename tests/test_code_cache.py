@@ -17,6 +17,7 @@ import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
+from interpreter.dsl import snippet_memo
 from interpreter.errors import GameError
 from interpreter.load import cache_folder, tree_cache
 from interpreter.machine import code_cache, linetable
@@ -92,6 +93,7 @@ def forget():
     loading._load.cache_clear()
     tree_cache._TREES.clear()
     code_cache.clear_memory()
+    snippet_memo.forget()   # the compiled snippets variants reuse: a new process has none
     for name in set(linetable.TABLES) - BEFORE_THIS_TEST:
         del linetable.TABLES[name]
 

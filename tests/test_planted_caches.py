@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_ruleset
+from interpreter.dsl import snippet_memo
 from interpreter.errors import Location
 from interpreter.load import cache_folder, schema_check, tree_cache
 from interpreter.load.yaml_reader import parse_yaml
@@ -162,6 +163,7 @@ def forget():
     loading._load.cache_clear()
     tree_cache._TREES.clear()
     code_cache.clear_memory()
+    snippet_memo.forget()   # the compiled snippets variants reuse: a new process has none
 
 
 def play_tutorial():

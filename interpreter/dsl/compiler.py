@@ -18,6 +18,7 @@ from .direct import direct_function
 from .expressions import ExpressionCompiler
 from .parser import parse
 from .primitives import BUILTIN_VALUES, PRIMITIVES
+from .snippet_memo import local_key, shape, text_key
 
 
 @dataclass
@@ -33,6 +34,7 @@ class FunctionInfo:
     fast: object = None          # a `value:` function as one closure fn(g, locals): no VM frame needed
     value_location: Location | None = None
     used: bool = False
+    source: object = None        # the text ``body`` was parsed from (for snippet_memo), if known
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Env:
     codes: dict = field(default_factory=dict)        # code id -> vm.Code
     errors: list = field(default_factory=list)
     used_names: set = field(default_factory=set)
+    used_functions: set = field(default_factory=set)   # ruleset functions some snippet calls (by name)
     thing_ids: set = field(default_factory=set)      # every thing id, at the largest player count
     zone_ids: set = field(default_factory=set)       # every zone and space id (per-player ones as id@seat)
     layout: object = None                            # a fast_reads.Layout: where attribute names live
@@ -76,6 +79,13 @@ class Compiler(ExpressionCompiler):
         self.env = env
         self._slot = 0
         self.checker = None  # a typecheck.TypeChecker, once the ruleset's vocabulary is known
+        self.memo = None     # a snippet_memo.Recorder while a ruleset is built: snippets its base compiled
+
+    def _remembered(self, key: tuple, work, tree=None):
+        """``work()``, or what it gave an earlier clean build of the same context (:mod:`.snippet_memo`)."""
+        if self.memo is None:
+            return work()
+        return self.memo.compile(self, key, work, tree)
 
     def _types(self, local) -> dict:
         """Local name -> static type; ``local`` is a set of names or already such a dict."""
@@ -87,6 +97,10 @@ class Compiler(ExpressionCompiler):
         """The static type of an expression (``any`` when unsure or on errors)."""
         if self.checker is None:
             return "any"
+        return self._remembered(("infer", text_key(text), what, local_key(local)),
+                                lambda: self._infer(text, what, local))
+
+    def _infer(self, text, what, local):
         try:
             node = parse(text, "expr")
         except DavitError:
@@ -97,6 +111,10 @@ class Compiler(ExpressionCompiler):
 
     def expression(self, text, what: str, local: set = frozenset(), pure: bool = True):
         """Compile a condition or value; returns ``fn(game, locals)`` or None on error."""
+        return self._remembered(("expression", text_key(text), what, local_key(local), pure),
+                                lambda: self._expression(text, what, local, pure))
+
+    def _expression(self, text, what, local, pure):
         snippet = Snippet(text, what)
         try:
             node = parse(text, "expr")
@@ -120,6 +138,12 @@ class Compiler(ExpressionCompiler):
         return self.code_from_ast(body, snippet, code_id, params, local, pure)
 
     def code_from_ast(self, body, snippet, code_id, params=(), local=frozenset(), pure=False):
+        """Compile parsed statements ``body`` of ``snippet`` into a :class:`vm.Code` registered under ``code_id``."""
+        key = ("code", text_key(snippet.text), shape(body), snippet.what, code_id, tuple(params), local_key(local),
+               pure)
+        return self._remembered(key, lambda: self._code_from_ast(body, snippet, code_id, params, local, pure), body)
+
+    def _code_from_ast(self, body, snippet, code_id, params, local, pure):
         scope = set(local) | set(params) | self._assigned_names(body)
         clash = scope & self.env.globals
         errors_before = len(self.env.errors)
@@ -141,6 +165,14 @@ class Compiler(ExpressionCompiler):
 
     def direct(self, body, snippet, params, max_steps, changes_game=False):
         """A ``do:`` function that cannot wait as ``fast(g, *args)`` (see :mod:`.direct`)."""
+        key = ("direct", text_key(snippet.text), shape(body), snippet.what, tuple(params), max_steps, changes_game)
+        return self._remembered(key, lambda: self._direct(body, snippet, params, max_steps, changes_game), body)
+
+    def _value_function(self, n, sn, params):
+        key = ("value", text_key(sn.text), type(n).__name__, sn.what, tuple(params))
+        return self._remembered(key, lambda: super(Compiler, self)._value_function(n, sn, params), n)
+
+    def _direct(self, body, snippet, params, max_steps, changes_game):
         scope = (set(params) | self._assigned_names(body)) - self.env.globals
         try:
             return direct_function(self._generator(snippet, scope, False), body, tuple(params), max_steps,
@@ -317,6 +349,7 @@ class Compiler(ExpressionCompiler):
                 raise self._error(f"function '{name}' asks a player and cannot be used here", sn, call)
             self._check_arity(name, len(info.params), len(info.params), call, sn)
             info.used = True
+            self.env.used_functions.add(name)
             args = [self._expr(a, sn, scope, pure) for a in call.args]
             return vm.CallCode(info.code_id, args, result_var, sn.loc(call))
         return None

@@ -393,6 +393,7 @@ class Generator:
             raise c._error(f"function '{name}' changes the game and cannot be used in a condition", sn, n,
                            code="effect-in-condition")
         info.used = True
+        self.env.used_functions.add(name)
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")

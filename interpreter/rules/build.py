@@ -14,6 +14,7 @@ from ..dsl.expressions import bind_call_sites
 from ..dsl.fast_reads import Layout
 from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
+from ..dsl.snippet_memo import Recorder, context_fingerprint
 from ..dsl.state_free import kept_if_fixed
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
 from ..errors import DavitError, RulesetError, did_you_mean, raise_all
@@ -89,6 +90,8 @@ class Builder:
         self.env.action_ids = {str(a.get("id")) for a in (d.get("actions") or []) if isinstance(a, dict)}
         self._flow_globals(d.get("flow") or [])
         self.compiler.checker = TypeChecker(Vocabulary(self.env, rs), self.env.errors)
+        # a variant compiled in the context of its base reuses the base's snippets (see snippet_memo)
+        self.compiler.memo = Recorder(context_fingerprint(self.env, self.compiler.checker.vocab))
         self._compile_functions()
         self._actions()
         self._card_effects()
@@ -106,6 +109,8 @@ class Builder:
             for finding in check_ruleset(rs, self.env, d):
                 (self.errors if finding.severity == "error" else rs.warnings).append(finding)
         raise_all(self.errors)
+        self.compiler.memo.publish()
+        self.compiler.memo = None
         rs.codes = dict(self.env.codes)
         rs.env = self.env  # kept to compile scenario snippets and to check types later
         rs.vocabulary = self.compiler.checker.vocab  # with the function types worked out: scenarios reuse them
@@ -267,7 +272,7 @@ class Builder:
                     body = (ast.Return(expr.pos, expr),)
             except DavitError as exc:
                 self.errors.append(exc)
-            self.env.functions[name] = FunctionInfo(name, params, f"fn:{name}", loc, body=body)
+            self.env.functions[name] = FunctionInfo(name, params, f"fn:{name}", loc, body=body, source=text)
         compute_suspending(self.env.functions, self.env.globals)
 
     def _compile_functions(self):
