@@ -7,6 +7,8 @@ position in the YAML file.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass, field
 
 from ..errors import DavitError, DslError, Location
@@ -18,6 +20,9 @@ from .direct import direct_function
 from .expressions import ExpressionCompiler
 from .parser import parse
 from .primitives import BUILTIN_VALUES, PRIMITIVES
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 
 @dataclass
@@ -327,13 +332,13 @@ _ASSIGNED: dict = {}
 
 
 def _global_from_local(name, slot):
-    def assign(g, L):
+    def assign(g: GameHost, L):
         g.set_var(name, L.pop(slot, None))
     return assign
 
 
 def _drop_slot(slot):
-    def drop(g, L):
+    def drop(g: GameHost, L):
         L.pop(slot, None)
     return drop
 

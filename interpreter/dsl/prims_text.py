@@ -5,11 +5,16 @@ only ``{}``, ``{0}`` and doubled braces.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 
 from ..errors import GameError
 from ..machine.values import PlayerRef, type_name
 from .primitives import _shown, primitive
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 _HOLE = re.compile(r"\{\{|\}\}|\{(\d*)\}|[{}]")
 
@@ -42,7 +47,7 @@ def fill_holes(template: str, values: list, loc) -> str:
 
 
 @primitive(effect=True, narration=True)
-def log(g, loc, message, *args, to=None):
+def log(g: GameHost, loc, message, *args, to=None):
     """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value.
 
     A line that names a thing is read only by the seats that may see that thing

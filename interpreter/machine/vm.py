@@ -8,8 +8,13 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import Location
 from . import budget
+
+if TYPE_CHECKING:
+    from .host import GameHost
 
 # Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
@@ -45,7 +50,7 @@ class Instr:
     __slots__ = ("loc",)
     step = None
 
-    def run(self, g, frame, stack):  # pragma: no cover - interface
+    def run(self, g: GameHost, frame, stack):  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -58,7 +63,7 @@ class Do(Instr):
         self.fn = fn
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         self.fn(g, frame[LOCALS])
         frame[PC] += 1
 
@@ -70,7 +75,7 @@ class Jump(Instr):
         self.target = target
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         frame[PC] = self.target
 
 
@@ -82,7 +87,7 @@ class JumpIfNot(Instr):
         self.target = target
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         if self.cond(g, frame[LOCALS]):
             frame[PC] += 1
         else:
@@ -99,7 +104,7 @@ class ForInit(Instr):
         self.source = source
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         items = self.source(g, frame[LOCALS])
         if hasattr(items, "defn"):  # a zone: its things, as they are now
             items = g.zone_things(items)
@@ -116,7 +121,7 @@ class ForNext(Instr):
         self.end = end
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         it = local[self.slot]
         if it[1] < len(it[0]):
@@ -135,7 +140,7 @@ class Return(Instr):
         self.value = value
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         result = self.value(g, frame[LOCALS]) if self.value is not None else None
         finish_frame(g, stack, result)
 
@@ -151,7 +156,7 @@ class CallCode(Instr):
         self.result = result
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         code = g.codes[self.code_id]
         new_locals = {name: arg(g, local) for name, arg in zip(code.params, self.args)}
@@ -170,7 +175,7 @@ class CallEffect(Instr):
         self.result = result
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         card = self.card(g, local)
         code_id = f"effect:{getattr(card, 'def_id', None)}"
@@ -182,7 +187,7 @@ class CallEffect(Instr):
         stack.append([code_id, 0, {"card": card, "player": self.player(g, local)}, self.result])
 
 
-def finish_frame(g, stack, result=None):
+def finish_frame(g: GameHost, stack, result=None):
     """Pop the top frame and hand ``result`` to its caller."""
     done = stack.pop()
     if done[RET] is not None and stack:

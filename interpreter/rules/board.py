@@ -8,6 +8,8 @@ of copying the graph.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections import deque
 
 import networkx as nx
@@ -15,6 +17,9 @@ import networkx as nx
 from ..errors import GameError
 from ..machine import fast_paths
 from ..machine.values import ZoneRef
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 _NO_PROPS: dict = {}   # read only: a space with no dynamic property set
 
@@ -51,7 +56,7 @@ class Board:
     def _id(self, where) -> str:
         return where.id if isinstance(where, ZoneRef) else str(where)
 
-    def arcs(self, g, node):
+    def arcs(self, g: GameHost, node):
         """The arcs ``(to, kind)`` out of ``node`` to spaces still on the board, the printed ones then the
         added ones: a sequence to read, not to change."""
         arcs = self.adjacency.get(node, ())
@@ -65,7 +70,7 @@ class Board:
         return [(m, kind) for m, kind in arcs if not zprops.get(m, _NO_PROPS).get("removed")]
 
     @staticmethod
-    def _added(g) -> dict:
+    def _added(g: GameHost) -> dict:
         """The state's added links as arcs by space, in the order they were added: {space: [(to, kind)]}.
 
         Worked out once and kept in the state (links are only ever added, by :meth:`connect`, which
@@ -83,7 +88,7 @@ class Board:
             st.added_arcs = added
         return added
 
-    def neighbours(self, g, where, kind=None):
+    def neighbours(self, g: GameHost, where, kind=None):
         node = self._id(where)
         zprops = g.state.zprops
         if zprops.get(node, _NO_PROPS).get("removed"):
@@ -109,7 +114,7 @@ class Board:
                 self._near[(node, kind)] = near
         return near
 
-    def _tree(self, g, origin, kind=None):
+    def _tree(self, g: GameHost, origin, kind=None):
         """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order, and a
         dict where :meth:`reachable` keeps its answers from that tree.
 
@@ -146,7 +151,7 @@ class Board:
             self._trees[key] = found
         return found
 
-    def reachable(self, g, start, steps=None, kind=None):
+    def reachable(self, g: GameHost, start, steps=None, kind=None):
         origin = self._id(start)
         if g.state.zprops.get(origin, _NO_PROPS).get("removed"):
             return []
@@ -160,7 +165,7 @@ class Board:
                 answers[key] = found
         return list(found)
 
-    def distance(self, g, start, goal):
+    def distance(self, g: GameHost, start, goal):
         """The number of edges on a shortest path from ``start`` to ``goal``, or None (``len(path) - 1``)."""
         a, b = self._id(start), self._id(goal)
         zprops = g.state.zprops
@@ -168,7 +173,7 @@ class Board:
             return None
         return self._tree(g, a)[0].get(b)
 
-    def path(self, g, start, goal):
+    def path(self, g: GameHost, start, goal):
         a, b = self._id(start), self._id(goal)
         zprops = g.state.zprops
         if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
@@ -184,14 +189,14 @@ class Board:
 
     # -- changes ------------------------------------------------------------------
 
-    def set_removed(self, g, where, removed: bool):
+    def set_removed(self, g: GameHost, where, removed: bool):
         node = self._id(where)
         if node not in self.graph:
             raise GameError(f"'{node}' is not a board space")
         g.set_zone_prop(node, "removed", bool(removed))
         g.emit({"e": "board", "space": node, "removed": bool(removed)})
 
-    def connect(self, g, a, b, kind, one_way):
+    def connect(self, g: GameHost, a, b, kind, one_way):
         link = [self._id(a), self._id(b), str(kind), bool(one_way)]
         for end in link[:2]:
             if end not in self.graph:

@@ -6,6 +6,8 @@ collected and raised together, each at its ``file:line:col``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import re
 
 from ..dsl import ast
@@ -30,6 +32,9 @@ from .flow import FlowCompiler
 from .metrics import build_metrics
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
 from .table import instance_ids
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
 RESERVED = set(PRIMITIVES) | set(BUILTIN_VALUES) | {"player", "choose", "thing", "zone", "p"}
@@ -314,7 +319,7 @@ class Builder:
         parts.append(text_s[pos:])
         from ..machine.values import display
 
-        def render(g, L):
+        def render(g: GameHost, L):
             return "".join(p if isinstance(p, str) else display(p(g, L)) for p in parts)
         return render
 
@@ -492,7 +497,7 @@ class Builder:
 
 
 def _all_of(conditions):
-    def every(g, L):
+    def every(g: GameHost, L):
         return all(c(g, L) for c in conditions)
     return every
 

@@ -6,10 +6,15 @@ never checks for a missing section while playing.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..errors import Location
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,7 @@ class Trigger:
     source: object = None          # fn(g, L) -> list, when the trigger is per item
     location: Location | None = None
 
-    def items(self, g):
+    def items(self, g: GameHost):
         items = self.source(g, {})
         return g.zone_things(items) if hasattr(items, "defn") else items
 
