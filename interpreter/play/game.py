@@ -53,7 +53,7 @@ class Game(RuleRuntime):
         self.seed = seed
         self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
         self.committed = None        # (pending, {seat: Action}): see decisions.commit
-        self.end_reason = None       # once over: why, as the end event says it (None: the end condition or flow)
+        self.end_reason: str | None = None   # once over: why, as the end event says it (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
         if _state is not None:
             self.state = _state
@@ -61,8 +61,8 @@ class Game(RuleRuntime):
         self.state = self._initial_state(seed, pins)
         start = self.table.initial_held   # every new game of a table starts with the same lists
         if start is None:
-            recount(self)
-            self.table.initial_held = (self.state.held.copy(), self.state.held_total)
+            held = recount(self)
+            self.table.initial_held = (held.copy(), self.state.held_total)
         else:
             self.state.held, self.state.held_total = start[0].copy(), start[1]
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,

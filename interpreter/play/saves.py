@@ -104,7 +104,7 @@ def load_save(ruleset, data: dict, where: str = "saved game", on_step=None) -> G
         log = data.get("log")
         if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
             raise SaveError(f"{where}: log: must be a list of events")
-        moves = [e.get("action") for e in log if e.get("e") == "decide"]
+        moves: list = [e.get("action") for e in log if e.get("e") == "decide"]
     else:
         moves = data.get("decisions")
         if not isinstance(moves, list):
