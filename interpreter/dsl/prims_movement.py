@@ -31,7 +31,7 @@ def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
         raise GameError(f"walk_ends(): steps must be a whole number from 0, got {steps!r}", loc)
     board = g.board
-    origin = board._id(start)
+    origin = board.space_id(start)
     if origin not in board.graph:
         raise GameError(f"walk_ends(): '{origin}' is not a board space", loc)
     if g.state.zprops.get(origin, {}).get("removed"):

@@ -39,6 +39,9 @@ class HostState(Protocol):
     steps: int
     over: bool
     phase: list[str]
+    links: list[list]            # board edges added during play (rules/board.py)
+    added_arcs: dict | None
+    board_key: tuple | None
 
 
 class HostTable(Protocol):
@@ -83,6 +86,9 @@ class HostBoard(Protocol):
     """The board's queries (:class:`interpreter.rules.board.Board`); each takes the game for its changes."""
 
     graph: Any   # the printed board as a networkx DiGraph
+    order: dict[str, int]   # space id -> its place in declaration order
+
+    def space_id(self, where: Any) -> str: ...
 
     def arcs(self, g: GameHost, node: str) -> Any: ...
     def neighbours(self, g: GameHost, where: Any, kind: Any = None) -> list: ...
@@ -108,7 +114,7 @@ class GameHost(Protocol):
     @property
     def ruleset(self) -> HostRuleset: ...
     @property
-    def board(self) -> HostBoard | None: ...
+    def board(self) -> HostBoard: ...   # every built ruleset has one (empty without `board:`)
     @property
     def codes(self) -> dict[str, Any]: ...   # machine.vm.Code by id (vm imports this module: not named here)
     @property

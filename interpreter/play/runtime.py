@@ -48,7 +48,7 @@ class RuleRuntime:
     state: State
     table: Table
     ruleset: Ruleset
-    board: Board | None
+    board: Board   # every built ruleset has one (empty without `board:`)
     codes: dict[str, Code]
     record: bool       # whether events are kept (a bot's playouts keep none)
     log: list

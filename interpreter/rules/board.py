@@ -53,7 +53,7 @@ class Board:
 
     # -- dynamic queries ----------------------------------------------------------
 
-    def _id(self, where) -> str:
+    def space_id(self, where) -> str:
         return where.id if isinstance(where, ZoneRef) else str(where)
 
     def arcs(self, g: GameHost, node):
@@ -89,7 +89,7 @@ class Board:
         return added
 
     def neighbours(self, g: GameHost, where, kind=None):
-        node = self._id(where)
+        node = self.space_id(where)
         zprops = g.state.zprops
         if zprops.get(node, _NO_PROPS).get("removed"):
             return []
@@ -152,7 +152,7 @@ class Board:
         return found
 
     def reachable(self, g: GameHost, start, steps=None, kind=None):
-        origin = self._id(start)
+        origin = self.space_id(start)
         if g.state.zprops.get(origin, _NO_PROPS).get("removed"):
             return []
         dist, _, answers = self._tree(g, origin, kind)
@@ -167,14 +167,14 @@ class Board:
 
     def distance(self, g: GameHost, start, goal):
         """The number of edges on a shortest path from ``start`` to ``goal``, or None (``len(path) - 1``)."""
-        a, b = self._id(start), self._id(goal)
+        a, b = self.space_id(start), self.space_id(goal)
         zprops = g.state.zprops
         if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
             return None
         return self._tree(g, a)[0].get(b)
 
     def path(self, g: GameHost, start, goal):
-        a, b = self._id(start), self._id(goal)
+        a, b = self.space_id(start), self.space_id(goal)
         zprops = g.state.zprops
         if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
             return []
@@ -190,14 +190,14 @@ class Board:
     # -- changes ------------------------------------------------------------------
 
     def set_removed(self, g: GameHost, where, removed: bool):
-        node = self._id(where)
+        node = self.space_id(where)
         if node not in self.graph:
             raise GameError(f"'{node}' is not a board space")
         g.set_zone_prop(node, "removed", bool(removed))
         g.emit({"e": "board", "space": node, "removed": bool(removed)})
 
     def connect(self, g: GameHost, a, b, kind, one_way):
-        link = [self._id(a), self._id(b), str(kind), bool(one_way)]
+        link = [self.space_id(a), self.space_id(b), str(kind), bool(one_way)]
         for end in link[:2]:
             if end not in self.graph:
                 raise GameError(f"'{end}' is not a board space")
