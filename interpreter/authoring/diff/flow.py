@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 
 from .changes import (
+    DiffParts,
     MISSING,
     NOTE_KEYS,
     constant_value,
@@ -14,7 +15,7 @@ from .changes import (
 )
 
 
-class FlowDiffs:
+class FlowDiffs(DiffParts):
     """Mixin: the flow tree compared node by node."""
 
     FLOW_KINDS = ("phase", "repeat", "while", "until", "each_player", "for", "if", "turn", "simultaneous")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .changes import (
+    DiffParts,
     MISSING,
     _condition_text,
     _one_line,
@@ -13,7 +14,7 @@ from .changes import (
 )
 
 
-class SectionDiffs:
+class SectionDiffs(DiffParts):
     """Mixin: one method per top-level section of a ruleset."""
 
     def players(self, old, new):

@@ -5,6 +5,7 @@ from math import prod
 
 from ...load.yaml_reader import plain
 from .markdown import (
+    ExplainParts,
     INDENT,
     attrs_text,
     plural,
@@ -14,7 +15,7 @@ from .markdown import (
 )
 
 
-class ComponentsText:
+class ComponentsText(ExplainParts):
     """Mixin: the sections about what is on the table."""
 
     # -- components --------------------------------------------------------------
