@@ -7,9 +7,9 @@ position in the YAML file.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, Location
 from ..load.yaml_reader import position_in_file
@@ -23,6 +23,7 @@ from .primitives import BUILTIN_VALUES, PRIMITIVES
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
+    from .typecheck import TypeChecker
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Env:
     thing_ids: set = field(default_factory=set)      # every thing id, at the largest player count
     zone_ids: set = field(default_factory=set)       # every zone and space id (per-player ones as id@seat)
     layout: object = None                            # a fast_reads.Layout: where attribute names live
+    action_ids: set = field(default_factory=set)     # every action id (set by rules/build.py)
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)
@@ -80,7 +82,7 @@ class Compiler(ExpressionCompiler):
     def __init__(self, env: Env):
         self.env = env
         self._slot = 0
-        self.checker = None  # a typecheck.TypeChecker, once the ruleset's vocabulary is known
+        self.checker: TypeChecker | None = None  # once the ruleset's vocabulary is known
 
     def _types(self, local) -> dict:
         """Local name -> static type; ``local`` is a set of names or already such a dict."""
@@ -100,7 +102,7 @@ class Compiler(ExpressionCompiler):
 
     # -- entry points -------------------------------------------------------
 
-    def expression(self, text, what: str, local: set = frozenset(), pure: bool = True):
+    def expression(self, text, what: str, local: Collection[str] = frozenset(), pure: bool = True):
         """Compile a condition or value; returns ``fn(game, locals)`` or None on error."""
         snippet = Snippet(text, what)
         try:
@@ -113,7 +115,7 @@ class Compiler(ExpressionCompiler):
             self.env.errors.append(exc)
             return None
 
-    def block(self, text, code_id: str, what: str, params: tuple = (), local: set = frozenset(),
+    def block(self, text, code_id: str, what: str, params: tuple = (), local: Collection[str] = frozenset(),
               pure: bool = False):
         """Compile statements into a :class:`vm.Code` registered under ``code_id``."""
         snippet = Snippet(text, what)
@@ -252,7 +254,7 @@ class Compiler(ExpressionCompiler):
             head = len(out)
             nxt = vm.ForNext(slot, s.var, None, loc)
             out.append(nxt)
-            loop = {"continue": head, "breaks": [], "slot": slot}
+            loop: dict[str, Any] = {"continue": head, "breaks": [], "slot": slot}
             self._stmts(s.body, sn, scope, pure, out, loops + [loop])
             out.append(vm.Jump(head, loc))
             nxt.end = len(out)
@@ -294,7 +296,7 @@ class Compiler(ExpressionCompiler):
 
     def _special_call(self, call: ast.Call, sn, scope, pure, result_var):
         """``choose(...)`` and calls of waiting functions become their own instructions."""
-        name = call.func.id
+        name = call.func.id   # type: ignore[attr-defined]  # only a call of a name comes here (_stmts)
         if name == "choose" and name not in scope:
             if pure:
                 raise self._error("choose(...) asks a player and cannot be used here", sn, call)
@@ -364,10 +366,10 @@ def compute_suspending(functions: dict, global_names=frozenset()) -> None:
     while changed:
         changed = False
         for name, info in functions.items():
-            callees = [functions[c] for c in calls[name] if c in functions]
-            if not info.suspends and any(c.suspends for c in callees):
+            called = [functions[c] for c in calls[name] if c in functions]
+            if not info.suspends and any(c.suspends for c in called):
                 info.suspends = True
                 changed = True
-            if not info.changes_game and any(c.changes_game or c.suspends for c in callees):
+            if not info.changes_game and any(c.changes_game or c.suspends for c in called):
                 info.changes_game = True
                 changed = True

@@ -18,7 +18,7 @@ the rule's ``file:line:col``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, did_you_mean
 from ..load.limits import MAX_WORK
@@ -478,6 +478,11 @@ class Generator:
 
 class ExpressionCompiler:
     """Mixin for :class:`Compiler`: expressions and simple statements as compiled Python functions."""
+
+    env: Any   # compiler.Env, set by Compiler (compiler.py imports this module), which defines ``_error``
+
+    if TYPE_CHECKING:
+        def _error(self, message, snippet, node, hint=None, code=None) -> DslError: ...
 
     def _generator(self, sn, scope, pure) -> Generator:
         return Generator(self, sn, scope, pure)

@@ -151,6 +151,7 @@ def _first_look(layout, name, general):
         or name in THING_BUILTINS or name in ZONE_BUILTINS or name in THING_FIELD or name in ENGINE_PROPS
     if other_places:
         return general
+    cls: type
     if name in layout.zone_attrs and name not in layout.thing_attrs:
         cls = ZoneRef
     elif name in layout.thing_attrs and name not in layout.zone_attrs:

@@ -43,7 +43,7 @@ def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
 
     ends: dict[str, None] = {}
     seen = set()
-    todo = [(origin, None, steps)]
+    todo: list[tuple[str, str | None, int]] = [(origin, None, steps)]
     while todo:
         step = todo.pop()
         if step in seen:

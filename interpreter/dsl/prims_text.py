@@ -5,7 +5,7 @@ only ``{}``, ``{0}`` and doubled braces.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import re
 
@@ -56,7 +56,7 @@ def log(g: GameHost, loc, message, *args, to=None):
     if not g.record:   # narration only: nothing to do when no one reads the log
         return
     text = str(message) if not args else fill_holes(str(message), [_shown(g, a) for a in args], loc)
-    event = {"e": "log", "text": text}
+    event: dict[str, Any] = {"e": "log", "text": text}
     only = g.seers_of(args)
     if to is not None:
         readers = to if isinstance(to, list) else [to]

@@ -141,5 +141,5 @@ def remembered(fast):
                     and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
                 kept[key] = answer
         return answer
-    call.__wrapped__ = fast
+    call.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
     return call

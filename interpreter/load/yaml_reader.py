@@ -191,7 +191,7 @@ def _flow_line_starts(value: str, lines: list[str], first: int, last: int):
     return tuple(starts) if len(starts) == value.count("\n") else None
 
 
-def located(value, default: Location) -> Location:
+def located(value, default: Location | None) -> Location | None:
     """The location a value carries, or ``default`` for plain scalars."""
     return getattr(value, "loc", None) or default
 

@@ -8,7 +8,7 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from ..errors import Location
 from . import budget
@@ -48,7 +48,7 @@ class Instr:
     """
 
     __slots__ = ("loc",)
-    step = None
+    step: Callable[..., bool] | None = None   # step(g, stack) -> bool, for the instructions that have it
 
     def run(self, g: GameHost, frame, stack):  # pragma: no cover - interface
         raise NotImplementedError

@@ -8,7 +8,7 @@ of copying the graph.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from collections import deque
 
@@ -59,7 +59,7 @@ class Board:
     def arcs(self, g: GameHost, node):
         """The arcs ``(to, kind)`` out of ``node`` to spaces still on the board, the printed ones then the
         added ones: a sequence to read, not to change."""
-        arcs = self.adjacency.get(node, ())
+        arcs: Any = self.adjacency.get(node, ())   # a tuple, or a list with the added arcs
         if g.state.links:
             added = self._added(g).get(node)
             if added:
@@ -93,7 +93,7 @@ class Board:
         zprops = g.state.zprops
         if zprops.get(node, _NO_PROPS).get("removed"):
             return []
-        found = self._printed(node, kind)
+        found: Any = self._printed(node, kind)   # a tuple, or a list with the added neighbours
         added = self._added(g).get(node) if g.state.links else None
         if added:
             found = list(found)

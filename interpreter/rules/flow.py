@@ -9,7 +9,7 @@ instruction fires triggers and checks the end.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..dsl.compiler import Snippet
 from ..dsl.parser import parse
@@ -257,6 +257,7 @@ class FlowCompiler:
         if "repeat" in node and node["repeat"] == UNTIL_END:
             self._until_end(node, loc)
             return
+        source: Any   # fn(g, L) -> the items to walk
         if "repeat" in node:
             count = node["repeat"]
             if isinstance(count, int):

@@ -6,7 +6,7 @@ never checks for a missing section while playing.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -67,10 +67,10 @@ class ZoneDef:
 @dataclass(frozen=True)
 class Trigger:
     id: str
-    when: object                   # fn(g, L) -> bool
+    when: Any                      # fn(g, L) -> bool
     code_id: str
     var: str | None = None
-    source: object = None          # fn(g, L) -> list, when the trigger is per item
+    source: Any = None             # fn(g, L) -> list, when the trigger is per item
     location: Location | None = None
 
     def items(self, g: GameHost):
