@@ -7,6 +7,7 @@ tell a broken YAML file from a broken DSL snippet or a runaway game.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -87,7 +88,7 @@ class SaveError(DavitError):
 class Findings(DavitError):
     """Several errors found at once; ``errors`` holds each of them."""
 
-    def __init__(self, errors: list[DavitError]):
+    def __init__(self, errors: Sequence[DavitError]):
         errors = sorted(errors, key=_sort_key)
         super().__init__("\n".join(str(e) for e in errors), None)
         self.errors = errors
@@ -101,7 +102,7 @@ def _sort_key(error: DavitError):
     return (loc.file, loc.line, loc.column) if loc else ("", 0, 0)
 
 
-def raise_all(errors: list[DavitError]) -> None:
+def raise_all(errors: Sequence[DavitError]) -> None:
     """Raise the errors collected by a stage, if there are any."""
     if len(errors) == 1:
         raise errors[0]

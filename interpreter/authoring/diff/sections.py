@@ -119,7 +119,7 @@ class SectionDiffs(DiffParts):
             return frozenset((str(e.get("from")), str(e.get("to"))))
 
         def group(edges):
-            out = {}
+            out: dict = {}
             for e in edges:
                 if isinstance(e, dict):
                     out.setdefault(key(e), []).append(e)
