@@ -101,3 +101,40 @@ def test_kill_9_of_a_worker_of_the_command_ends_the_run_with_the_full_result():
     alone = simulate("titanic-board-game", games=300, players=2, seed=5, workers=1)
     assert {k: result[k] for k in alone if k in result and k not in ("seconds", "games_per_second")} == \
         {k: v for k, v in alone.items() if k not in ("seconds", "games_per_second")}
+
+
+def test_a_ray_worker_that_dies_every_time_gives_up_only_its_games(tmp_path):
+    """Ray plays a task again when its worker dies; games whose worker dies on every try are named
+    missing, and the other jobs' records still arrive (as with the local pool)."""
+    pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
+    from interpreter.analysis import ray_backend
+    from interpreter.analysis.runner import WorkerLostError
+
+    marker = tmp_path / "tries"
+
+    def chunk(files, spec, games):   # defined here, so Ray ships it by value to its workers
+        if games[0][0] == 50:
+            with open(marker, "a") as tries:
+                tries.write("x")
+            os.kill(os.getpid(), signal.SIGKILL)
+        return [{"game": index} for index, _ in games]
+
+    session = ray_backend.RaySession(None, 2)
+    try:
+        session.task = session.ray.remote(max_retries=ray_backend.RETRIES)(chunk)
+        spec = runner.RunSpec(ref="tutorial", variant=None, players=2)
+        jobs = [(start, spec, [(i, i) for i in range(start, start + 50)]) for start in (0, 50, 100)]
+        done = {}
+
+        def run():
+            try:
+                session.run(jobs, lambda key, records: done.setdefault(key, records))
+            except WorkerLostError as exc:
+                return exc
+        lost = _within(120, run)
+    finally:
+        session.close()
+    assert isinstance(lost, WorkerLostError) and lost.missing == list(range(50, 100))
+    assert "games 50–99" in str(lost)
+    assert sorted(done) == [0, 100] and [r["game"] for r in done[100]] == list(range(100, 150))
+    assert marker.read_text() == "x" * (ray_backend.RETRIES + 1)   # played again before it was given up

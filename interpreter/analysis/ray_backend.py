@@ -30,7 +30,7 @@ from pathlib import Path
 from ..errors import DavitError
 from ..load.files import PACKAGE_DIR, RULESET_FILE, schemas_dir
 from ..rules.loading import load_ruleset
-from .runner import RunSpec, play_chunk
+from .runner import RunSpec, WorkerLostError, play_chunk, spans
 
 _built: dict[tuple, object] = {}   # on a worker: (content hash, variant) -> the ruleset built from those files
 _EXTENDS = re.compile(r"^extends:", re.MULTILINE)
@@ -114,6 +114,16 @@ def _ray_chunk(files: dict[str, str], spec: RunSpec, games: list) -> list[dict]:
     return play_chunk(spec, games, _ruleset_for(files, spec.variant))
 
 
+RETRIES = 2   # plays of a task beyond the first when its worker dies, as the local pool does (runner.run_local)
+
+
+def _worker_death_errors(ray) -> tuple:
+    """The exceptions with which ``ray.get`` reports a task whose worker process died."""
+    found = [getattr(ray.exceptions, name, None) for name in ("WorkerCrashedError", "NodeDiedError",
+                                                              "LocalRayletDiedError", "OutOfMemoryError")]
+    return tuple(error for error in found if isinstance(error, type))
+
+
 class RaySession:
     """Ray for the length of one run: ``run(jobs, on_done)`` any number of times, then ``close()``.
 
@@ -145,16 +155,21 @@ class RaySession:
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise DavitError(f"davit: cannot reach the Ray cluster at {address or 'a new local instance'}: "
                                  f"{exc}") from None
-        self.task = ray.remote(_ray_chunk)
+        # a task whose worker dies (killed, out of memory) is played again by Ray itself, twice; the same
+        # seeds give the same games
+        self.task = ray.remote(max_retries=RETRIES)(_ray_chunk)
         self.shipped = {}
 
     def run(self, jobs, on_done) -> None:
         """Run ``(key, spec, games)`` jobs as tasks; ``on_done(key, records)`` as each finishes.
 
-        A KeyboardInterrupt (or any error) cancels the tasks not finished.
+        A KeyboardInterrupt (or any error) cancels the tasks not finished. Jobs whose worker died on
+        every try are given up: the others finish, and :class:`WorkerLostError` names the lost games, as
+        the local pool does.
         """
         ray = self.ray
-        pending = {}
+        lost_worker = _worker_death_errors(ray)
+        pending, gone = {}, []
         try:
             for key, spec, games in jobs:
                 if (spec.ref, spec.variant) not in self.shipped:
@@ -162,15 +177,24 @@ class RaySession:
                     self.shipped[(spec.ref, spec.variant)] = (ray.put(files), variant)
                 files_ref, variant = self.shipped[(spec.ref, spec.variant)]
                 remote_spec = dataclasses.replace(spec, ref=RULESET_FILE, variant=variant)
-                pending[self.task.remote(files_ref, remote_spec, games)] = key
+                pending[self.task.remote(files_ref, remote_spec, games)] = key, games
             while pending:
                 done, _ = ray.wait(list(pending), num_returns=1)
-                key = pending.pop(done[0])
-                on_done(key, ray.get(done[0]))
+                key, games = pending.pop(done[0])
+                try:
+                    records = ray.get(done[0])
+                except lost_worker:
+                    gone.extend(index for index, _ in games)
+                    continue
+                on_done(key, records)
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
+        if gone:
+            gone.sort()
+            raise WorkerLostError(f"a Ray worker died (killed, or out of memory) each of the {RETRIES + 1} times "
+                                  f"games {spans(gone)} were played; they are missing from the result", gone)
 
     def close(self) -> None:
         if self.started:

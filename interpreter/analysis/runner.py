@@ -163,7 +163,7 @@ def run_local(jobs, workers: int, on_done) -> None:
     if gone:
         missing = sorted(index for _, _, games in gone for index, _ in games)
         raise WorkerLostError(f"a worker process died (killed, or out of memory) each of the 3 times games "
-                              f"{_spans(missing)} were played; they are missing from the result", missing)
+                              f"{spans(missing)} were played; they are missing from the result", missing)
 
 
 def _run_pool(ctx, jobs, workers: int, on_done) -> list:
@@ -187,7 +187,7 @@ def _run_pool(ctx, jobs, workers: int, on_done) -> list:
     return sorted(lost, key=lambda job: job[0])
 
 
-def _spans(indices: list[int]) -> str:
+def spans(indices: list[int]) -> str:
     """``[0, 1, 2, 7]`` as ``0–2, 7``."""
     spans, start = [], None
     for i, index in enumerate(indices):
