@@ -55,6 +55,13 @@ class LoadError(DavitError):
 class SchemaError(DavitError):
     """A file does not match the JSON Schema of its kind."""
     code = "schema"
+    # set by load/schema_messages.py on the findings it words, to merge and order them (absent until set)
+    at: tuple
+    wrong_type: bool
+    key_of: tuple
+    node_id: int
+    suggests: tuple
+    missing: tuple
 
 
 class DslError(DavitError):

@@ -176,7 +176,7 @@ def _flow_line_starts(value: str, lines: list[str], first: int, last: int):
     ``\\n`` in double quotes breaks that count; then nothing is claimed. ``first`` and ``last`` are the
     scalar's first and last lines, 0-based.
     """
-    starts = []
+    starts: list = []
     after_blank = False
     for i in range(first + 1, min(last, len(lines) - 1) + 1):
         raw = lines[i]
