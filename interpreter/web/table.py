@@ -34,7 +34,7 @@ class WebTable:
         self.on_change = on_change   # called after every decision (web/store.py writes it down)
         self.decisions = game.decisions   # a restored game goes on at its step
         self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
-        self.board_svg = None   # the drawing of the board, public; set by the server
+        self.board_svg: str | None = None   # the drawing of the board, public; set by the server
         with self.lock:
             self._play_bots()
 
