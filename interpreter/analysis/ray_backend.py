@@ -146,8 +146,9 @@ class RaySession:
             # the job's runtime environment carries this package to every worker (Ray uploads local
             # folders only for a whole job, not for single tasks)
             self.shipped_package = package_to_ship()
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
-                       "runtime_env": {"py_modules": [str(self.shipped_package)]}}
+            options: dict[str, Any] = {
+                "include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
+                "runtime_env": {"py_modules": [str(self.shipped_package)]}}
             try:
                 if address:
                     ray.init(address=address, **options)

@@ -210,7 +210,8 @@ class _Runner:
                                           "add an `expect:` or steps", code="empty-scenario"))
         for i, step in enumerate(steps):
             if isinstance(step, dict) and "refuse" in step:
-                problems.extend(self._check_refusal(step["refuse"], step.loc_of("refuse"), i + 1))  # type: ignore[attr-defined]  # a LocMap
+                where = step.loc_of("refuse")  # type: ignore[attr-defined]  # a mapping of the tree: a LocMap
+                problems.extend(self._check_refusal(step["refuse"], where, i + 1))
         return problems
 
     def _check_refusal(self, spec, loc, number) -> list:

@@ -23,9 +23,8 @@ chosen by the name; a ruleset's text only ever reaches the source through
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..machine import attributes
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS

@@ -7,10 +7,9 @@ signature once to check argument counts and names.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import inspect
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from ..load.limits import MAX_ITEMS, MAX_WORK

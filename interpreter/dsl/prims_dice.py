@@ -5,9 +5,8 @@ Registered in the same table as ``primitives.py`` (it imports every
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from itertools import combinations as _combinations
+from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from .primitives import collection_of, primitive

@@ -5,9 +5,8 @@ only ``{}``, ``{0}`` and doubled braces.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import re
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..machine.values import PlayerRef, type_name

@@ -30,7 +30,8 @@ def declaration_errors(data) -> list:
     if isinstance(players, dict) and _num(players.get("min")) and _num(players.get("max")) \
             and players["min"] > players["max"]:
         out.append(RulesetError(f"players: min {players['min']} is above max {players['max']}",
-                                players.loc_of("min"), "swap them, or raise max", code="range"))  # type: ignore[attr-defined]  # a mapping of the tree: a LocMap
+                                players.loc_of("min"),  # type: ignore[attr-defined]  # a LocMap, as every mapping read
+                                "swap them, or raise max", code="range"))
     sections = [("variable", data.get("variables") or {}),
                 ("player variable", ((data.get("player") or {}).get("vars") or {}))]
     for what, table in sections:
@@ -38,7 +39,8 @@ def declaration_errors(data) -> list:
             if not isinstance(spec, dict):
                 continue
             spec_map: Any = spec   # a mapping of the ruleset's tree: a LocMap (load/yaml_reader.py), with loc_of
-            low, high, initial = spec_map.get("min"), spec_map.get("max"), spec_map.get("initial", 0 if what != "variable" else None)
+            low, high = spec_map.get("min"), spec_map.get("max")
+            initial = spec_map.get("initial", 0 if what != "variable" else None)
             where = spec_map.loc_of("initial") if "initial" in spec else spec_map.loc
             if _num(low) and _num(high) and low > high:
                 out.append(RulesetError(f"{what} '{name}': min {low} is above max {high}", spec_map.loc_of("min"),

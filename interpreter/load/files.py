@@ -184,7 +184,8 @@ def merge_into(base: LocMap, overlay: LocMap, errors: list, strict: bool = False
         elif isinstance(old, list) and isinstance(value, list) and strict:
             for i, item in enumerate(value):
                 old.append(item)
-                old.locs.append(value.loc_of(i) if isinstance(value, LocList) else loc)  # type: ignore[attr-defined]  # a LocList
+                # a LocList
+                old.locs.append(value.loc_of(i) if isinstance(value, LocList) else loc)  # type: ignore[attr-defined]
         elif strict:
             errors.append(RulesetError(f"'{key}' is already set in another file (line {base.loc_of(key).line} "
                                        f"of {base.loc_of(key).file})", loc))

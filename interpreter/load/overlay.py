@@ -59,11 +59,13 @@ def apply_variant(data: LocMap, overlay: LocMap, variant: str, errors: list) -> 
             errors.append(_shape_error(section, data[section], value, loc))
             continue
         if section in BY_NAME and isinstance(value, dict) and isinstance(data.get(section), dict):
-            changed_any |= _by_name(section, data[section], value, report, errors)  # type: ignore[arg-type]  # a mapping of the tree: a LocMap
+            # a mapping of the tree: a LocMap
+            changed_any |= _by_name(section, data[section], value, report, errors)  # type: ignore[arg-type]
         elif section in BY_ID and isinstance(value, list) and isinstance(data.get(section), list):
             changed_any |= _by_id(section, data[section], value, report, errors)
         elif section == "board" and isinstance(value, dict) and isinstance(data.get(section), dict):
-            changed_any |= _board(data[section], value, report, errors)  # type: ignore[arg-type]  # a mapping of the tree: a LocMap
+            # a mapping of the tree: a LocMap
+            changed_any |= _board(data[section], value, report, errors)  # type: ignore[arg-type]
         else:
             changed_any |= _keyed(section, data, overlay, errors)
     if not changed_any and not any(e.location and e.location.file == overlay.loc.file for e in errors):

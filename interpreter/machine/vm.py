@@ -8,7 +8,8 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import Location
 from . import budget

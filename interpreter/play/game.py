@@ -53,7 +53,7 @@ class Game(RuleRuntime):
         self.seed = seed
         self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
         self.committed = None        # (pending, {seat: Action}): see decisions.commit
-        self.end_reason: str | None = None   # once over: why, as the end event says it (None: the end condition or flow)
+        self.end_reason: str | None = None   # once over: why, as the end event says (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
         if _state is not None:
             self.state = _state

@@ -11,9 +11,8 @@ Whatever does not replay is refused in one located line, ``FILE: decision 12:
 """
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 from ..errors import DavitError, SaveError
 from .game import Game

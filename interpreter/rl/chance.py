@@ -230,7 +230,8 @@ class ChanceSession(Session):
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
         self._seen = {}
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]  # a legal token: a seat acts
+        # a legal token: a seat acts
+        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
         if action is None:
             return
         self.prefix = []

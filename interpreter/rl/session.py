@@ -129,7 +129,8 @@ class Session:
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
         self._seen = {}
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]  # a legal token: not over
+        # a legal token: not over
+        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
         if action is None:
             return
         self.prefix = []
@@ -141,7 +142,8 @@ class Session:
             self.truncated = True
             return
         if not result:
-            raise CatalogueError(f"the engine refused a legal action: {result.reason}")  # type: ignore[union-attr]  # falsy: a Refused
+            # falsy: a Refused
+            raise CatalogueError(f"the engine refused a legal action: {result.reason}")  # type: ignore[union-attr]
 
     def view(self, seat: int | None) -> dict:
         """``game.view(seat)`` without the event log, kept until the next step (do not change it)."""

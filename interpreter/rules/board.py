@@ -8,9 +8,8 @@ of copying the graph.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from collections import deque
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 

@@ -115,7 +115,8 @@ def _display_names(data) -> list:
                 continue
             zid = str(spec.get("id"))
             name = str(spec.get("name", zid.replace("_", " ")))
-            where = spec.loc_of("name") if "name" in spec else spec.loc_of("id")  # type: ignore[attr-defined]  # a mapping of the tree: a LocMap
+            # a mapping of the tree: a LocMap
+            where = spec.loc_of("name") if "name" in spec else spec.loc_of("id")  # type: ignore[attr-defined]
             key = (bool(spec.get("per_player")), " ".join(name.casefold().split()))
             if key in seen:
                 first_id, first_loc = seen[key]

@@ -199,7 +199,8 @@ def combination_problems(ruleset_file: Path) -> list:
         overlays = {}
         for i, vid in enumerate(group):
             if str(vid) not in found:
-                out.append(RulesetError(f"combinable names no variant '{vid}'", group.loc_of(i),  # type: ignore[attr-defined]  # a LocList
+                where = group.loc_of(i)  # type: ignore[attr-defined]  # a list of the tree: a LocList
+                out.append(RulesetError(f"combinable names no variant '{vid}'", where,
                                         did_you_mean(str(vid), found) if found else None, code="unknown-reference"))
                 continue
             try:

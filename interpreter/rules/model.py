@@ -6,10 +6,9 @@ never checks for a missing section while playing.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Location
 

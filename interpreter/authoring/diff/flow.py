@@ -4,9 +4,9 @@ from __future__ import annotations
 import difflib
 
 from .changes import (
-    DiffParts,
     MISSING,
     NOTE_KEYS,
+    DiffParts,
     constant_value,
     same_dsl,
     show,

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from .changes import (
-    DiffParts,
     MISSING,
+    DiffParts,
     _condition_text,
     _one_line,
     _same,

@@ -5,8 +5,8 @@ from math import prod
 
 from ...load.yaml_reader import plain
 from .markdown import (
-    ExplainParts,
     INDENT,
+    ExplainParts,
     attrs_text,
     plural,
     snippet,

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from ...load.yaml_reader import plain
 from .markdown import (
-    ExplainParts,
     INDENT,
+    ExplainParts,
     block,
     code,
     constant_value,
