@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from ..errors import GameError, RunawayGameError, SaveError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_GAME_WORK, WORK_LIMIT_REASON
@@ -20,6 +21,9 @@ from .decisions import Action, Applied, Refused
 from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
 from .state import State, copy_data
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 
 class Game(RuleRuntime):
@@ -430,3 +434,8 @@ def _check_consistent(ruleset, table, state) -> None:
         if not state.stack:
             raise SaveError("saved game is damaged: a decision is pending but the rules are not running")
 
+
+if TYPE_CHECKING:
+    def _keeps_the_contract(game: Game) -> GameHost:
+        """A Game is what the machine and the compiled rules expect of a game: mypy checks it here."""
+        return game
