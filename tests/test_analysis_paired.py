@@ -1,56 +1,29 @@
 """Paired comparisons a designer can trust: the tests' own numbers, then what they find on real games.
 
-The calibration test plays Der Mythos against two variant files written here:
-
-* ``reshuffled`` shuffles the lifeboats once more before the real setup: the
-  same game, dealt from another point of the random stream (an A/A run);
-* ``red-plus-four`` gives the first seat 4 points at the start.
-
-With 300 games a run, the A/A comparison must rarely read DIFFERS (the Holm
+The calibration test plays Der Mythos against the two variants of
+``tools/check_compare_calibration.py`` (an A/A variant that only moves the
+random stream, and one giving the first seat 4 points at the start), with
+300 games a run: the A/A comparison must rarely read DIFFERS (the Holm
 correction keeps the chance of any false DIFFERS at 5%) and the head start
 must be found every time, in the first seat's win rate itself (not only in
-its score, which moves by exactly 4 in every game). The full measurement
-(20 A/A runs, 6 head-start runs) is ``python tests/test_analysis_paired.py``;
-the test plays fewer runs with the same logic. No timing is asserted.
+its score, which moves by exactly 4 in every game). The tool makes the full
+measurement (20 A/A runs, 6 head-start runs; docs/analysis.md has its
+output); the test plays fewer runs with the same code. No timing is asserted.
 """
 import json
 import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # run as a script: this checkout's engine
 from cli_runner import run as _run
 
 from interpreter.analysis import stats
 from interpreter.analysis.paired import compare_runs
-from interpreter.analysis.simulate import compare
 
-SETUP = """  shuffle(middle_stack, name="ship")
-  move_all(middle_stack, ship)
-  move(thing("stern"), ship)
-  shuffle(lifeboats, name="lifeboats")
-"""
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import check_compare_calibration as calibration  # noqa: E402
 
-
-def write_variants(folder: Path) -> tuple[str, str]:
-    aa = folder / "reshuffled.yaml"
-    aa.write_text("variant: reshuffled\nextends: der-mythos\n"
-                  "description: the lifeboats are shuffled once more first, so only the random stream changes\n"
-                  "setup: |\n  shuffle(lifeboats, name=\"first\")\n" + SETUP)
-    plus = folder / "red-plus-four.yaml"
-    plus.write_text("variant: red-plus-four\nextends: der-mythos\ndescription: red starts with 4 points\n"
-                    "setup: |\n" + SETUP + "  score(player(0), 4, reason=\"head start\")\n")
-    return str(aa), str(plus)
-
-
-def one_run(variant: str, seed: int, games: int = 300) -> dict:
-    (comparison,) = compare("der-mythos", [None, variant], games, 4, seed=seed)["comparisons"]
-    return comparison
-
-
-def _differs(comparison) -> list[str]:
-    return [row["figure"] for row in comparison["figures"] if row["differs"]]
+write_variants, one_run, _differs = calibration.write_variants, calibration.one_run, calibration.differing
 
 
 # -- the statistics ------------------------------------------------------------------------------------------
@@ -126,8 +99,10 @@ def test_a_team_is_one_figure_not_one_per_seat():
 @pytest.mark.calibration
 def test_an_a_a_run_rarely_differs_and_a_four_point_head_start_is_always_found(tmp_path):
     aa, plus = write_variants(tmp_path)
-    false_alarms = [seed for seed in range(1, 9) if _differs(one_run(aa, seed))]
-    assert len(false_alarms) <= 2, false_alarms          # 20 runs measured: 1 of 20 (see the module's text)
+    runs = {seed: one_run(aa, seed) for seed in range(1, 9)}
+    assert all(run["identical_games"] < 300 for run in runs.values())   # the A/A games really are dealt otherwise
+    false_alarms = [seed for seed, run in runs.items() if _differs(run)]
+    assert len(false_alarms) <= 2, false_alarms          # 20 runs measured: 1 of 20 (docs/analysis.md)
     for seed in range(1, 4):
         comparison = one_run(plus, seed)
         rows = {row["figure"]: row for row in comparison["figures"]}
@@ -135,6 +110,16 @@ def test_an_a_a_run_rarely_differs_and_a_four_point_head_start_is_always_found(t
         base_only, variant_only = rows["win_rate[0]"]["changed"]
         assert base_only == 0 and variant_only > 0       # every changed game went the first seat's way
         assert rows["mean_score[0]"]["difference"] == pytest.approx(4)
+
+
+@pytest.mark.calibration
+def test_the_calibration_tool_prints_every_run_and_judges_by_the_bar(capsys):
+    assert calibration.main(["--aa-runs", "2", "--plus-runs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines[1:]] == ["A/A seed  1", "A/A seed  2", "A/A", "+4 seed  1", "+4"]
+    assert lines[-1] == "+4: found in the first seat's win rate in 1 of 1 runs"
+    # a bar no run can pass (fewer than zero false alarms is impossible, so -1 fails on any outcome)
+    assert calibration.main(["--aa-runs", "1", "--plus-runs", "0", "--max-false-alarms", "-1"]) == 1
 
 
 def test_the_verdict_line_names_the_effect_first(tmp_path, capsys):
@@ -169,20 +154,3 @@ def test_weak_bots_that_find_nothing_are_named(tmp_path, capsys):
     out = capsys.readouterr().out
     assert rc == 0
     assert "warning: with random bots no figure tells" in out and "stronger bot" in out
-
-
-if __name__ == "__main__":   # the full measurement the module's text reports
-    import tempfile
-    folder = Path(tempfile.mkdtemp())
-    aa, plus = write_variants(folder)
-    alarms = [seed for seed in range(1, 21) if _differs(one_run(aa, seed))]
-    print(f"A/A: DIFFERS in {len(alarms)} of 20 runs (seeds {alarms})")
-    found = 0
-    for seed in range(1, 7):
-        row = next(r for r in one_run(plus, seed)["figures"] if r["figure"] == "win_rate[0]")
-        found += row["differs"]
-        print(f"+4: seed {seed}: win rate red {row['difference'] * 100:+.1f} points "
-              f"[{row['difference_ci'][0] * 100:.1f}, {row['difference_ci'][1] * 100:.1f}], changed {row['changed']}, "
-              f"p = {row['p']:.1e}")
-    print(f"+4 found in the first seat's win rate in {found} of 6 runs")
-    sys.exit(0 if len(alarms) <= 2 and found == 6 else 1)

@@ -216,3 +216,82 @@ def test_each_alarm_heading_shows_its_own_turns_time():
     assert len(headings) == len(clock)
     for time, heading in zip(clock, headings):
         assert heading.startswith(f"— alarm (time {time}"), heading
+
+
+def _flood_order(rs, highest):
+    """Pins laying each flooding deck in order of value (the highest or the lowest cards first)."""
+    cards = [t for t in rs.data["things"] if t.get("kind") == "flood"]
+    pins = {}
+    for deck in "ABCD":
+        mine = sorted((c for c in cards if c["attrs"]["deck"] == deck), key=lambda c: c["attrs"]["value"], reverse=highest)
+        pins[f"shuffle flood {deck}"] = [[c["id"] for c in mine]]
+    return pins
+
+
+def _class_order(rs, reverse):
+    """Pins dealing each passenger deck in card order (or reversed), so two 6-player games deal every card."""
+    pins = {}
+    for deck, cls in (("first class", "first"), ("second class", "second"), ("third class", "third"), ("crew", "crew")):
+        ids = [t["id"] for t in rs.data["things"] if t.get("kind") == "passenger" and t["attrs"]["class"] == cls]
+        pins[f"shuffle {deck}"] = [ids[::-1] if reverse else ids]
+    return pins
+
+
+@pytest.mark.parametrize("highest", [False, True], ids=["lowest cards first", "highest cards first"])
+def test_a_passenger_who_stays_put_is_alerted_before_the_water_reaches_them(highest):
+    """Issue 31: nobody moves; whatever flooding cards come (the lowest or the highest of each deck first), no
+    passenger is lost before the Alarm phase of their alarm time alerts them."""
+    from interpreter.authoring.scenario import PassAgent
+    rs = _rs()
+    agent = PassAgent()
+    seen, lost = set(), 0
+    for players, reverse in ((6, False), (6, True), (3, False)):   # only 3 players use the 2nd Class
+        pins = {**_flood_order(rs, highest), **_class_order(rs, reverse)}
+        game = Game(rs, players, seed=1, pins=pins)
+        while not game.is_over:
+            seat = game.deciding_players[0]
+            assert game.apply(agent.choose(game, seat, game.legal_actions(seat)))
+        for tid in _passengers(rs):
+            if _prop(game, tid, "seat") < 0:
+                continue
+            seen.add(tid)
+            assert not _prop(game, tid, "moved"), f"{tid} moved"
+            if game.state.where[tid] == "lost":
+                lost += 1
+                assert _prop(game, tid, "alerted"), f"{tid} was lost before their alarm"
+    assert seen == set(_passengers(rs)), "every passenger card was dealt in one of the games"
+    if highest:   # the water does come: the test does not pass because it never reaches anyone
+        assert lost > 0
+
+
+def test_the_board_is_what_its_generator_prints():
+    """board.yaml is generated (its starting positions from the alarm times, the water and the cards): an edit
+    by hand, or a changed constant the generator reads, must not leave the two apart."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    made = subprocess.run([sys.executable, str(root / "tools" / "generators" / "collapsible_d_board.py")],
+                          capture_output=True, text=True, check=True).stdout
+    assert made == (root / "rulesets" / RID / "board.yaml").read_text()
+
+
+def test_the_pages_table_of_losses_before_the_alarm_is_what_its_command_prints():
+    """docs/rulesets/collapsible-d.md shows a command and the table it printed: play the games again."""
+    import re
+    import shlex
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "rulesets" / f"{RID}.md").read_text()
+    found = re.search(r"```sh\npython3 (tools/collapsible_d_alarm_losses\.py [^\n]*)\n```\n\n((?:\|[^\n]*\n)+)", text)
+    assert found, "the page shows the command and its table"
+    argv = shlex.split(found.group(1))
+    sys.path.insert(0, str(root / "tools"))
+    import collapsible_d_alarm_losses as tool
+    args = dict(zip(argv[1::2], argv[2::2]))
+    assert int(args["--games"]) == 200
+    counts = tool.tally(int(args["--games"]), int(args["--players"]), args["--agents"], int(args["--seed"]))
+    assert tool.table(counts) == found.group(2)
+    # with 3 players every card is dealt in some game
+    assert all(dealt for dealt, *_ in counts.values())

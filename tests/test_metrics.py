@@ -7,6 +7,7 @@ from cli_runner import run as _run
 
 from interpreter.analysis.runner import RunSpec, play_chunk
 from interpreter.errors import DavitError
+from interpreter.load.files import bundled_ids, resolve_ruleset, variants_of
 from interpreter.rules.loading import load_ruleset
 
 EVENT_FORMS = """variant: event-forms
@@ -41,9 +42,42 @@ def test_simulate_reports_der_mythos_metrics_with_intervals(capsys):
         assert low < m["mean"] < high
     assert 1 <= metrics["capsized"]["mean"] <= 8
     assert metrics["funnel_round"]["range"][0] >= 2 and metrics["funnel_round"]["range"][1] <= 9
+    assert set(metrics) >= {"overloaded", "passengers_lost"}
+    for name, measure in result["dynamics"].items():      # issue 27: every dynamics entry with a mean and interval
+        for entry in measure if isinstance(measure, list) else [measure]:
+            low, high = entry["ci"]
+            assert low <= entry["mean"] <= high, name
     rc = _run(["simulate", "der-mythos", "--games", "20"])
     out = capsys.readouterr().out
     assert rc == 0 and "funnel_round" in out and "20 of 20" in out
+
+
+def test_der_mythos_counts_agree_game_by_game():
+    # a boat capsizes overloaded or with the (one) broken funnel; an overloaded boat of 4 players holds more
+    # than 24 passengers
+    for r in play_chunk(RunSpec("der-mythos", None, 4), [(i, 300 + i) for i in range(40)]):
+        m = r["metrics"]
+        assert m["overloaded"] <= m["capsized"] <= m["overloaded"] + 1
+        assert m["passengers_lost"] >= 25 * m["overloaded"]
+        assert (m["passengers_lost"] == 0) == (m["capsized"] == 0)
+
+
+TITANIC_GAMES = ["collapsible-d", "der-mythos", "sos-titanic", "titanic", "titanic-board-game", "tutorial"]
+
+
+@pytest.mark.parametrize("ruleset", bundled_ids())
+def test_every_bundled_metric_has_a_value_in_every_game_of_every_variant(ruleset):
+    # issue 27: every bundled ruleset declares the counts its designer asks for (the Titanic games several), and
+    # they read every variant's games
+    ruleset_file, _ = resolve_ruleset(ruleset)
+    for variant in [None, *variants_of(ruleset_file)]:
+        rs = load_ruleset(ruleset, variant)
+        assert len(rs.metrics) >= (2 if ruleset in TITANIC_GAMES else 1), (ruleset, variant)
+        players = max(rs.min_players, min(4, rs.max_players))
+        for record in play_chunk(RunSpec(ruleset, variant, players), [(0, 21), (1, 22)]):
+            values = record["metrics"]
+            assert set(values) == {m.name for m in rs.metrics}, (ruleset, variant)
+            assert all(isinstance(v, (int, float)) for v in values.values()), (ruleset, variant, values)
 
 
 def test_event_forms_agree_with_the_final_position(tmp_path):
@@ -66,7 +100,8 @@ def test_a_variant_adds_and_changes_metrics_by_name(tmp_path):
     variant.write_text("variant: v\nextends: der-mythos\nmetrics:\n  capsized: {value: \"count(lowered)\"}\n"
                        "  rounds_played: {value: rounds}\n")
     rs = load_ruleset("der-mythos", str(variant))
-    assert [m.name for m in rs.metrics] == ["capsized", "funnel_round", "rounds_played"]
+    declared = [m.name for m in load_ruleset("der-mythos").metrics]
+    assert declared[0] == "capsized" and [m.name for m in rs.metrics] == declared + ["rounds_played"]
     (record,) = play_chunk(RunSpec("der-mythos", str(variant), 4), [(0, 5)])
     (base,) = play_chunk(RunSpec("der-mythos", None, 4), [(0, 5)])
     assert record["metrics"]["capsized"] == 8 - base["metrics"]["capsized"]   # every boat is lowered or capsized
@@ -136,3 +171,15 @@ def test_a_metric_read_every_round(capsys, tmp_path):
     variant.write_text("variant: bad\nextends: der-mythos\nmetrics:\n  m: {count: {e: move}, every: round}\n")
     with pytest.raises(DavitError, match="'every' goes with 'value' only"):
         load_ruleset("der-mythos", str(variant))
+
+
+def test_a_condition_metric_gets_a_share_interval_that_stays_within_0_and_1():
+    from interpreter.analysis import stats
+    from interpreter.analysis.summary import metrics_summary
+    records = [{"metrics": {"lowered": 1.0 if i == 0 else 0.0, "count": float(i % 3)}} for i in range(300)]
+    out = metrics_summary(records)
+    # one game in 300: Student t would give a lower bound below 0; a share gets Wilson's interval
+    assert out["lowered"]["ci"] == list(stats.wilson(1, 300)) and out["lowered"]["ci"][0] > 0
+    assert out["count"]["ci"] == list(stats.mean_interval([float(i % 3) for i in range(300)]))
+    low, high = metrics_summary([{"metrics": {"lowered": 0.0}}] * 50)["lowered"]["ci"]
+    assert low == 0 and 0 < high < 0.1

@@ -88,5 +88,6 @@ def test_sweep_report_draws_each_figure_against_the_values(tmp_path, capsys):
     assert rc == 0, capsys.readouterr().err
     html = page.read_text()
     assert "sweep of constants.overload_limits.4" in html
-    assert html.count("<svg") == 4          # win rates, length, and the two metrics of Der Mythos
+    metrics = load_ruleset("der-mythos").metrics
+    assert html.count("<svg") == 2 + len(metrics)     # win rates, length, and each metric of Der Mythos
     assert ">16<" in html and ">24<" in html and "capsized" in html

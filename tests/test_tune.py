@@ -38,7 +38,9 @@ def test_tune_writes_a_variant_that_plays(tmp_path, capsys, monkeypatch):
                    "--trials", "8", "--out", "v.yaml", "--players", "2")
     assert len(result["trials"]) == 8 and result["out"] == "v.yaml"
     assert result["all_equal"]        # random crews never fill a boat: every capacity plays alike
-    assert load_ruleset("tutorial", "v.yaml").variant == "v"
+    written = load_ruleset("tutorial", "v.yaml")
+    assert written.variant == "v"
+    assert "every trial gave the same balance loss" in (tmp_path / "v.yaml").read_text()   # no false "best"
     assert _run(["play", "tutorial", "--variant", "v.yaml", "--players", "2", "--quiet"]) == 0
     assert (tmp_path / "v.optuna.db").exists()
 

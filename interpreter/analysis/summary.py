@@ -98,12 +98,20 @@ def metrics_summary(records) -> dict:
     for name in names:
         values = [v for r in records if (v := (r.get("metrics") or {}).get(name)) is not None]
         m = _mean(values)
-        out[name] = {"mean": m["mean"], "ci": m["ci"], "stdev": m["stdev"], "games": len(values),
+        out[name] = {"mean": m["mean"], "ci": _metric_interval(values), "stdev": m["stdev"], "games": len(values),
                      "quantiles": dict(zip(("p10", "median", "p90"), stats.quantiles(values, (0.1, 0.5, 0.9)))),
                      "range": [min(values), max(values)] if values else None}
     for name, by_round in _by_round(records).items():
         out.setdefault(name, {})["by_round"] = by_round
     return out
+
+
+def _metric_interval(values) -> list:
+    """A metric that is 0 or 1 in every game (a condition) is a share of games: Wilson's interval, which stays
+    within 0-1, as for every rate; any other metric, the Student t interval of its mean."""
+    if values and all(v in (0, 1) for v in values):
+        return list(stats.wilson(round(sum(values)), len(values)))
+    return _mean(values)["ci"]
 
 
 def _by_round(records) -> dict:
@@ -114,5 +122,5 @@ def _by_round(records) -> dict:
             for at, value in rounds.items():
                 if value is not None:
                     seen.setdefault(name, {}).setdefault(at, []).append(value)
-    return {name: {str(at): {"mean": _mean(v)["mean"], "ci": _mean(v)["ci"], "games": len(v)}
+    return {name: {str(at): {"mean": _mean(v)["mean"], "ci": _metric_interval(v), "games": len(v)}
                    for at, v in sorted(rounds.items())} for name, rounds in seen.items()}

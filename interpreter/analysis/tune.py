@@ -139,8 +139,11 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
         return result
     values = ", ".join(f"{p}={v}" for p, v in best.params.items())
     goal = name if target is None else f"{name}={target:g}"
+    # a file read later must not claim a best value that no trial told apart from the others
+    claim = f"every trial gave the same {goal} loss, so {values} is no better than the others" \
+        if result["all_equal"] else f"{values} brings {goal} closest"
     text = point_text(data, dict(best.params), _variant_id(out),
-                      f"davit tune: {values} brings {goal} closest (loss {best.value:.4g} over {games} games "
+                      f"davit tune: {claim} (loss {best.value:.4g} over {games} games "
                       f"a trial, agents {agents}, seed {seed})",
                       extends=str(ref) if str(ref) in bundled_ids() else None)
     write_atomically(out, text.encode())  # type: ignore[union-attr]  # not the base point (above): it changes a value

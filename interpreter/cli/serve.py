@@ -57,15 +57,15 @@ def cmd_serve(args) -> int:
         try:
             table.restart(Game(new_rs, players, seed=args.seed), _board(new_rs))
         except (DavitError, ValueError) as exc:
-            print(printable(f"davit: the edited ruleset cannot be played with {players} players: {exc}"),
-                  file=sys.stderr)
+            table.notice = printable(f"davit: the edited ruleset cannot be played with {players} players: {exc}")
+            print(table.notice, file=sys.stderr)
             return
         print(f"The ruleset changed: a new game of {new_rs.name} has begun.")
         sys.stdout.flush()
 
     def failed(text):
-        print(printable(f"{text}\ndavit: the edited ruleset does not load; the game goes on with the last good one"),
-              file=sys.stderr)
+        table.notice = printable(f"{text}\ndavit: the edited ruleset does not load; the game goes on with the last good one")
+        print(table.notice, file=sys.stderr)   # and on every open page
 
     watcher = RulesetWatcher(args.ruleset, variant_of(args), reloaded, failed).start()
     try:

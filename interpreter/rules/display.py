@@ -32,6 +32,7 @@ class ZoneShow:
     props: tuple = ()               # (zone property, words) printed after the zone's name
     hide_empty: bool = False        # left out while empty
     own_things: bool | str = False  # only the reading seat's own things (a name: the property holding the seat)
+    at: tuple | None = None         # (x, y): drawn on the web table's board there, in the units of the spaces' pos
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,36 @@ def build_display(spec, rs, error) -> Display | None:
             if name not in rs.zone_props:
                 error(f"display: no zone property '{name}'", _where(entry, "props", loc),
                       did_you_mean(name, rs.zone_props), code="unknown-reference")
+        at = _place(entry, rs, zid, _where(entry, "at", loc), error)
         zones.append(ZoneShow(str(zid) if zid is not None else None, entry.get("label"), owner_only,
-                              bool(entry.get("count")), tuple(show), tuple(props), bool(entry.get("hide_empty")), own))
+                              bool(entry.get("count")), tuple(show), tuple(props), bool(entry.get("hide_empty")), own,
+                              at))
     texts = {str(d.get("id")): " ".join(str(d["description"]).split()) for d in rs.things if d.get("description")}
     return Display(counters, player, tuple(zones), texts)
+
+
+def _place(entry, rs, zid, loc, error):
+    """An entry's ``at: [x, y]`` (a shared zone drawn on a board whose spaces all have ``pos``), or None."""
+    at = entry.get("at")
+    if at is None:
+        return None
+    if (not isinstance(at, (list, tuple)) or len(at) != 2
+            or not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in at)):
+        error("display: 'at' is a place on the board, [x, y] (two numbers)", loc, code="display")
+        return None
+    zone = rs.zones.get(str(zid)) if zid is not None else None
+    if zone is None or zone.kind == "space" or zone.per_player:
+        error(f"display: 'at' places a shared zone on the board, and '{zid}' is "
+              f"{'a space already' if zone is not None and zone.kind == 'space' else 'not one'}", loc,
+              "a per-player zone has a copy for each seat; a space has its own pos", code="display")
+        return None
+    spaces = [z for z in rs.zones.values() if z.kind == "space"]
+    if not spaces or not all(isinstance((z.attrs or {}).get("pos"), (list, tuple)) for z in spaces):
+        error("display: 'at' needs a board whose spaces all have a pos, in the same units", loc,
+              "without them the board is laid out by the computer, and a place in it cannot be named",
+              code="display")
+        return None
+    return (float(at[0]), float(at[1]))
 
 
 def _counters(table, known: set, what: str, error, allow_owner: bool = True):

@@ -1,172 +1,97 @@
-"""The one page of a web table: plain HTML and a little vanilla JavaScript, no build step.
+"""The one page of a web table: plain HTML, CSS and a little vanilla JavaScript, no build step.
 
-The script knows only its own URL (``/seat/TOKEN``): it polls ``state`` and posts
-the index of a clicked action to ``act``. Everything shown comes from that JSON.
+The script (:mod:`.script`) knows only its own URL (``/seat/TOKEN``): it polls
+``state``, draws the board from the public ``/layout.json`` and the seat's JSON,
+and posts the index of a chosen action to ``act``. Everything shown comes from that JSON.
 """
 from __future__ import annotations
 
 import html
+
+from .script import SCRIPT
 
 INDEX_HTML = """<!doctype html><html lang="en"><meta charset="utf-8"><title>davit table</title>
 <body style="font-family:sans-serif;max-width:40em;margin:3em auto">
 <h1>davit table</h1><p>Open the private link of your seat: <code>davit serve</code> printed one link per
 seat. A seat's page is reachable only through its own link.</p></body></html>"""
 
-_STYLE = """
-body{font-family:system-ui,sans-serif;margin:0;background:#f4f1ea;color:#222}
-header{background:#24344d;color:#fff;padding:.6em 1em;display:flex;gap:1em;align-items:baseline;flex-wrap:wrap}
-header h1{font-size:1.2em;margin:0} main{display:grid;grid-template-columns:minmax(22em,1fr) minmax(18em,26em);
-gap:1em;padding:1em} section{background:#fff;border-radius:6px;padding:.6em .9em;margin-bottom:1em;
-box-shadow:0 1px 2px #0002} h2{font-size:1em;margin:.2em 0 .5em} #question{font-weight:600;margin:.3em 0 .6em}
-#actions{display:flex;flex-direction:column;gap:.35em} button.action{text-align:left;padding:.45em .7em;
-font-size:.95em;border:1px solid #24344d;background:#eef3fb;border-radius:4px;cursor:pointer}
-button.action:hover{background:#d8e4f6} button.action:disabled{opacity:.5;cursor:wait}
-#log{max-height:30em;overflow-y:auto;font-size:.88em;line-height:1.35;margin:0;padding-left:0;list-style:none}
-#log li{border-bottom:1px solid #f0f0f0;padding:.1em 0}
-table{border-collapse:collapse;font-size:.9em} td,th{padding:.2em .5em;text-align:left;border-bottom:1px solid #eee}
-.you{font-weight:700} .zone{margin:.25em 0;font-size:.9em} .zone b{font-weight:600} .card{margin:.15em 0 .15em 1em} .muted{color:#777}
-#board img{max-width:100%;height:auto;border:1px solid #ddd} #over{background:#fff3c4;border:2px solid #d6a800}
-.hand li{margin:.15em 0} #error{color:#a00}
+STYLE = """
+*{box-sizing:border-box} body{font-family:system-ui,sans-serif;margin:0;background:#1f3b2d;color:#222}
+header{background:#13251c;color:#f4f1ea;padding:.5em 1em;display:flex;gap:.4em 1.2em;align-items:baseline;flex-wrap:wrap}
+header h1{font-size:1.15em;margin:0} #public{color:#cfe3d6;font-size:.9em}
+.dot{display:inline-block;width:.8em;height:.8em;border-radius:50%;border:1px solid #0006;vertical-align:-.05em;margin-right:.3em}
+#banner{padding:.55em 1em;font-weight:600;font-size:1.05em;display:flex;gap:.8em;align-items:center;flex-wrap:wrap}
+body[data-state=yours] #banner{background:#ffd54f} body[data-state=waiting] #banner{background:#cfd8dc}
+body[data-state=over] #banner{background:#fff3c4} body[data-state=replay] #banner{background:#e1f5fe}
+#notice{background:#b71c1c;color:#fff;padding:.5em 1em;white-space:pre-wrap;font-family:monospace;font-size:.85em;margin:0}
+main{display:grid;grid-template-columns:minmax(0,1fr) minmax(17em,23em);gap:.8em;padding:.8em}
+.col{min-width:0} section{background:#f7f4ec;border-radius:8px;padding:.5em .8em;margin-bottom:.8em;box-shadow:0 1px 3px #0004}
+h2{font-size:.95em;margin:.15em 0 .45em;color:#24344d} #question{font-weight:600;margin:.2em 0 .5em}
+#actions,#choices{display:flex;flex-direction:column;gap:.3em;max-height:24em;overflow-y:auto}
+button{font:inherit;cursor:pointer} button.action,button.choice{text-align:left;padding:.4em .65em;font-size:.92em;
+border:1px solid #24344d;background:#eef3fb;border-radius:4px} button.action:hover,button.choice:hover{background:#d8e4f6}
+button:disabled{opacity:.5;cursor:wait} #choices:empty{display:none} #choices{margin-bottom:.6em;padding:.4em;
+background:#fff8d6;border:2px solid #f0b400;border-radius:6px} .tool{padding:.3em .8em;border-radius:4px;border:1px solid #555;background:#fff}
+#over{font-weight:700} #asked{font-weight:400} #rematch{background:#2e7d32;color:#fff;border:0;padding:.45em 1em;border-radius:4px}
+#log{max-height:22em;overflow-y:auto;font-size:.85em;line-height:1.35;margin:0;padding-left:0;list-style:none}
+#log li{border-bottom:1px solid #e6e1d4;padding:.1em .2em} #log li.fresh{background:#fff3c4}
+table{border-collapse:collapse;font-size:.9em;width:100%} td{padding:.2em .4em;border-bottom:1px solid #e6e1d4}
+tr.you td{font-weight:700} tr.deciding td:first-child::after{content:" \\2190 deciding";color:#b26a00;font-weight:400}
+.muted{color:#777} #error{color:#a00}
+#boardwrap{overflow:auto;max-height:80vh;background:#fbfaf6;border-radius:6px} #board svg{display:block}
+.zoom{float:right} .zoom button{padding:0 .5em;margin-left:.2em}
+svg .space rect{stroke:#333;stroke-width:1.2} svg .space.target rect{stroke:#e65100;stroke-width:3.5;stroke-dasharray:6,3;cursor:pointer}
+svg .space.recent rect{stroke:#f57c00;stroke-width:3} svg .space.target:hover rect{fill-opacity:.7}
+svg .piece{cursor:default} svg .piece.target{cursor:pointer} svg .piece.target circle{stroke:#e65100;stroke-width:3}
+svg .piece.chosen circle,.card.chosen{outline:3px solid #1565c0} svg .space.chosen rect{stroke:#1565c0;stroke-width:4}
+.zones{display:flex;flex-wrap:wrap;gap:.6em;align-items:flex-start} .zone{background:#fff;border:1px solid #d9d3c3;border-radius:6px;padding:.35em .5em;min-width:7em;max-width:100%}
+.zone.recent{border:2px solid #f57c00} .zone.target{border:2px dashed #e65100;cursor:pointer} .zone h3{font-size:.82em;margin:0 0 .3em;color:#444}
+.zone h3 .count{background:#24344d;color:#fff;border-radius:9px;padding:0 .45em;margin-left:.3em;font-weight:400}
+.row{display:flex;flex-wrap:wrap;gap:.35em}
+.card{min-width:6.6em;max-width:15em;min-height:6em;border-radius:7px;border:1px solid #8d8571;background:#fffdf7;padding:.3em .35em;font-size:.78em;
+box-shadow:0 1px 2px #0003;position:relative;border-top:6px solid var(--band,#b0a78f)} .card b{display:block;font-size:1.05em;margin-bottom:.2em}
+.card .attr{color:#444;line-height:1.25} .card.target{cursor:pointer;box-shadow:0 0 0 3px #e65100} .card.target:hover{transform:translateY(-3px)}
+.card.back .attr{color:#e3ecff} .card.back{background:repeating-linear-gradient(45deg,#3c5a8a,#3c5a8a 5px,#4a6ea8 5px,#4a6ea8 10px);color:#fff;border-color:#233a5e;
+display:flex;flex-direction:column;justify-content:center;align-items:center;text-align:center}
+.pile{position:relative;width:6.6em;height:6.6em} .pile .card{position:absolute;top:0;left:0} .pile .card+.card{top:3px;left:3px}
+.pile .n{position:absolute;right:-.3em;bottom:-.3em;background:#24344d;color:#fff;border-radius:9px;padding:0 .5em;font-size:.8em;z-index:2}
+.piece-list{display:flex;flex-wrap:wrap;gap:.3em}.token{display:inline-flex;align-items:center;gap:.25em;background:#fff;border:1px solid #ccc;border-radius:1em;padding:0 .5em .05em .2em;font-size:.82em}
+.token.target{border:2px solid #e65100;cursor:pointer}
+#hand{padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.6em;align-items:flex-start} #hand .row{gap:.5em} #hand li{list-style:none}
+.counter{font-size:.9em;color:#444}.counter b{font-size:1.5em;color:#24344d;margin-right:.15em}
+@media (max-width:820px){main{display:flex;flex-direction:column;padding:.4em}.col{display:contents}#turn{order:-2}#board{order:-1}
+.card{min-width:5.6em;min-height:5.4em}.pile{width:5.6em;height:6.4em}}
 """
 
-_SCRIPT = r"""
-const base = location.pathname.replace(/\/$/, "");
-let since = 0, step = -1, busy = false, gameNo = null;
-const $ = (id) => document.getElementById(id);
-const el = (tag, text, cls) => { const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; };
-
-function vars(v) { return Object.entries(v).map(([k, x]) => `${k} ${x}`).join(", "); }
-
-function render(s) {
-  if (s.game !== undefined && gameNo !== null && s.game !== gameNo) {
-    // the ruleset was edited (davit serve --watch): a new game at the same table
-    gameNo = s.game; since = 0; step = -1; $("log").replaceChildren();
-    const img = document.querySelector("#board img"); if (img) img.src = "/board.svg?game=" + s.game;
-    poll(); return;
-  }
-  gameNo = s.game;
-  for (const line of s.log) $("log").append(el("li", line));
-  if (s.log.length) $("log").scrollTop = $("log").scrollHeight;
-  since = s.log_size;
-  if (s.step === step && !s.over) return;
-  step = s.step;
-  document.body.dataset.step = s.step;
-  $("you").textContent = s.you === null ? "Replay: what everyone at the table could see" : `You are ${s.you}`;
-  $("phase").textContent = s.phase.length ? `Phase: ${s.phase.join(" / ")}` : "";
-  $("public").textContent = vars(s.vars);
-  const players = $("players"); players.replaceChildren();
-  for (const p of s.players) {
-    const tr = el("tr"); if (p.you) tr.className = "you";
-    tr.append(el("td", p.name + (p.you ? " (you)" : p.bot ? " (bot)" : "") + (p.out ? " — out" : "")),
-              el("td", p.score === null ? "" : String(p.score)), el("td", vars(p.vars), "muted"));
-    players.append(tr);
-  }
-  const hand = $("hand"), zones = $("zones"); hand.replaceChildren(); zones.replaceChildren();
-  let empty = 0;
-  for (const z of s.zones) {
-    if (z.mine) {
-      const li = el("li"); li.append(el("b", z.name + ": "));
-      if (z.things.some((t) => t.includes(" — "))) {   // cards with their text: one to a line
-        for (const t of z.things) li.append(el("div", t, "card"));
-      } else li.append(z.things.length ? z.things.join(", ") : el("span", "empty", "muted"));
-      hand.append(li);
-      continue;
-    }
-    if (!z.count) { empty++; continue; }
-    const d = el("div", "", "zone"); d.append(el("b", z.name + (z.owner && !z.name.includes(z.owner) ? ` (${z.owner})` : "") + ": "));
-    if (z.things.some((t) => t.includes(" — "))) { for (const t of z.things) d.append(el("div", t, "card")); }
-    else d.append(`${z.things.join(", ")}`);
-    zones.append(d);
-  }
-  if (empty) zones.append(el("div", `${empty} empty places not listed`, "muted"));
-  if (!hand.children.length) hand.append(el("li", "nothing of your own", "muted"));
-  const actions = $("actions"); actions.replaceChildren();
-  if (s.over) {
-    document.body.dataset.state = "over";
-    $("over").hidden = false;
-    $("over").textContent = s.team
-      ? `Game over. The team scored ${s.players.length ? s.players[0].score : 0}.` +
-        (s.team_won === null ? "" : s.team_won ? " The team wins." : " The team loses.")
-      : `Game over. ${s.draw ? "A draw" : "Winner: " + (s.winners.join(", ") || "nobody")}. Scores: ` +
-        s.players.map((p) => `${p.name} ${p.score}`).join(", ") + ".";
-    $("question").textContent = "";
-    return;
-  }
-  if (s.actions.length) {
-    document.body.dataset.state = "yours";
-    $("question").textContent = (s.question ? s.question.charAt(0).toUpperCase() + s.question.slice(1) : "Your move") + ":";
-    for (const a of s.actions) {
-      const b = el("button", a.label, "action"); b.dataset.index = a.index;
-      b.onclick = () => act(a.index); actions.append(b);
-    }
-  } else {
-    document.body.dataset.state = "waiting";
-    $("question").textContent = `Waiting for ${s.waiting_for.join(", ") || "the table"}…`;
-  }
-}
-
-async function poll() {
-  try {
-    const r = await fetch(`${base}/state?since=${since}`, {cache: "no-store"});
-    const s = await r.json();
-    if (!r.ok) { $("error").textContent = s.error || r.statusText; return; }
-    $("error").textContent = ""; render(s);
-  } catch (e) { $("error").textContent = "The table does not answer (is davit serve still running?)"; }
-}
-
-async function act(index) {
-  if (busy) return; busy = true;
-  for (const b of document.querySelectorAll("button.action")) b.disabled = true;
-  document.body.dataset.state = "sending";
-  try {
-    const r = await fetch(`${base}/act`, {method: "POST", headers: {"Content-Type": "application/json"},
-                                          body: JSON.stringify({index, step})});
-    if (!r.ok) { $("error").textContent = (await r.json()).error; step = -1; }
-  } finally { busy = false; await poll(); }
-}
-
-async function showStep(n) {
-  const r = await fetch(`${base}/state?step=${n}`, {cache: "no-store"});
-  const s = await r.json();
-  if (!r.ok) { $("error").textContent = s.error || r.statusText; return; }
-  $("log").replaceChildren(); step = -1;
-  $("slider").max = s.last; $("slider").value = s.step;
-  $("stepno").textContent = `decision ${s.step} of ${s.last}`;
-  render(s);
-  document.body.dataset.state = s.over ? "over" : "replay";
-}
-
-if (document.body.dataset.replay) {
-  $("slider").oninput = () => showStep($("slider").value);
-  showStep(0);
-} else {
-  poll(); setInterval(() => { if (!busy) poll(); }, 1000);
-}
-"""
-
-
-_SLIDER = ('<section><h2>Replay</h2><input id="slider" type="range" min="0" max="0" value="0" style="width:100%">'
-           '<div id="stepno" class="muted"></div></section>')
+_SLIDER = ('<section id="replaybar"><h2>Replay</h2><input id="slider" type="range" min="0" max="0" value="0" '
+           'style="width:100%" aria-label="decision"><div id="stepno" class="muted"></div></section>')
 
 
 def seat_page(title: str, has_board: bool, replay: bool = False) -> str:
     """The page of one seat (or of a replay); it holds no game data, the script fetches the JSON."""
-    board = ('<section id="board"><details open><summary><h2 style="display:inline">Board</h2></summary>'
-             '<img src="/board.svg" alt="the board"></details></section>') if has_board else ""
+    board = ('<section id="board"><h2>Board<span class="zoom"><button class="tool" data-zoom="-1" '
+             'aria-label="smaller">−</button><button class="tool" data-zoom="0">fit</button><button class="tool" '
+             'data-zoom="1" aria-label="larger">+</button></span></h2><div id="boardwrap"></div></section>'
+             ) if has_board else ""
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
-<title>{html.escape(title)} — davit</title><style>{_STYLE}</style></head>
-<body data-state="loading"{' data-replay="1"' if replay else ""}>
-<header><h1>{html.escape(title)}</h1><span id="you"></span><span id="phase"></span></header>
-<main><div>
-{_SLIDER if replay else ""}<section id="turn"><h2>{"At this step" if replay else "Your turn"}</h2><div id="over" hidden></div><div id="question"></div>
-<div id="actions"></div><div id="error"></div></section>
-<section><h2>Your hand</h2><ul id="hand" class="hand"></ul></section>
-<section><h2>On the table</h2><div id="public" class="muted"></div><div id="zones"></div></section>
-{board}
-</div><div>
-<section><h2>Players and scores</h2><table><tbody id="players"></tbody></table></section>
+<link rel="icon" href="data:,"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>{html.escape(title)} — davit</title><style>{STYLE}</style></head>
+<body data-state="loading"{' data-replay="1"' if replay else ""}{' data-board="1"' if has_board else ""}>
+<header><h1>{html.escape(title)}</h1><span id="you"></span><span id="phase"></span><span id="public"></span></header>
+<pre id="notice" hidden></pre>
+<div id="banner"><span id="headline">Loading…</span><span id="over" hidden></span>
+<button id="rematch" hidden>Play again</button><button id="undo" class="tool" hidden>Undo my last move</button>
+<span id="asked" hidden></span><button id="agree" class="tool" hidden>Agree</button><button id="decline" class="tool" hidden>No</button></div>
+<main><div class="col">
+{_SLIDER if replay else ""}{board}
+<section id="handbox"><h2>Your hand</h2><ul id="hand" class="hand"></ul></section>
+<section><h2>On the table</h2><div id="zones" class="zones"></div></section>
+</div><div class="col">
+<section id="turn"><h2 id="turnhead">{"At this step" if replay else "Your turn"}</h2><div id="question"></div>
+<div id="choices" role="group" aria-label="the moves of what you clicked"></div>
+<div id="actions" role="group" aria-label="all your moves"></div><div id="error" role="alert"></div></section>
+<section><h2>Players</h2><table><tbody id="players"></tbody></table></section>
 <section><h2>Log</h2><ul id="log"></ul></section>
 </div></main>
-<script>{_SCRIPT}</script></body></html>"""
+<script>{SCRIPT}</script></body></html>"""

@@ -16,6 +16,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..load.limits import MAX_REQUEST_BYTES
+from .layout import board_layout
 from .page import INDEX_HTML, seat_page
 from .table import Refused, WebTable
 
@@ -70,6 +71,28 @@ def flat_json(body: bytes):
         raise BadBody(400, EXPECTED) from None
 
 
+def _layout_route(ruleset_of):
+    """``/layout.json``: where the board's spaces are drawn, the same for every seat (None: no board)."""
+    kept = {}
+
+    def layout(request: Request):
+        rs = ruleset_of()
+        if rs.fingerprint not in kept:
+            try:
+                kept[rs.fingerprint] = board_layout(rs)
+            except (ValueError, KeyError, TypeError):   # a board that cannot be laid out still plays, as zones
+                kept[rs.fingerprint] = None
+        return JSONResponse(kept[rs.fingerprint], headers={"Cache-Control": "no-cache"})
+    return Route("/layout.json", layout)
+
+
+def _step_of(body) -> int:
+    step = body.get("step") if isinstance(body, dict) else None
+    if type(step) is not int:
+        raise BadBody(400, "expected JSON {\"step\": S}")
+    return step
+
+
 def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
     """The web app for one table; ``board_svg`` is the drawing of the board (public)."""
     table.board_svg = board_svg
@@ -87,7 +110,8 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
         _, refused = _seat(request)
         if refused:
             return refused
-        return HTMLResponse(seat_page(table.game.ruleset.name, table.board_svg is not None), headers=NO_STORE)
+        has_board = bool(table.game.ruleset.board is not None and len(table.game.ruleset.board.graph))
+        return HTMLResponse(seat_page(table.game.ruleset.name, has_board), headers=NO_STORE)
 
     def state(request: Request):
         seat, refused = _seat(request)
@@ -123,12 +147,35 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
             return Response("no drawing of this board", status_code=404)
         return Response(table.board_svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
+    def by_step(what):
+        """``undo``, ``agree``, ``decline`` and ``rematch``: posted with the step the page saw."""
+        async def route(request: Request):
+            seat, refused = _seat(request)
+            if refused:
+                return refused
+            try:
+                step = _step_of(flat_json(await small_body(request)))
+                if step != table.step:
+                    raise Refused("the table has moved on since this page was drawn; it reloads")
+                await run_in_threadpool(getattr(table, what), seat, step)
+            except BadBody as exc:
+                return JSONResponse({"error": str(exc)}, status_code=exc.status, headers=NO_STORE)
+            except Refused as exc:
+                return JSONResponse({"error": str(exc)}, status_code=409, headers=NO_STORE)
+            return JSONResponse({"ok": True, "step": table.step}, headers=NO_STORE)
+        return route
+
     return Starlette(routes=[
         Route("/", index),
         Route("/board.svg", board),
+        _layout_route(lambda: table.game.ruleset),
         Route("/seat/{token}", page),
         Route("/seat/{token}/state", state),
         Route("/seat/{token}/act", act, methods=["POST"]),
+        Route("/seat/{token}/undo", by_step("undo"), methods=["POST"]),
+        Route("/seat/{token}/rematch", by_step("rematch"), methods=["POST"]),
+        Route("/seat/{token}/agree", by_step("agree"), methods=["POST"]),
+        Route("/seat/{token}/decline", by_step("decline"), methods=["POST"]),
     ])
 
 
@@ -141,8 +188,9 @@ def make_replay_app(replay, board_svg: str | None = None) -> Starlette:
         return JSONResponse({"error": "unknown replay link"}, status_code=403, headers=NO_STORE)
 
     def page(request: Request):
-        return _refused(request) or HTMLResponse(seat_page(replay.title, board_svg is not None, replay=True),
-                                                 headers=NO_STORE)
+        rs = replay.steps[0].ruleset
+        has_board = bool(rs.board is not None and len(rs.board.graph))
+        return _refused(request) or HTMLResponse(seat_page(replay.title, has_board, replay=True), headers=NO_STORE)
 
     def state(request: Request):
         try:
@@ -157,7 +205,8 @@ def make_replay_app(replay, board_svg: str | None = None) -> Starlette:
         return Response(board_svg, media_type="image/svg+xml")
 
     return Starlette(routes=[Route("/", lambda request: HTMLResponse(INDEX_HTML, headers=NO_STORE)),
-                             Route("/board.svg", board), Route("/replay/{token}", page),
+                             Route("/board.svg", board), _layout_route(lambda: replay.steps[0].ruleset),
+                             Route("/replay/{token}", page),
                              Route("/replay/{token}/state", state)])
 
 

@@ -88,20 +88,41 @@ class TableStore:
 
 
 class Keeper:
-    """Called by a web table after every change: writes the decisions not written yet, and the end."""
+    """Called by a web table after every change: writes the decisions not written yet, and the end.
+
+    A decision taken back (undo) is deleted from the file with the ones after it, so
+    the file always holds the decisions of the game on the table, no others."""
 
     def __init__(self, store: TableStore, table_id: int, written: int = 0):
         self.store, self.table_id, self.written = store, table_id, written
+        self.kept: list | None = None   # the decisions in the file (the game's first ``written`` until the first call)
 
     def __call__(self, table) -> None:
         moves = decisions_of(table.game)
+        if self.kept is None:
+            self.kept = moves[:self.written]
+        same = 0
+        for old, new in zip(self.kept, moves):
+            if old != new:
+                break
+            same += 1
         db = self.store.db
-        if len(moves) > self.written:
+        if same < len(self.kept) or len(moves) > same:
             db.execute("BEGIN")
-            db.executemany("INSERT OR REPLACE INTO decisions (table_id, n, action) VALUES (?, ?, ?)",
-                           [(self.table_id, n, json.dumps(m)) for n, m in enumerate(moves[self.written:],
-                                                                                    self.written + 1)])
+            db.execute("DELETE FROM decisions WHERE table_id = ? AND n > ?", (self.table_id, same))
+            db.executemany("INSERT INTO decisions (table_id, n, action) VALUES (?, ?, ?)",
+                           [(self.table_id, n, json.dumps(m)) for n, m in enumerate(moves[same:], same + 1)])
             db.execute("COMMIT")
+            self.kept = list(moves)
             self.written = len(moves)
         if table.game.is_over:
             db.execute("UPDATE tables SET over = 1 WHERE id = ?", (self.table_id,))
+
+    def new_game(self, table) -> None:
+        """A rematch or a new game at the same table: the old row is closed, the new game gets its own."""
+        db = self.store.db
+        db.execute("UPDATE tables SET over = 1 WHERE id = ?", (self.table_id,))
+        ruleset_arg, agents = db.execute("SELECT ruleset, agents FROM tables WHERE id = ?",
+                                         (self.table_id,)).fetchone()
+        self.table_id = self.store.begin(ruleset_arg, table.game, json.loads(agents), table.tokens)
+        self.kept, self.written = [], 0

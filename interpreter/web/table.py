@@ -12,6 +12,12 @@ from ..agents import HumanAgent, make_agents
 from ..agents.human import action_label
 from ..observe.narrate import event_text
 from ..observe.status import grouped, status
+from ..play.game import Game
+from ..play.saves import decisions_of, load_save, save_data
+from .layout import seat_colours
+from .tableview import table_view
+
+RECENT = 8   # decisions whose changes a page highlights (at most; those since the seat's last one)
 
 
 class Refused(Exception):
@@ -35,6 +41,10 @@ class WebTable:
         self.decisions = game.decisions   # a restored game goes on at its step
         self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
         self.board_svg: str | None = None   # the drawing of the board, public; set by the server
+        self.notice = None      # a problem every page shows (davit serve --watch: the edited ruleset's errors)
+        self.recent: list = []  # [(seat, zones it changed)] of the last decisions, as anyone could see them
+        self.undo_ask: dict | None = None   # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
+        self.seen: dict | None = None   # the zones as anyone sees them after the last decision (None: not known)
         with self.lock:
             self._play_bots()
 
@@ -69,10 +79,8 @@ class WebTable:
                     continue
                 actions = game.legal_actions(seat)
                 if actions:
-                    result = game.apply(self.agents[seat].choose(game, seat, actions))
-                    if not result:
-                        raise RuntimeError(f"a bot chose an illegal action: {result.reason}")
-                    self.decisions += 1
+                    action = self.agents[seat].choose(game, seat, actions)
+                    self._apply(seat, action, RuntimeError, "a bot chose an illegal action: ")
                     break
             else:
                 return
@@ -87,22 +95,107 @@ class WebTable:
             actions = self.game.legal_actions(seat) if seat in self.game.deciding_players else []
             if not 0 <= index < len(actions):
                 raise Refused("that is not one of your actions now")
-            result = self.game.apply(actions[index])
-            if not result:
-                raise Refused(f"refused: {result.reason}")
-            self.decisions += 1
+            self._apply(seat, actions[index], Refused, "refused: ")
+            self.undo_ask = None   # a new decision answers an open question of undo: no
             self._play_bots()   # and the decision is written down (on_change)
+
+    def _apply(self, seat: int, action, error, why: str) -> None:
+        """Apply one decision and note which zones it changed, as a spectator sees them (nothing secret)."""
+        before = self.seen if self.seen is not None else _public_zones(self.game)
+        result = self.game.apply(action)
+        if not result:
+            raise error(why + str(result.reason))
+        after = self.seen = _public_zones(self.game)
+        changed = sorted(z for z in before.keys() | after.keys() if before.get(z) != after.get(z))
+        self.recent = (self.recent + [(seat, changed)])[-RECENT:]
+        self.decisions += 1
+
+    def undo(self, seat: int, step: int) -> None:
+        """Take back the seat's last decision and the bots' after it. Once another person has decided
+        since, it is asked of them instead, and done when every one of them agrees (:meth:`agree`)."""
+        with self.lock:
+            self._current(step)
+            last = self._last_of(seat)
+            if self._others_since(seat, last):
+                self.undo_ask = {"seat": seat, "agreed": set()}
+                self.decisions += 1   # every page redraws and shows the question
+                return
+            self._take_back(last)
+
+    def agree(self, seat: int, step: int) -> None:
+        """Agree to the undo another person asked for; the last agreement carries it out."""
+        with self.lock:
+            self._current(step)
+            ask = self.undo_ask
+            if ask is None or ask["seat"] == seat:
+                raise Refused("nobody else asks to take a move back")
+            ask["agreed"].add(seat)
+            self.decisions += 1
+            if ask["agreed"] >= set(self.humans) - {ask["seat"]}:
+                self._take_back(self._last_of(ask["seat"]))
+
+    def decline(self, seat: int, step: int) -> None:
+        """Refuse the undo another person asked for: the game goes on as it is."""
+        with self.lock:
+            self._current(step)
+            if self.undo_ask is None or self.undo_ask["seat"] == seat:
+                raise Refused("nobody else asks to take a move back")
+            self.undo_ask = None
+            self.decisions += 1
+
+    def _current(self, step: int) -> None:
+        if step != self.step:
+            raise Refused("the table has moved on since this page was drawn; it reloads")
+        if self.game.is_over:
+            raise Refused("the game is over")
+
+    def _last_of(self, seat: int) -> int:
+        """The number of the seat's last decision (0: the first of the game)."""
+        mine = [n for n, m in enumerate(decisions_of(self.game)) if m.get("player") == seat]
+        if not mine:
+            raise Refused("you have made no decision to take back")
+        return mine[-1]
+
+    def _others_since(self, seat: int, n: int) -> set:
+        """The other people (not bots) who decided after decision ``n``."""
+        return {m.get("player") for m in decisions_of(self.game)[n + 1:]} & (set(self.humans) - {seat})
+
+    def _take_back(self, n: int) -> None:
+        """The game played again from its seed with its first ``n`` decisions only (each checked)."""
+        data = save_data(self.game)
+        del data["state"]
+        data["decisions"] = decisions_of(self.game)[:n]
+        self.game = load_save(self.game.ruleset, data, "undo")
+        self.recent, self.undo_ask, self.seen = [], None, None
+        self.decisions += 1
+        self._play_bots()
+
+    def rematch(self, seat: int, step: int | None = None) -> None:
+        """A new game of the same ruleset at the same table (same links, same bots), dealt from the next seed."""
+        with self.lock:
+            if not self.game.is_over:
+                raise Refused("the game is not over yet")
+            old = self.game
+            self._begin(Game(old.ruleset, old.num_players, seed=old.seed + 1))
 
     def restart(self, game, board_svg: str | None = None) -> None:
         """Begin ``game`` (same seats, same links, same bots): the ruleset was edited."""
         with self.lock:
             if game.num_players != self.game.num_players:
                 raise ValueError(f"the table has {self.game.num_players} seats, the new game {game.num_players}")
-            self.game = game
             self.board_svg = board_svg
-            self.games += 1
-            self.decisions += 1   # every page sees a new step and redraws
-            self._play_bots()
+            self.notice = None
+            self._begin(game)
+
+    def _begin(self, game) -> None:
+        self.game = game
+        self.games += 1
+        self.decisions += 1   # every page sees a new step and redraws
+        self.recent, self.undo_ask, self.seen = [], None, None
+        begin = getattr(self.on_change, "new_game", None)
+        if begin is not None:   # a kept table: the new game is a new row of the database
+            begin(self)
+        self._play_bots()
 
     def seat_state(self, seat: int, since: int = 0) -> dict:
         """What the page of ``seat`` shows: built from ``game.view(seat)`` only."""
@@ -110,6 +203,18 @@ class WebTable:
             payload = seat_payload(self.game, seat, self.step, since,
                                    bots=set(range(self.game.num_players)) - set(self.humans))
             payload["game"] = self.games
+            payload["notice"] = self.notice
+            payload["humans"] = len(self.humans)
+            moves = decisions_of(self.game) if not self.game.is_over else []
+            last_mine = max((n for n, m in enumerate(moves) if m.get("player") == seat), default=None)
+            payload["can_undo"] = last_mine is not None and self.undo_ask is None
+            payload["undo_needs_yes"] = last_mine is not None and bool(self._others_since(seat, last_mine))
+            ask = self.undo_ask
+            payload["undo_asked"] = None if ask is None else {
+                "by": self.game.player_name(ask["seat"]), "mine": ask["seat"] == seat,
+                "agreed": sorted(self.game.player_name(s) for s in ask["agreed"]),
+                "may_answer": ask["seat"] != seat and seat not in ask["agreed"]}
+            payload["recent"] = _recent(self.recent, seat, self.game)
             return payload
 
 
@@ -148,7 +253,21 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
                     for i, a in enumerate(view["legal_actions"])],
         "zones": [_zone(z, names) for z in shown["zones"]],
         "log": lines, "log_size": len(log),
+        "colours": seat_colours(names), "table": table_view(game, view, shown, seat, seat_colours(names)),
+        "recent": [], "can_undo": False, "undo_needs_yes": False, "undo_asked": None, "notice": None,
     }
+
+
+def _public_zones(game) -> dict:
+    """What anyone at the table sees in each zone: to tell which zones a decision changed."""
+    return {zid: (z["count"], [t.get("id", t.get("back")) for t in z["things"]])
+            for zid, z in game.view(None)["zones"].items()}
+
+
+def _recent(recent: list, seat, game) -> list:
+    """The zones changed by the decisions since ``seat``'s last one (and that one), newest last."""
+    start = max((n for n, (who, _) in enumerate(recent) if who == seat), default=0)
+    return [{"by": game.player_name(who), "zones": zones} for who, zones in recent[start:]]
 
 
 def _scalars(values: dict) -> dict:
