@@ -15,7 +15,7 @@ from ..errors import Location
 from . import budget
 
 if TYPE_CHECKING:
-    from .host import GameHost
+    from .host import Fn, GameHost
 
 # Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
@@ -60,7 +60,7 @@ class Do(Instr):
 
     __slots__ = ("fn",)
 
-    def __init__(self, fn, loc):
+    def __init__(self, fn: Fn, loc: Location | None):
         self.fn = fn
         self.loc = loc
 
@@ -83,7 +83,7 @@ class Jump(Instr):
 class JumpIfNot(Instr):
     __slots__ = ("cond", "target")
 
-    def __init__(self, cond, target, loc):
+    def __init__(self, cond: Fn, target, loc: Location | None):   # target: None until the compiler patches it
         self.cond = cond
         self.target = target
         self.loc = loc
@@ -100,7 +100,7 @@ class ForInit(Instr):
 
     __slots__ = ("slot", "source")
 
-    def __init__(self, slot, source, loc):
+    def __init__(self, slot: str, source: Fn, loc: Location | None):
         self.slot = slot
         self.source = source
         self.loc = loc

@@ -23,7 +23,8 @@ from .values import PlayerRef, display
 from .vm import LOCALS, PC, Instr
 
 if TYPE_CHECKING:
-    from .host import GameHost
+    from ..errors import Location
+    from .host import Fn, GameHost
 
 PASS = "pass"  # the action that ends a turn
 CHOOSE = "choose"   # the action that answers a choose(...) inside a rule (no ruleset action has this id)
@@ -34,7 +35,8 @@ class Choose(Instr):
 
     __slots__ = ("player", "options", "prompt", "var", "label")
 
-    def __init__(self, player, options, prompt, var, loc, label=None):
+    def __init__(self, player: Fn, options: Fn, prompt: Fn | None, var: str | None, loc: Location | None,
+                 label: Fn | None = None):
         self.player = player
         self.options = options
         self.prompt = prompt
@@ -73,7 +75,7 @@ class Offer(Instr):
 
     __slots__ = ("player", "actions", "allow_pass", "until", "name")
 
-    def __init__(self, player, actions, allow_pass, until, name, loc):
+    def __init__(self, player: Fn, actions, allow_pass: bool, until: Fn | None, name: str, loc: Location | None):
         self.player = player
         self.actions = actions
         self.allow_pass = allow_pass

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Location
 
 if TYPE_CHECKING:
-    from ..machine.host import GameHost
+    from ..machine.host import Fn, GameHost
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class ZoneDef:
 @dataclass(frozen=True)
 class Trigger:
     id: str
-    when: Any                      # fn(g, L) -> bool
+    when: Fn                       # fn(g, L) -> bool
     code_id: str
     var: str | None = None
     source: Any = None             # fn(g, L) -> list, when the trigger is per item
