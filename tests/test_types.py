@@ -17,12 +17,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_mypy_finds_no_error_in_the_interpreter():
+def mypy(*paths):
+    """Run mypy with the committed configuration (on ``paths``, or on what it names: interpreter/)."""
     checkout = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
     cache = Path(tempfile.gettempdir()) / f"davit-mypy-cache-{checkout}"
-    done = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
-                           "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context"],
+    return subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(ROOT / "pyproject.toml"),
+                           "--cache-dir", str(cache), "--no-error-summary", "--hide-error-context", *map(str, paths)],
                           cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_mypy_finds_no_error_in_the_interpreter():
+    done = mypy()
     # exit 1: errors found; 2: mypy itself failed (a bad configuration): both are failures, with the output
     assert done.returncode == 0, f"mypy (exit {done.returncode}):\n{done.stdout}{done.stderr}"
 
@@ -35,3 +40,19 @@ def test_the_configuration_checks_the_whole_interpreter():
     for option in ("warn_unused_ignores", "warn_redundant_casts", "no_implicit_optional", "check_untyped_defs"):
         assert config.get(option) is True, option
     assert "ignore_missing_imports" not in config, "only per module, for the third-party ones without types"
+
+
+def test_the_check_sees_a_broken_contract_and_an_unannotated_mistake(tmp_path):
+    """The configuration reads functions without annotations, and a game that lacks part of GameHost is refused."""
+    snippet = tmp_path / "broken.py"
+    snippet.write_text(
+        "from interpreter.machine.budget import charge\n"
+        "class HalfAGame:\n"
+        "    work = 0\n"
+        "def unannotated():\n"
+        "    return 1 + 'one'\n"
+        "charge(HalfAGame(), 1)\n", encoding="utf-8")
+    done = mypy(snippet)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert 'incompatible type "HalfAGame"; expected "GameHost"' in done.stdout, done.stdout
+    assert "Unsupported operand types for +" in done.stdout, done.stdout
