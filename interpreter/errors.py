@@ -7,6 +7,7 @@ tell a broken YAML file from a broken DSL snippet or a runaway game.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -54,6 +55,13 @@ class LoadError(DavitError):
 class SchemaError(DavitError):
     """A file does not match the JSON Schema of its kind."""
     code = "schema"
+    # set by load/schema_messages.py on the findings it words, to merge and order them (absent until set)
+    at: tuple
+    wrong_type: bool
+    key_of: tuple
+    node_id: int
+    suggests: tuple
+    missing: tuple
 
 
 class DslError(DavitError):
@@ -87,7 +95,7 @@ class SaveError(DavitError):
 class Findings(DavitError):
     """Several errors found at once; ``errors`` holds each of them."""
 
-    def __init__(self, errors: list[DavitError]):
+    def __init__(self, errors: Sequence[DavitError]):
         errors = sorted(errors, key=_sort_key)
         super().__init__("\n".join(str(e) for e in errors), None)
         self.errors = errors
@@ -101,7 +109,7 @@ def _sort_key(error: DavitError):
     return (loc.file, loc.line, loc.column) if loc else ("", 0, 0)
 
 
-def raise_all(errors: list[DavitError]) -> None:
+def raise_all(errors: Sequence[DavitError]) -> None:
     """Raise the errors collected by a stage, if there are any."""
     if len(errors) == 1:
         raise errors[0]

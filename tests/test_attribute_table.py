@@ -32,9 +32,9 @@ def _names_answered(method) -> set:
 
 
 @pytest.mark.parametrize("method, table", [
-    (RuleRuntime._thing_builtin, attributes.THING_BUILTINS),
-    (RuleRuntime._zone_builtin, attributes.ZONE_BUILTINS),
-    (RuleRuntime._player_builtin, attributes.PLAYER_BUILTINS),
+    (RuleRuntime.thing_builtin, attributes.THING_BUILTINS),
+    (RuleRuntime.zone_builtin, attributes.ZONE_BUILTINS),
+    (RuleRuntime.player_builtin, attributes.PLAYER_BUILTINS),
 ], ids=["thing", "zone", "player"])
 def test_the_runtime_answers_exactly_the_tables_names(method, table):
     assert _names_answered(method) == set(table)

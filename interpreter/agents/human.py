@@ -41,7 +41,7 @@ def save_game(game, path: str, agents=None) -> None:
 
 def merged(actions) -> list:
     """(label, action) per choice, in order; actions that read the same are one choice (the first of them)."""
-    seen = {}
+    seen: dict = {}
     for action in actions:
         seen.setdefault(action_label(str(action)), action)
     return list(seen.items())
@@ -67,9 +67,9 @@ class HumanAgent:
     def __init__(self, seed: int = 0, input_fn=None, output=print):
         self.input = input_fn or (lambda prompt: __import__("builtins").input(prompt))
         self.output = output
-        self.seen = {}
-        self.tables = {}
-        self.table_agents = None   # every seat's agent, set by the game loop: a save holds them
+        self.seen: dict = {}
+        self.tables: dict = {}
+        self.table_agents: list | None = None   # every seat's agent, set by the game loop: a save holds them
         self.hot_seat = None       # shared by the people of one terminal (hot seat): whose screen it is
 
     def show_news(self, game, seat) -> None:

@@ -334,6 +334,11 @@ def leads(game) -> list[float] | None:
     """Each seat's evaluation against the best other seat's (the team's mean when co-operative), or None."""
     if game.is_over:
         return None
+    return _leads_in_play(game)
+
+
+def _leads_in_play(game) -> list[float]:
+    """``leads`` of a game not over."""
     values = _values(game, use_heuristic=True)
     n = len(values)
     if game.ruleset.team_var is not None:
@@ -360,7 +365,7 @@ def judge(game, baseline: list[float] | None = None) -> list[float]:
     scale = rs.evaluate_scale or DEFAULT_SCALE
     over = game.is_over
     if not over:
-        ahead = leads(game)
+        ahead = _leads_in_play(game)
         if baseline is not None:
             ahead = [a - b for a, b in zip(ahead, baseline)]
         return [0.5 + 0.5 * math.tanh(a / scale) for a in ahead]

@@ -11,7 +11,7 @@ from .bots import FirstAgent, GreedyAgent, RandomAgent
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent, MCTSAgent
 
-AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent,
+AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent,
           "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
 BUDGETED = ("mcts", "ismcts")
 PICK_BY_INDEX = (RandomAgent, FirstAgent)   # their choice is pick(len(actions)): see play_out

@@ -17,7 +17,8 @@ TRIGGER_EVENT = "trigger"
 
 def game_coverage(log, offered: Counter) -> dict:
     """One game's counts: actions offered (decisions), taken, triggers fired."""
-    taken, fired = Counter(), Counter()
+    taken: Counter = Counter()
+    fired: Counter = Counter()
     for event in log:
         kind = event.get("e")
         if kind == "decide":
@@ -29,7 +30,11 @@ def game_coverage(log, offered: Counter) -> dict:
 
 def coverage_summary(ruleset, records) -> dict:
     """The run's coverage: one row per action and per trigger, and what never happened."""
-    offered, taken, games_taken, fired, games_fired = Counter(), Counter(), Counter(), Counter(), Counter()
+    offered: Counter = Counter()
+    taken: Counter = Counter()
+    games_taken: Counter = Counter()
+    fired: Counter = Counter()
+    games_fired: Counter = Counter()
     for record in records:
         cov = record["coverage"]
         offered.update(cov["offered"])

@@ -133,7 +133,7 @@ def dynamics_summary(records, players: int, rivals: bool) -> dict:
         return {}
     d = [r["dynamics"] for r in records]
     draws = sum(1 for r in records if r.get("draw"))
-    out = {
+    out: dict = {
         "duration": _mean([r["length"] for r in records]),
         "decision_moves": _mean([g["decision_moves"] for g in d]),
         "branching_factor": _mean([g["branching"] for g in d]),

@@ -23,6 +23,8 @@ make a false "differs", and counting it would only weaken the others.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import stats
 
 ALPHA = 0.05
@@ -81,7 +83,7 @@ def _rate_row(name, reader, base_records, other_records, paired) -> dict:
 
 
 def _mean_row(name, reader, base_records, other_records, paired) -> dict | None:
-    pairs = [(reader(a), reader(b)) for a, b in zip(base_records, other_records)] if paired else None
+    pairs: list = [(reader(a), reader(b)) for a, b in zip(base_records, other_records)] if paired else []
     if paired:
         pairs = [(a, b) for a, b in pairs if a is not None and b is not None]
         base = [a for a, _ in pairs]
@@ -109,7 +111,7 @@ def _mean_row(name, reader, base_records, other_records, paired) -> dict | None:
 
 
 def compare_runs(base_records, other_records, players: int, rivals: bool = True,
-                 metrics: list[str] = ()) -> dict:
+                 metrics: Sequence[str] = ()) -> dict:
     """Every figure of ``other`` against ``base``: difference, interval, p, Holm-corrected p and verdict."""
     paired = is_paired(base_records, other_records)
     every = list(base_records) + list(other_records)

@@ -26,6 +26,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ..errors import DavitError
 from ..load.files import PACKAGE_DIR, RULESET_FILE, schemas_dir
@@ -145,8 +146,9 @@ class RaySession:
             # the job's runtime environment carries this package to every worker (Ray uploads local
             # folders only for a whole job, not for single tasks)
             self.shipped_package = package_to_ship()
-            options = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
-                       "runtime_env": {"py_modules": [str(self.shipped_package)]}}
+            options: dict[str, Any] = {
+                "include_dashboard": False, "log_to_driver": False, "logging_level": logging.WARNING,
+                "runtime_env": {"py_modules": [str(self.shipped_package)]}}
             try:
                 if address:
                     ray.init(address=address, **options)
@@ -158,7 +160,7 @@ class RaySession:
         # a task whose worker dies (killed, out of memory) is played again by Ray itself, twice; the same
         # seeds give the same games
         self.task = ray.remote(max_retries=RETRIES)(_ray_chunk)
-        self.shipped = {}
+        self.shipped: dict = {}
 
     def run(self, jobs, on_done) -> None:
         """Run ``(key, spec, games)`` jobs as tasks; ``on_done(key, records)`` as each finishes.
@@ -169,7 +171,8 @@ class RaySession:
         """
         ray = self.ray
         lost_worker = _worker_death_errors(ray)
-        pending, gone = {}, []
+        pending: dict = {}
+        gone: list = []
         try:
             for key, spec, games in jobs:
                 if (spec.ref, spec.variant) not in self.shipped:

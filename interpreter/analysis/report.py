@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import DavitError
@@ -72,7 +73,7 @@ p.verdict{{font-size:1.05em;font-weight:bold}}svg.chart{{max-width:100%;height:a
 
 
 def write_report(path: str, title: str, text: str, runs: list[dict], names: list[str],
-                 comparisons: list[dict] = (), verdicts: list[str] = ()) -> None:
+                 comparisons: Sequence[dict] = (), verdicts: Sequence[str] = ()) -> None:
     """``runs``: one dict per variant with ``variant``, its summary figures, ``records`` and maybe ``coverage``;
     ``comparisons`` (from compare) and their ``verdicts`` in words come first."""
     charts = []

@@ -66,7 +66,7 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     # are the same, and faster
     game = Game(ruleset, spec.players, seed=seed, record=spec.coverage or needs_log(ruleset))
     agents = make_agents(spec.agents, spec.players, seed)
-    offered = Counter()
+    offered: Counter = Counter()
     if spec.coverage:
         agents = [_Offered(a, offered) for a in agents]
     reason = None
@@ -78,7 +78,7 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     if reason is None:
         reason = (game.end_reason or "end") if game.is_over else CAP_REASON
     scores = game.scores
-    record = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
+    record: dict = {"game": index, "seed": seed, "scores": [scores[s] for s in range(spec.players)],
               "winners": list(game.winners), "draw": game.is_draw, "length": game.decisions,
               "end_reason": str(reason), "capped": reason in (CAP_REASON, STEP_LIMIT_REASON, LENGTH_LIMIT_REASON,
                                                                       LENGTH_DRAW_REASON, WORK_LIMIT_REASON)}

@@ -158,7 +158,7 @@ def compare(ref, variants: list[str | None], games: int, players: int, seed: int
     base_rs = load_ruleset(ref, variants[0])
     rivals = base_rs.team_var is None
     summaries = [summarize(recs, players, rivals) for recs in records]
-    out = {"variants": [], "comparisons": []}
+    out: dict[str, list] = {"variants": [], "comparisons": []}
     for v, (variant, summary) in enumerate(zip(variants, summaries)):
         entry = {"variant": variant, **summary}
         ruleset = load_ruleset(ref, variant)

@@ -29,10 +29,10 @@ def summarize(records, players: int, rivals: bool = True) -> dict:
     n = len(records)
     wins = [0] * players
     sole = [0] * players
-    scores = [[] for _ in range(players)]
+    scores: list[list] = [[] for _ in range(players)]
     lengths = []
     ties = no_winner = draws = capped = 0
-    reasons = Counter()
+    reasons: Counter = Counter()
     for r in records:
         for s in range(players):
             scores[s].append(r["scores"][s])

@@ -223,7 +223,7 @@ def sweep(ref, sets: list[tuple[str, list]], games: int, players: int, seed: int
         run = play(specs, games, seed, workers, None, backend, address, progress)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    out = {"points": []}
+    out: dict = {"points": []}
     for v, (changes, rs) in enumerate(zip(combos, rulesets)):
         records = run.games(v)
         point = {"set": changes, **summarize(records, players, rs.team_var is None)}

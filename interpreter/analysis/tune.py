@@ -146,6 +146,6 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
                       f"davit tune: {claim} (loss {best.value:.4g} over {games} games "
                       f"a trial, agents {agents}, seed {seed})",
                       extends=str(ref) if str(ref) in bundled_ids() else None)
-    write_atomically(out, text.encode())
+    write_atomically(out, text.encode())  # type: ignore[union-attr]  # not the base point (above): it changes a value
     result["out"] = out
     return result

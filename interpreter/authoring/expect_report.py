@@ -36,10 +36,10 @@ def node_text(n) -> str | None:
         func = node_text(n.func)
         parts = [node_text(a) for a in n.args] + [
             (f"{k}={node_text(v)}" if node_text(v) else None) for k, v in n.kwargs]
-        return None if func is None or None in parts else f"{func}({', '.join(parts)})"
+        return None if func is None or None in parts else f"{func}({', '.join(map(str, parts))})"
     if isinstance(n, ast.ListLit):
         parts = [node_text(i) for i in n.items]
-        return None if None in parts else f"[{', '.join(parts)}]"
+        return None if None in parts else f"[{', '.join(map(str, parts))}]"
     if isinstance(n, ast.BinOp):
         left, right = node_text(n.left), node_text(n.right)
         return left and right and f"({left} {n.op} {right})"
@@ -56,7 +56,7 @@ def node_text(n) -> str | None:
         parts = [node_text(n.first)] + [node_text(o) for _, o in n.rest]
         if None in parts:
             return None
-        text = parts[0]
+        text = str(parts[0])
         for (op, _), part in zip(n.rest, parts[1:]):
             text += f" {op} {part}"
         return f"({text})"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..agents import FirstAgent, RandomAgent
 from ..errors import DavitError, Location, ScenarioError, did_you_mean, raise_all
@@ -209,7 +210,8 @@ class _Runner:
                                           "add an `expect:` or steps", code="empty-scenario"))
         for i, step in enumerate(steps):
             if isinstance(step, dict) and "refuse" in step:
-                problems.extend(self._check_refusal(step["refuse"], step.loc_of("refuse"), i + 1))
+                where = step.loc_of("refuse")  # type: ignore[attr-defined]  # a mapping of the tree: a LocMap
+                problems.extend(self._check_refusal(step["refuse"], where, i + 1))
         return problems
 
     def _check_refusal(self, spec, loc, number) -> list:
@@ -280,7 +282,7 @@ class _Runner:
         if d.get("setup"):
             self.run_block(game, self.compile_block(d["setup"], "scenario setup"))
             game.resettle()
-        steps = d.get("steps") or []
+        steps: Any = d.get("steps") or []   # a LocList when given
         for i, step in enumerate(steps):
             loc = steps.loc_of(i)
             self.step(game, step, loc, i + 1)

@@ -124,7 +124,7 @@ def _validate_paths(paths, provenance: bool, cache: bool) -> list[Finding]:
 
 def _validate_ruleset(ruleset_file: Path, provenance: bool) -> list[Finding]:
     from ..rules.loading import combination_problems, load_ruleset  # the heavy part: only when not cached
-    out = []
+    out: list[Finding] = []
     shown = display_path(ruleset_file)
     try:
         rs = load_ruleset(ruleset_file)

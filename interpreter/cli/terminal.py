@@ -125,7 +125,7 @@ def cmd_play(args) -> int:
         agents[seat].hot_seat = screen
     narrate = not (args.json or args.quiet or humans)
     shown = len(game.log) if args.resume else 0
-    snapshots = {seat: [] for seat in humans}   # the game before each decision of a person
+    snapshots: dict[int, list] = {seat: [] for seat in humans}   # the game before each decision of a person
     try:
         while not game.is_over:
             if narrate:

@@ -7,7 +7,9 @@ position in the YAML file.
 """
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, Location
 from ..load.yaml_reader import position_in_file
@@ -19,6 +21,10 @@ from .expressions import ExpressionCompiler
 from .parser import parse
 from .primitives import BUILTIN_VALUES, PRIMITIVES
 from .snippet_memo import local_key, shape, text_key
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
+    from .typecheck import TypeChecker
 
 
 @dataclass
@@ -54,6 +60,7 @@ class Env:
     thing_ids: set = field(default_factory=set)      # every thing id, at the largest player count
     zone_ids: set = field(default_factory=set)       # every zone and space id (per-player ones as id@seat)
     layout: object = None                            # a fast_reads.Layout: where attribute names live
+    action_ids: set = field(default_factory=set)     # every action id (set by rules/build.py)
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)
@@ -78,7 +85,7 @@ class Compiler(ExpressionCompiler):
     def __init__(self, env: Env):
         self.env = env
         self._slot = 0
-        self.checker = None  # a typecheck.TypeChecker, once the ruleset's vocabulary is known
+        self.checker: TypeChecker | None = None  # once the ruleset's vocabulary is known
         self.memo = None     # a snippet_memo.Recorder while a ruleset is built: snippets its base compiled
 
     def _remembered(self, key: tuple, work, tree=None):
@@ -109,7 +116,7 @@ class Compiler(ExpressionCompiler):
 
     # -- entry points -------------------------------------------------------
 
-    def expression(self, text, what: str, local: set = frozenset(), pure: bool = True):
+    def expression(self, text, what: str, local: Collection[str] = frozenset(), pure: bool = True):
         """Compile a condition or value; returns ``fn(game, locals)`` or None on error."""
         return self._remembered(("expression", text_key(text), what, local_key(local), pure),
                                 lambda: self._expression(text, what, local, pure))
@@ -126,7 +133,7 @@ class Compiler(ExpressionCompiler):
             self.env.errors.append(exc)
             return None
 
-    def block(self, text, code_id: str, what: str, params: tuple = (), local: set = frozenset(),
+    def block(self, text, code_id: str, what: str, params: tuple = (), local: Collection[str] = frozenset(),
               pure: bool = False):
         """Compile statements into a :class:`vm.Code` registered under ``code_id``."""
         snippet = Snippet(text, what)
@@ -279,7 +286,7 @@ class Compiler(ExpressionCompiler):
             head = len(out)
             nxt = vm.ForNext(slot, s.var, None, loc)
             out.append(nxt)
-            loop = {"continue": head, "breaks": [], "slot": slot}
+            loop: dict[str, Any] = {"continue": head, "breaks": [], "slot": slot}
             self._stmts(s.body, sn, scope, pure, out, loops + [loop])
             out.append(vm.Jump(head, loc))
             nxt.end = len(out)
@@ -321,7 +328,7 @@ class Compiler(ExpressionCompiler):
 
     def _special_call(self, call: ast.Call, sn, scope, pure, result_var):
         """``choose(...)`` and calls of waiting functions become their own instructions."""
-        name = call.func.id
+        name = call.func.id   # type: ignore[attr-defined]  # only a call of a name comes here (_stmts)
         if name == "choose" and name not in scope:
             if pure:
                 raise self._error("choose(...) asks a player and cannot be used here", sn, call)
@@ -360,13 +367,13 @@ _ASSIGNED: dict = {}
 
 
 def _global_from_local(name, slot):
-    def assign(g, L):
+    def assign(g: GameHost, L):
         g.set_var(name, L.pop(slot, None))
     return assign
 
 
 def _drop_slot(slot):
-    def drop(g, L):
+    def drop(g: GameHost, L):
         L.pop(slot, None)
     return drop
 
@@ -392,10 +399,10 @@ def compute_suspending(functions: dict, global_names=frozenset()) -> None:
     while changed:
         changed = False
         for name, info in functions.items():
-            callees = [functions[c] for c in calls[name] if c in functions]
-            if not info.suspends and any(c.suspends for c in callees):
+            called = [functions[c] for c in calls[name] if c in functions]
+            if not info.suspends and any(c.suspends for c in called):
                 info.suspends = True
                 changed = True
-            if not info.changes_game and any(c.changes_game or c.suspends for c in callees):
+            if not info.changes_game and any(c.changes_game or c.suspends for c in called):
                 info.changes_game = True
                 changed = True

@@ -24,11 +24,14 @@ literals, and every node keeps its line in the line table.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..errors import RunawayGameError
 from ..machine import budget
 from . import ast
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 INDENT = "    "
 CALL_WORK = 10   # work units a call costs beside what it walks (a VM call costs 100: a stack and a frame)
@@ -40,14 +43,14 @@ class Shape(NamedTuple):
     stops_at_end: bool  # the function may end the game and must then stop, as on the VM
 
 
-def loop_items(g, items, loc) -> list:
+def loop_items(g: GameHost, items, loc) -> list:
     """What a ``for`` walks: the collection as it is when the loop starts (a zone: its things), charged as work."""
     if hasattr(items, "defn"):
         return budget.each(g, g.zone_things(items), loc)
     return list(budget.each(g, items, loc))
 
 
-def runaway(g, max_steps, loc):
+def runaway(g: GameHost, max_steps, loc):
     phase = " > ".join(g.state.phase) or "(no phase)"
     raise RunawayGameError(f"a function did not finish within {max_steps} steps; it was in phase '{phase}'", loc,
                            hint="a loop never ends; raise limits.max_steps if the game is really this long")

@@ -18,6 +18,8 @@ the rule's ``file:line:col``.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import DavitError, DslError, did_you_mean
 from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
@@ -25,6 +27,9 @@ from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .fast_reads import inline_read, reader_for
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 # built-ins taking (xs, x -> body) written out as a comprehension, the lambda's body inline (see
 # _inlined_lambda): the form of each, with {src} the items (collection_of, charged as the built-in charges
@@ -48,7 +53,7 @@ ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 
 
-def member(g, item, collection) -> bool:
+def member(g: GameHost, item, collection) -> bool:
     """``item in collection``; a zone contains the things that are in it now."""
     cls = collection.__class__
     if cls is list:   # a search through the list: work for this decision's budget (charge() inlined: it is hot)
@@ -65,7 +70,7 @@ def _number_literal(n) -> bool:
     return isinstance(n, ast.Const) and type(n.value) in (int, float)
 
 
-def compare_chain(g, first, rest) -> bool:
+def compare_chain(g: GameHost, first, rest) -> bool:
     """``a < b in c``: a chain with ``in``; ``rest`` holds (operator, thunk) pairs."""
     a = first
     for op, thunk in rest:
@@ -91,7 +96,7 @@ def function_caller(info):
     """
     code_id = info.code_id
 
-    def call(g, *values):
+    def call(g: GameHost, *values):
         fast = info.fast
         if fast is None:
             return execute.call_sync(g, g.codes[code_id], list(values))
@@ -474,6 +479,11 @@ class Generator:
 
 class ExpressionCompiler:
     """Mixin for :class:`Compiler`: expressions and simple statements as compiled Python functions."""
+
+    env: Any   # compiler.Env, set by Compiler (compiler.py imports this module), which defines ``_error``
+
+    if TYPE_CHECKING:
+        def _error(self, message, snippet, node, hint=None, code=None) -> DslError: ...
 
     def _generator(self, sn, scope, pure) -> Generator:
         return Generator(self, sn, scope, pure)

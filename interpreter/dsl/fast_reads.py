@@ -24,10 +24,14 @@ chosen by the name; a ruleset's text only ever reaches the source through
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..machine import attributes
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.values import ThingRef, ZoneRef
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 # names every object of a class answers itself: the access is fixed text, looked up, never built from the name
 THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
@@ -146,6 +150,7 @@ def _first_look(layout, name, general):
         or name in THING_BUILTINS or name in ZONE_BUILTINS or name in THING_FIELD or name in ENGINE_PROPS
     if other_places:
         return general
+    cls: type
     if name in layout.zone_attrs and name not in layout.thing_attrs:
         cls = ZoneRef
     elif name in layout.thing_attrs and name not in layout.zone_attrs:
@@ -153,7 +158,7 @@ def _first_look(layout, name, general):
     else:
         return general
 
-    def read(g, o, loc):
+    def read(g: GameHost, o, loc):
         if o.__class__ is cls:
             attrs = o.attrs
             if name in attrs:

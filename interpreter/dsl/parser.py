@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast as py_ast
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -89,7 +90,8 @@ _NAMED_TOKENS = frozenset({"NAME", "NUMBER", "STRING"})   # the tokens a rule se
 
 def _prepare(children, all_tokens=False):
     """(the children a rule works with, the position where its text starts, its depth)."""
-    items, start, depth = [], None, 0
+    items: list = []
+    start, depth = None, 0
     for child in children:
         if child is None:   # an optional part that is absent
             items.append(None)
@@ -377,7 +379,7 @@ def _parse_source(source: str, mode: str):
     variant (which repeats its base's snippets) or a scenario reuses the
     parse; errors are raised, never cached.
     """
-    built = _lark().parse(source, start="start_block" if mode == "block" else "start_expr")
+    built: Any = _lark().parse(source, start="start_block" if mode == "block" else "start_expr")
     if built.depth > MAX_NESTING * 3:
         return _TOO_DEEP
     return built.value

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from ..load.limits import MAX_ITEMS, MAX_WORK
 from ..machine.budget import charge, over_budget
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, type_name
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ def _items(value, loc, what="a list"):
     raise GameError(f"expected {what}, got {type_name(value)}", loc)
 
 
-def collection_of(g, value, loc):
+def collection_of(g: GameHost, value, loc):
     """A collection argument: lists as they are, zones as their things; its length is work for the budget."""
     items = g.zone_things(value) if isinstance(value, ZoneRef) else _items(value, loc)
     g.work += len(items)   # (charge() inlined: every collection built-in comes here)
@@ -77,29 +81,29 @@ def collection_of(g, value, loc):
 # --- built-in values --------------------------------------------------------
 
 @builtin_value("players")
-def _players(g):
+def _players(g: GameHost):
     """The seats still in the game, in seat order."""
     return [p for p in g.table.players if not g.state.out[p.seat]]
 
 
 @builtin_value("all_players")
-def _all_players(g):
+def _all_players(g: GameHost):
     return list(g.table.players)
 
 
 @builtin_value("num_players")
-def _num_players(g):
+def _num_players(g: GameHost):
     return len(g.table.players)
 
 
 @builtin_value("game_over")
-def _game_over(g):
+def _game_over(g: GameHost):
     """True once the game has ended."""
     return g.state.over
 
 
 @builtin_value("winners")
-def _winners(g):
+def _winners(g: GameHost):
     """The players who won (empty until the game is over)."""
     return [g.table.players[s] for s in g.winners]
 
@@ -107,7 +111,7 @@ def _winners(g):
 # --- collections --------------------------------------------------------------
 
 @primitive()
-def count(g, loc, collection, predicate=None):
+def count(g: GameHost, loc, collection, predicate=None):
     """count(xs) — how many items; count(xs, x -> cond) — how many satisfy cond."""
     items = collection_of(g, collection, loc)
     if predicate is None:
@@ -116,7 +120,7 @@ def count(g, loc, collection, predicate=None):
 
 
 @primitive(name="sum")
-def sum_(g, loc, collection, value=None):
+def sum_(g: GameHost, loc, collection, value=None):
     """sum(xs) or sum(xs, x -> value): the total."""
     items = collection_of(g, collection, loc)
     if value is None:
@@ -125,7 +129,7 @@ def sum_(g, loc, collection, value=None):
 
 
 @primitive(name="min")
-def min_(g, loc, collection, key=None):
+def min_(g: GameHost, loc, collection, key=None):
     """min(xs) or min(xs, x -> key): the smallest value (none for an empty list)."""
     items = collection_of(g, collection, loc)
     if not items:
@@ -134,7 +138,7 @@ def min_(g, loc, collection, key=None):
 
 
 @primitive(name="max")
-def max_(g, loc, collection, key=None):
+def max_(g: GameHost, loc, collection, key=None):
     """max(xs) or max(xs, x -> key): the largest value (none for an empty list)."""
     items = collection_of(g, collection, loc)
     if not items:
@@ -143,34 +147,34 @@ def max_(g, loc, collection, key=None):
 
 
 @primitive(name="any")
-def any_(g, loc, collection, predicate=None):
+def any_(g: GameHost, loc, collection, predicate=None):
     """any(xs) or any(xs, x -> cond): true if at least one item is (or satisfies) true."""
     items = collection_of(g, collection, loc)
     return any(items) if predicate is None else any(predicate(x) for x in items)
 
 
 @primitive(name="all")
-def all_(g, loc, collection, predicate=None):
+def all_(g: GameHost, loc, collection, predicate=None):
     """all(xs) or all(xs, x -> cond): true if every item is (or satisfies) true."""
     items = collection_of(g, collection, loc)
     return all(items) if predicate is None else all(predicate(x) for x in items)
 
 
 @primitive(name="filter")
-def filter_(g, loc, collection, predicate):
+def filter_(g: GameHost, loc, collection, predicate):
     """filter(xs, x -> cond): the items that satisfy cond, in order."""
     return [x for x in collection_of(g, collection, loc) if predicate(x)]
 
 
 @primitive(name="sorted")
-def sorted_(g, loc, collection, key=None, *, descending=False):
+def sorted_(g: GameHost, loc, collection, key=None, *, descending=False):
     """sorted(xs) or sorted(xs, x -> key, descending=true): a sorted copy (stable)."""
     items = collection_of(g, collection, loc)
     return sorted(items, key=key, reverse=bool(descending))
 
 
 @primitive()
-def first(g, loc, collection, predicate=None):
+def first(g: GameHost, loc, collection, predicate=None):
     """first(xs) or first(xs, x -> cond): the first (matching) item, or none."""
     for x in collection_of(g, collection, loc):
         if predicate is None or predicate(x):
@@ -179,7 +183,7 @@ def first(g, loc, collection, predicate=None):
 
 
 @primitive()
-def last(g, loc, collection, predicate=None):
+def last(g: GameHost, loc, collection, predicate=None):
     """last(xs) or last(xs, x -> cond): the last (matching) item, or none."""
     found = None
     for x in collection_of(g, collection, loc):
@@ -189,7 +193,7 @@ def last(g, loc, collection, predicate=None):
 
 
 @primitive()
-def lowest(g, loc, collection, key):
+def lowest(g: GameHost, loc, collection, key):
     """lowest(xs, x -> key): every item whose key is the smallest (ties included)."""
     items = collection_of(g, collection, loc)
     if not items:
@@ -200,7 +204,7 @@ def lowest(g, loc, collection, key):
 
 
 @primitive()
-def highest(g, loc, collection, key):
+def highest(g: GameHost, loc, collection, key):
     """highest(xs, x -> key): every item whose key is the largest (ties included)."""
     items = collection_of(g, collection, loc)
     if not items:
@@ -211,13 +215,13 @@ def highest(g, loc, collection, key):
 
 
 @primitive(name="list")
-def list_(g, loc, collection):
+def list_(g: GameHost, loc, collection):
     """list(zone_or_list): the items as a list (a snapshot of a zone)."""
     return list(collection_of(g, collection, loc))
 
 
 @primitive(name="range")
-def range_(g, loc, start, stop=None):
+def range_(g: GameHost, loc, start, stop=None):
     """range(n) is 0..n-1; range(a, b) is a..b-1."""
     span = range(start) if stop is None else range(start, stop)
     if len(span) > MAX_ITEMS:   # a stranger's ruleset may not ask for a list that fills memory
@@ -227,12 +231,12 @@ def range_(g, loc, start, stop=None):
 
 
 @primitive(name="abs")
-def abs_(g, loc, number):
+def abs_(g: GameHost, loc, number):
     """abs(n): the absolute value."""
     return abs(number)
 
 
-def _shown(g, value) -> str:
+def _shown(g: GameHost, value) -> str:
     cls = value.__class__
     if cls is str or cls is int:   # the common case (building an id such as "deck" + text(c)), without the tests
         return str(value)
@@ -245,13 +249,13 @@ def _shown(g, value) -> str:
 
 
 @primitive()
-def text(g, loc, value):
+def text(g: GameHost, loc, value):
     """text(x): x as readable text (players by their seat name)."""
     return _shown(g, value)
 
 
 @primitive()
-def lookup(g, loc, table, key, default=None):
+def lookup(g: GameHost, loc, table, key, default=None):
     """lookup(table, key): a value from a constant table (a map), or default."""
     if not isinstance(table, dict):
         raise GameError(f"lookup() needs a table, got {type_name(table)}", loc)
@@ -261,19 +265,19 @@ def lookup(g, loc, table, key, default=None):
 # --- finding things -------------------------------------------------------------
 
 @primitive()
-def zone(g, loc, id, player=None):
+def zone(g: GameHost, loc, id, player=None):
     """zone("deck") or zone("hand", p): a zone by id (per-player zones need the player)."""
     return g.find_zone(id, player, loc)
 
 
 @primitive()
-def space(g, loc, id):
+def space(g: GameHost, loc, id):
     """space("a1"): a board space by id."""
     return g.find_zone(str(id), None, loc)
 
 
 @primitive()
-def thing(g, loc, id, player=None):
+def thing(g: GameHost, loc, id, player=None):
     """thing("card-5@0"): a card, piece or token by id; thing("pawn", p): p's own copy of a per-player thing."""
     if player is not None:
         if not isinstance(player, PlayerRef):
@@ -286,7 +290,7 @@ def thing(g, loc, id, player=None):
 
 
 @primitive()
-def things(g, loc, kind=None):
+def things(g: GameHost, loc, kind=None):
     """things() or things("card"): every thing (of a kind), wherever it is."""
     found = list(g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ()))
     charge(g, len(found), loc)
@@ -294,7 +298,7 @@ def things(g, loc, kind=None):
 
 
 @primitive()
-def player(g, loc, seat):
+def player(g: GameHost, loc, seat):
     """player(0): the player in seat 0 (seats count from 0)."""
     if not isinstance(seat, int) or not 0 <= seat < len(g.table.players):
         raise GameError(f"no player in seat {seat!r}", loc)
@@ -302,27 +306,27 @@ def player(g, loc, seat):
 
 
 @primitive()
-def top(g, loc, zone_):
+def top(g: GameHost, loc, zone_):
     """top(zone): the first thing in a zone, or none."""
     items = g.zone_things(zone_)
     return items[0] if items else None
 
 
 @primitive()
-def bottom(g, loc, zone_):
+def bottom(g: GameHost, loc, zone_):
     """bottom(zone): the last thing in a zone, or none."""
     items = g.zone_things(zone_)
     return items[-1] if items else None
 
 
 @primitive()
-def next_player(g, loc, p):
+def next_player(g: GameHost, loc, p):
     """next_player(p): the next seat clockwise that is still in the game."""
     return g.next_player(p)
 
 
 @primitive()
-def turn_order(g, loc, start):
+def turn_order(g: GameHost, loc, start):
     """turn_order(p): the seats still in the game, clockwise, starting with p."""
     return g.turn_order(start)
 
@@ -330,31 +334,31 @@ def turn_order(g, loc, start):
 # --- the board --------------------------------------------------------------------
 
 @primitive()
-def neighbours(g, loc, where, kind=None):
+def neighbours(g: GameHost, loc, where, kind=None):
     """neighbours(space) or neighbours(space, "stair"): the spaces one edge away (following arrows)."""
     return g.board.neighbours(g, where, kind)
 
 
 @primitive()
-def reachable(g, loc, start, steps=None, kind=None):
+def reachable(g: GameHost, loc, start, steps=None, kind=None):
     """reachable(space, n): the spaces within n edges (all reachable spaces without n)."""
     return g.board.reachable(g, start, steps, kind)
 
 
 @primitive()
-def path(g, loc, start, goal):
+def path(g: GameHost, loc, start, goal):
     """path(a, b): the spaces of a shortest path from a to b (empty if none)."""
     return g.board.path(g, start, goal)
 
 
 @primitive()
-def distance(g, loc, start, goal):
+def distance(g: GameHost, loc, start, goal):
     """distance(a, b): the number of edges on a shortest path, or none."""
     return g.board.distance(g, start, goal)
 
 
 @primitive()
-def spaces(g, loc, predicate=None):
+def spaces(g: GameHost, loc, predicate=None):
     """spaces() or spaces(s -> cond): the board spaces still on the board, in declaration order."""
     zprops = g.state.zprops
     found = [s for s in g.table.space_list if not (s.id in zprops and zprops[s.id].get("removed"))]
@@ -362,7 +366,7 @@ def spaces(g, loc, predicate=None):
 
 
 @primitive()
-def on_board(g, loc, where):
+def on_board(g: GameHost, loc, where):
     """on_board(z): true if z is a board space still on the board (as ``z in spaces()``, without the list)."""
     if not isinstance(where, ZoneRef) or where.id not in g.board.graph:
         return False
@@ -370,31 +374,31 @@ def on_board(g, loc, where):
 
 
 @primitive()
-def can_enter(g, loc, what, where):
+def can_enter(g: GameHost, loc, what, where):
     """can_enter(thing, zone): true if the zone's capacity and admission rule let the thing in now."""
     return g.can_enter(what, where, loc) is None
 
 
 @primitive()
-def refusal(g, loc, what, where):
+def refusal(g: GameHost, loc, what, where):
     """refusal(thing, zone): why the zone would refuse the thing now (text), or none."""
     return g.can_enter(what, where, loc)
 
 
 @primitive(effect=True)
-def remove_space(g, loc, where):
+def remove_space(g: GameHost, loc, where):
     """remove_space(space): take a space off the board (its edges go with it)."""
     g.board.set_removed(g, where, True)
 
 
 @primitive(effect=True)
-def restore_space(g, loc, where):
+def restore_space(g: GameHost, loc, where):
     """restore_space(space): put a removed space back."""
     g.board.set_removed(g, where, False)
 
 
 @primitive(effect=True)
-def connect(g, loc, a, b, kind="link", *, one_way=False):
+def connect(g: GameHost, loc, a, b, kind="link", *, one_way=False):
     """connect(a, b, "kind", one_way=false): add an edge during play."""
     g.board.connect(g, a, b, kind, one_way)
 
@@ -402,7 +406,7 @@ def connect(g, loc, a, b, kind="link", *, one_way=False):
 # --- moving things -----------------------------------------------------------------
 
 @primitive(effect=True)
-def move(g, loc, what, to, *, at="bottom", face=None):
+def move(g: GameHost, loc, what, to, *, at="bottom", face=None):
     """move(thing_or_list, zone, at="top"|"bottom"|index, face="up"|"down")."""
     if isinstance(what, list):
         for t in list(what):
@@ -412,14 +416,14 @@ def move(g, loc, what, to, *, at="bottom", face=None):
 
 
 @primitive(effect=True)
-def move_all(g, loc, source, to, *, face=None):
+def move_all(g: GameHost, loc, source, to, *, face=None):
     """move_all(from_zone, to_zone): move everything, keeping the order."""
     for t in list(g.zone_things(source)):
         g.move_thing(t, to, "bottom", face, loc)
 
 
 @primitive(effect=True)
-def draw(g, loc, source, to, n=None, *, face=None):
+def draw(g: GameHost, loc, source, to, n=None, *, face=None):
     """draw(deck, hand) moves the top thing and returns it (none if empty); draw(deck, hand, n) returns a list."""
     drawn = []
     for _ in range(1 if n is None else n):
@@ -435,13 +439,13 @@ def draw(g, loc, source, to, n=None, *, face=None):
 
 
 @primitive(effect=True)
-def shuffle(g, loc, zone_, *, name=None):
+def shuffle(g: GameHost, loc, zone_, *, name=None):
     """shuffle(zone, name="deck"): shuffle a zone; the name lets a scenario pin the result."""
     g.shuffle_zone(zone_, name, loc)
 
 
 @primitive(effect=True)
-def roll(g, loc, faces, *, name=None):
+def roll(g: GameHost, loc, faces, *, name=None):
     """roll([faces...], name="die"): one face at random (pinnable by name)."""
     items = collection_of(g, faces, loc)
     if not items:
@@ -450,7 +454,7 @@ def roll(g, loc, faces, *, name=None):
 
 
 @primitive(effect=True)
-def pick_random(g, loc, collection, *, name=None):
+def pick_random(g: GameHost, loc, collection, *, name=None):
     """pick_random(xs, name="draw"): one item at random (pinnable by name)."""
     items = collection_of(g, collection, loc)
     if not items:
@@ -459,14 +463,14 @@ def pick_random(g, loc, collection, *, name=None):
 
 
 @primitive(effect=True)
-def flip(g, loc, what, face=None):
+def flip(g: GameHost, loc, what, face=None):
     """flip(thing) turns it over; flip(thing, "up") sets the side."""
     for t in what if isinstance(what, list) else [what]:
         g.set_face(t, None if face is None else face == "up", loc)
 
 
 @primitive(effect=True)
-def reveal(g, loc, what):
+def reveal(g: GameHost, loc, what):
     """reveal(thing_or_list_or_zone): turn face up for everyone."""
     items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
     for t in list(items):
@@ -474,7 +478,7 @@ def reveal(g, loc, what):
 
 
 @primitive(effect=True)
-def hide(g, loc, what):
+def hide(g: GameHost, loc, what):
     """hide(thing_or_list_or_zone): turn face down."""
     items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
     for t in list(items):
@@ -482,7 +486,7 @@ def hide(g, loc, what):
 
 
 @primitive(effect=True)
-def peek(g, loc, who, what):
+def peek(g: GameHost, loc, who, what):
     """peek(player, thing_or_list): the player may now see these face-down things."""
     g.let_see(who, what, loc)
 
@@ -490,19 +494,19 @@ def peek(g, loc, who, what):
 # --- players and scores ------------------------------------------------------------
 
 @primitive(effect=True)
-def score(g, loc, who, amount, *, reason=None):
+def score(g: GameHost, loc, who, amount, *, reason=None):
     """score(player, n, reason="..."): add n (may be negative) to the player's score."""
     g.add_score(who, amount, reason, loc)
 
 
 @primitive(effect=True)
-def eliminate(g, loc, who, *, reason=None):
+def eliminate(g: GameHost, loc, who, *, reason=None):
     """eliminate(player): the player leaves the game (skipped in turn order)."""
     g.eliminate(who, reason, loc)
 
 
 @primitive(effect=True)
-def end_game(g, loc, *, reason=None, draw=False):
+def end_game(g: GameHost, loc, *, reason=None, draw=False):
     """end_game(reason="..."): the game ends after the current statement; draw=true: in a draw (nobody wins)."""
     if not isinstance(draw, bool):
         raise GameError(f"end_game(draw=...) needs true or false, got {type_name(draw)}", loc)
@@ -514,13 +518,13 @@ def end_game(g, loc, *, reason=None, draw=False):
 
 
 @primitive(effect=True)
-def end_turn(g, loc):
+def end_turn(g: GameHost, loc):
     """end_turn(): the current turn ends once this effect is done (the rest of its actions are skipped)."""
     g.state.vars["%end_turn"] = True
 
 
 @primitive()
-def has_effect(g, loc, card):
+def has_effect(g: GameHost, loc, card):
     """has_effect(card): true if the card's definition carries an `effect`."""
     return isinstance(card, ThingRef) and f"effect:{card.def_id}" in g.codes
 

@@ -6,13 +6,17 @@ Registered in the same table as ``primitives.py`` (it imports every
 from __future__ import annotations
 
 from itertools import combinations as _combinations
+from typing import TYPE_CHECKING
 
 from ..errors import GameError
 from .primitives import collection_of, primitive
 
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
+
 
 @primitive()
-def combinations(g, loc, collection, k):
+def combinations(g: GameHost, loc, collection, k):
     """combinations(xs, k): every way to pick k items of xs, each a list in the original order.
 
     Example: ``combinations([1, 2, 3], 2)`` -> ``[[1, 2], [1, 3], [2, 3]]``.
@@ -28,7 +32,7 @@ def combinations(g, loc, collection, k):
 
 
 @primitive()
-def matches(g, loc, faces, need, count, wild=None):
+def matches(g: GameHost, loc, faces, need, count, wild=None):
     """matches(faces, need, count, wild=none): true if at least `count` of `faces` equal `need`, a `wild` face counting as any.
 
     Example: ``matches(["black", "white"], "black", 2, "white")`` -> ``true``.

@@ -6,9 +6,14 @@ during play and removed spaces are respected exactly as ``neighbours`` does.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import GameError
 from ..machine.budget import charge
 from .primitives import primitive
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 
 def _kinds(kind, loc):
@@ -21,12 +26,12 @@ def _kinds(kind, loc):
     raise GameError("walk_ends(): kind must be a text or a list of texts", loc)
 
 
-def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
+def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
     """Every (end, length) a walk from start can finish on; see walk_ends."""
     if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
         raise GameError(f"walk_ends(): steps must be a whole number from 0, got {steps!r}", loc)
     board = g.board
-    origin = board._id(start)
+    origin = board.space_id(start)
     if origin not in board.graph:
         raise GameError(f"walk_ends(): '{origin}' is not a board space", loc)
     if g.state.zprops.get(origin, {}).get("removed"):
@@ -38,7 +43,7 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
 
     ends: dict[str, None] = {}
     seen = set()
-    todo = [(origin, None, steps)]
+    todo: list[tuple[str, str | None, int]] = [(origin, None, steps)]
     while todo:
         step = todo.pop()
         if step in seen:
@@ -72,7 +77,7 @@ def _walks(g, loc, start, steps, kind, no_reverse, enter, stop):
 
 
 @primitive()
-def walk_ends(g, loc, start, steps, kind=None, enter=None, stop=None, *, no_reverse=True):
+def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, *, no_reverse=True):
     """walk_ends(space, n, kind, enter, stop): the spaces where a walk of exactly n steps can end.
 
     The walk follows edges in their direction (only edges of `kind`, a text

@@ -7,20 +7,25 @@ loop in the rules. They name no game.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import GameError
 from ..machine.attributes import reader
 from ..machine.values import ThingRef, ZoneRef, type_name
 from .primitives import primitive
 
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
-def _zone_ids(g, zone_, loc, what):
+
+def _zone_ids(g: GameHost, zone_, loc, what):
     if not isinstance(zone_, ZoneRef):
         raise GameError(f"{what}() needs a zone, got {type_name(zone_)}", loc)
     return g.state.zones[zone_.id]
 
 
 @primitive()
-def run_from(g, loc, zone_, start):
+def run_from(g: GameHost, loc, zone_, start):
     """run_from(zone, thing): that thing and every thing after it in the zone, in order ([] if it is not there)."""
     ids = _zone_ids(g, zone_, loc, "run_from")
     if not isinstance(start, ThingRef) or start.id not in ids:
@@ -30,7 +35,7 @@ def run_from(g, loc, zone_, start):
 
 
 @primitive()
-def face_up_tail(g, loc, zones):
+def face_up_tail(g: GameHost, loc, zones):
     """face_up_tail(zone): the unbroken face-up things at the end of the zone, in order ([] if the last is face down).
 
     Given a list of zones, the tails of all of them, one after the other.
@@ -43,7 +48,7 @@ def face_up_tail(g, loc, zones):
     return _tail(g, zones, loc)
 
 
-def _tail(g, zone_, loc):
+def _tail(g: GameHost, zone_, loc):
     ids = _zone_ids(g, zone_, loc, "face_up_tail")
     props = g.state.props
     i = len(ids)
@@ -54,7 +59,7 @@ def _tail(g, zone_, loc):
 
 
 @primitive()
-def stack_targets(g, loc, thing_, zones, attr, step, same=None):
+def stack_targets(g: GameHost, loc, thing_, zones, attr, step, same=None):
     """stack_targets(thing, zones, "value", 1, ["suit"]): the zones whose last thing is face up and continues a sequence with the thing.
 
     A zone qualifies when its last thing's ``attr`` equals the thing's plus

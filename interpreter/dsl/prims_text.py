@@ -6,10 +6,14 @@ only ``{}``, ``{0}`` and doubled braces.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..machine.values import PlayerRef, type_name
 from .primitives import _shown, primitive
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 _HOLE = re.compile(r"\{\{|\}\}|\{(\d*)\}|[{}]")
 
@@ -42,7 +46,7 @@ def fill_holes(template: str, values: list, loc) -> str:
 
 
 @primitive(effect=True, narration=True)
-def log(g, loc, message, *args, to=None):
+def log(g: GameHost, loc, message, *args, to=None):
     """log("text {} and {}", a, b): a line of narration; each {} is filled with the next value.
 
     A line that names a thing is read only by the seats that may see that thing
@@ -51,7 +55,7 @@ def log(g, loc, message, *args, to=None):
     if not g.record:   # narration only: nothing to do when no one reads the log
         return
     text = str(message) if not args else fill_holes(str(message), [_shown(g, a) for a in args], loc)
-    event = {"e": "log", "text": text}
+    event: dict[str, Any] = {"e": "log", "text": text}
     only = g.seers_of(args)
     if to is not None:
         readers = to if isinstance(to, list) else [to]

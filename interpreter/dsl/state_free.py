@@ -22,9 +22,14 @@ and only for arguments that cannot share a key by mere equality (``true``,
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 # primitives that read their arguments and the table's fixed pieces, never the position
 TABLE_ONLY_PRIMITIVES = frozenset({"abs", "text", "space", "zone", "thing", "player", "things", "lookup", "range"})
@@ -123,7 +128,7 @@ def worth_keeping(expression) -> bool:
 
 def remembered(fast):
     """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it."""
-    def call(g, *args):
+    def call(g: GameHost, *args):
         for arg in args:
             if arg.__class__ not in KEPT_ARGUMENTS or (arg.__class__ is str and len(arg) > MAX_KEPT_TEXT):
                 return fast(g, *args)
@@ -136,5 +141,5 @@ def remembered(fast):
                     and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
                 kept[key] = answer
         return answer
-    call.__wrapped__ = fast
+    call.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
     return call

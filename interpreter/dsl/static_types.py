@@ -20,6 +20,7 @@ class ThingOf(str):
     """
 
     __slots__ = ("kind",)
+    kind: str
 
     def __new__(cls, kind: str):
         obj = super().__new__(cls, THING)
@@ -38,6 +39,8 @@ class MapOf(str):
     """
 
     __slots__ = ("keys", "value")
+    keys: frozenset
+    value: str
 
     def __new__(cls, value, keys):
         obj = super().__new__(cls, MAP)

@@ -29,7 +29,7 @@ def lark_parser(grammar: str, options: dict) -> Lark:
 
     folder = cache_folder.cache_dir("lark", of_rulesets=False)
     key = cache_folder.secret() if folder is not None else None
-    if key is None:
+    if folder is None or key is None:
         return Lark(grammar, **options)
     import marshal
 

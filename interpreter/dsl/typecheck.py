@@ -95,7 +95,7 @@ class TypeChecker:
     def __init__(self, vocab: Vocabulary, errors: list):
         self.vocab = vocab
         self.errors = errors
-        self._returns = None  # while inferring a function's type: the types its `return`s give
+        self._returns: list | None = None  # while inferring a function's type: the types its `return`s give
         self._constants_read: dict = {}  # id(Name node) -> the constant it reads, in the snippet being checked
         self._in_loop_pass = False
 
@@ -377,7 +377,7 @@ class TypeChecker:
                 arg_types.append(t)
                 if i == 0:
                     first = t
-        given = dict(zip(range(len(n.args)), zip(n.args, arg_types)))
+        given: dict[int | str, tuple] = dict(zip(range(len(n.args)), zip(n.args, arg_types)))
         for key, v in n.kwargs:
             if isinstance(v, ast.Lambda):
                 inner = dict(types)
@@ -386,7 +386,7 @@ class TypeChecker:
                 self._type(v.body, sn, inner)
             else:
                 given[key] = (v, self._type(v, sn, types))
-        if name not in self.vocab.functions:
+        if name is not None and name not in self.vocab.functions:
             for position, param in _NUMBER_ARGS.get(name, ()):
                 arg, t = given.get(position) or given.get(param) or (None, ANY)
                 if not fits(t, NUMBER) and t != NONE:
@@ -399,7 +399,7 @@ class TypeChecker:
         if name == "thing" and literal is not None:
             kind = self.vocab.kind_of_id(literal if len(n.args) == 1 else literal + "@0")
             return ThingOf(kind) if kind is not None else THING
-        if name in self.vocab.functions:
+        if name is not None and name in self.vocab.functions:
             return self.function_type(name)
         if name in _RETURNS:
             return _RETURNS[name]

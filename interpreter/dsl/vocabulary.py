@@ -4,6 +4,8 @@ Also ``declaration_errors``: declared ranges that contradict themselves.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..machine.attributes import PLAYER_BUILTIN_TYPES as PLAYER_BUILTINS
 from ..machine.attributes import THING_BUILTIN_TYPES as THING_BUILTINS
 from ..machine.attributes import ZONE_BUILTIN_TYPES as ZONE_BUILTINS
@@ -24,21 +26,24 @@ def declaration_errors(data) -> list:
     """Declared ranges that contradict themselves: players min > max, an initial value outside min..max."""
     from ..errors import RulesetError
     out = []
-    players = data.get("players") or {}
+    players: Any = data.get("players") or {}   # YAML of any shape; a mapping read from a file is a LocMap
     if isinstance(players, dict) and _num(players.get("min")) and _num(players.get("max")) \
             and players["min"] > players["max"]:
         out.append(RulesetError(f"players: min {players['min']} is above max {players['max']}",
-                                players.loc_of("min"), "swap them, or raise max", code="range"))
+                                players.loc_of("min"),  # type: ignore[attr-defined]  # a LocMap, as every mapping read
+                                "swap them, or raise max", code="range"))
     sections = [("variable", data.get("variables") or {}),
                 ("player variable", ((data.get("player") or {}).get("vars") or {}))]
     for what, table in sections:
         for name, spec in table.items() if isinstance(table, dict) else ():
             if not isinstance(spec, dict):
                 continue
-            low, high, initial = spec.get("min"), spec.get("max"), spec.get("initial", 0 if what != "variable" else None)
-            where = spec.loc_of("initial") if "initial" in spec else spec.loc
+            spec_map: Any = spec   # a mapping of the ruleset's tree: a LocMap (load/yaml_reader.py), with loc_of
+            low, high = spec_map.get("min"), spec_map.get("max")
+            initial = spec_map.get("initial", 0 if what != "variable" else None)
+            where = spec_map.loc_of("initial") if "initial" in spec else spec_map.loc
             if _num(low) and _num(high) and low > high:
-                out.append(RulesetError(f"{what} '{name}': min {low} is above max {high}", spec.loc_of("min"),
+                out.append(RulesetError(f"{what} '{name}': min {low} is above max {high}", spec_map.loc_of("min"),
                                         "swap them", code="range"))
             elif _num(initial) and ((_num(low) and initial < low) or (_num(high) and initial > high)):
                 out.append(RulesetError(f"{what} '{name}' starts at {initial}, outside its range "
@@ -90,7 +95,7 @@ class Vocabulary:
         self.raw_constants = dict(rs.constants)
         self.zone_names = set(getattr(env, "zones", ()) or ())   # zones named by their bare id
         data = getattr(rs, "data", None) or {}
-        table = data.get("constants") if isinstance(data, dict) else None
+        table: Any = data.get("constants") if isinstance(data, dict) else None
         # where each constant's value is written (a variant's file when a variant sets it)
         self.constant_locs = {name: table.loc_of(name) for name in self.constants} if hasattr(table, "loc_of") else {}
         self.main_file = getattr(getattr(data, "loc", None), "file", None)

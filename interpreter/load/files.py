@@ -178,13 +178,14 @@ def merge_into(base: LocMap, overlay: LocMap, errors: list, strict: bool = False
             continue
         old = base[key]
         if isinstance(old, dict) and isinstance(value, dict):
-            merge_into(old, value, errors, strict)
+            merge_into(old, value, errors, strict)  # type: ignore[arg-type]  # a mapping of the tree: a LocMap
         elif isinstance(old, list) and isinstance(value, list) and _all_have_ids(old) and _all_have_ids(value):
-            _merge_by_id(old, value, errors, strict)
+            _merge_by_id(old, value, errors, strict)  # type: ignore[arg-type]  # a list of the tree: a LocList
         elif isinstance(old, list) and isinstance(value, list) and strict:
             for i, item in enumerate(value):
                 old.append(item)
-                old.locs.append(value.loc_of(i) if isinstance(value, LocList) else loc)
+                # a LocList
+                old.locs.append(value.loc_of(i) if isinstance(value, LocList) else loc)  # type: ignore[attr-defined]
         elif strict:
             errors.append(RulesetError(f"'{key}' is already set in another file (line {base.loc_of(key).line} "
                                        f"of {base.loc_of(key).file})", loc))

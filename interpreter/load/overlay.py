@@ -59,11 +59,13 @@ def apply_variant(data: LocMap, overlay: LocMap, variant: str, errors: list) -> 
             errors.append(_shape_error(section, data[section], value, loc))
             continue
         if section in BY_NAME and isinstance(value, dict) and isinstance(data.get(section), dict):
-            changed_any |= _by_name(section, data[section], value, report, errors)
+            # a mapping of the tree: a LocMap
+            changed_any |= _by_name(section, data[section], value, report, errors)  # type: ignore[arg-type]
         elif section in BY_ID and isinstance(value, list) and isinstance(data.get(section), list):
             changed_any |= _by_id(section, data[section], value, report, errors)
         elif section == "board" and isinstance(value, dict) and isinstance(data.get(section), dict):
-            changed_any |= _board(data[section], value, report, errors)
+            # a mapping of the tree: a LocMap
+            changed_any |= _board(data[section], value, report, errors)  # type: ignore[arg-type]
         else:
             changed_any |= _keyed(section, data, overlay, errors)
     if not changed_any and not any(e.location and e.location.file == overlay.loc.file for e in errors):
@@ -156,9 +158,9 @@ def _by_id(section: str, base: list, overlay: list, report: OverlayReport, error
                 continue
             report.additions[_key(loc)] = (kind, key, known)
         before = [_rule(b) for b in base if isinstance(b, dict) and str(b.get("id")) == key]
-        one = LocList(loc)
+        one = LocList(loc)  # type: ignore[arg-type]  # None where the overlay is not a read list
         one.append(item)
-        one.locs.append(loc)
+        one.locs.append(loc)  # type: ignore[arg-type]
         merge_into(_wrap(section, base), _wrap(section, one), errors)
         after = [_rule(b) for b in base if isinstance(b, dict) and str(b.get("id")) == key]
         if after == before and before:
@@ -207,7 +209,7 @@ def _only(tree: LocMap, key) -> LocMap:
 
 
 def _wrap(key: str, items: list) -> LocMap:
-    out = LocMap(getattr(items, "loc", None))
+    out = LocMap(getattr(items, "loc", None))  # type: ignore[arg-type]  # None where items were not read
     out[key] = items
     return out
 

@@ -106,7 +106,7 @@ def _clean_marker(data, kind: str):
     """Where the mark that this very tree is clean lives (None: no cache folder)."""
     folder = cache_folder.cache_dir("schema")
     key = cache_folder.secret() if folder is not None else None
-    if key is None:
+    if folder is None or key is None:
         return None
     digest = hashlib.sha256(_schemas_stamp() + kind.encode() + b"\0")
     _feed(data, digest)

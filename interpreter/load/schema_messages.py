@@ -122,7 +122,8 @@ def _raw(loc: Location | None, value) -> str:
         return default
     linecache.checkcache(loc.file)
     line = linecache.getline(loc.file, loc.line)
-    token = re.match(r"[^,}\]#\n]*", line[loc.column - 1:]).group(0).strip() if line else ""
+    # * matches at worst ""
+    token = re.match(r"[^,}\]#\n]*", line[loc.column - 1:]).group(0).strip() if line else ""  # type: ignore[union-attr]
     try:
         same = token and type(yaml.safe_load(token)) is type(value) and yaml.safe_load(token) == value
     except yaml.YAMLError:

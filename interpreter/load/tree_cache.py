@@ -17,7 +17,7 @@ MAX_TREES = 64
 
 
 def _stamp(files) -> tuple:
-    out = []
+    out: list[tuple[str, int | None, int | None]] = []
     for f in files:
         try:
             st = Path(f).stat()
@@ -37,10 +37,10 @@ def copy_tree(value):
         out.value_locs = dict(value.value_locs)
         return out
     if isinstance(value, LocList):
-        out = LocList(value.loc)
-        out.extend(copy_tree(v) for v in value)
-        out.locs = list(value.locs)
-        return out
+        items = LocList(value.loc)
+        items.extend(copy_tree(v) for v in value)
+        items.locs = list(value.locs)
+        return items
     return value
 
 
@@ -56,7 +56,7 @@ def base_tree(ruleset_file: Path, check):
     if hit is not None and _stamp(hit[1]) == hit[4]:
         tree, files, errors, schema, _ = hit
         return copy_tree(tree), list(files), list(errors), list(schema)
-    errors: list = []
+    errors = []
     tree, files = read_ruleset_tree(ruleset_file, errors)
     schema = check(tree)
     if len(_TREES) >= MAX_TREES:

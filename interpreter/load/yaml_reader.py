@@ -10,6 +10,7 @@ stages (schema checks, the DSL compiler) can point at the exact line.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -34,12 +35,15 @@ class LocMap(dict):
     """A YAML mapping; ``loc`` is where it starts, ``key_locs``/``value_locs`` per key."""
 
     __slots__ = ("loc", "key_locs", "value_locs")
+    loc: Location
+    key_locs: dict[Any, Location]    # a YAML key may be a number or a boolean too
+    value_locs: dict[Any, Location]
 
     def __init__(self, loc: Location):
         super().__init__()
         self.loc = loc
-        self.key_locs: dict = {}
-        self.value_locs: dict = {}
+        self.key_locs = {}
+        self.value_locs = {}
 
     def loc_of(self, key) -> Location:
         return self.value_locs.get(key, self.loc)
@@ -52,11 +56,13 @@ class LocList(list):
     """A YAML sequence; ``locs[i]`` is where item ``i`` starts."""
 
     __slots__ = ("loc", "locs")
+    loc: Location
+    locs: list[Location]
 
     def __init__(self, loc: Location):
         super().__init__()
         self.loc = loc
-        self.locs: list = []
+        self.locs = []
 
     def loc_of(self, index: int) -> Location:
         return self.locs[index] if 0 <= index < len(self.locs) else self.loc
@@ -72,6 +78,13 @@ class LocStr(str):
     """
 
     __slots__ = ("loc", "style", "content_line", "content_col", "indent", "line_starts", "folds")
+    loc: Location
+    style: str | None          # PyYAML's scalar style: None (plain), "'", '"', "|" or ">"
+    content_line: int          # where the text itself starts (a block scalar's first content line)
+    content_col: int
+    indent: int
+    line_starts: list | None
+    folds: list | None
 
     def __new__(cls, value: str, loc: Location, style=None, content_line=None, content_col=None, indent=0,
                 line_starts=None, folds=None):
@@ -163,7 +176,7 @@ def _flow_line_starts(value: str, lines: list[str], first: int, last: int):
     ``\\n`` in double quotes breaks that count; then nothing is claimed. ``first`` and ``last`` are the
     scalar's first and last lines, 0-based.
     """
-    starts = []
+    starts: list = []
     after_blank = False
     for i in range(first + 1, min(last, len(lines) - 1) + 1):
         raw = lines[i]
@@ -178,7 +191,7 @@ def _flow_line_starts(value: str, lines: list[str], first: int, last: int):
     return tuple(starts) if len(starts) == value.count("\n") else None
 
 
-def located(value, default: Location) -> Location:
+def located(value, default: Location | None) -> Location | None:
     """The location a value carries, or ``default`` for plain scalars."""
     return getattr(value, "loc", None) or default
 

@@ -12,7 +12,12 @@ both always agree.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .values import PlayerRef, ThingRef, ZoneRef
+
+if TYPE_CHECKING:
+    from .host import GameHost
 
 # The one table of what every thing, zone or player answers itself, with the type the static checker gives
 # it (dsl/vocabulary.py); play/runtime.py's *_builtin answer exactly these names (tests/test_attribute_table.py),
@@ -50,7 +55,7 @@ def _make(name: str):
     plain_thing_name = name not in THING_BUILTINS
     seat = name == "seat"
 
-    def read(g, o, loc):
+    def read(g: GameHost, o, loc):
         cls = o.__class__
         if cls is ThingRef:
             props = g.state.props[o.id]
@@ -65,7 +70,7 @@ def _make(name: str):
                 defaults = g.ruleset.thing_props
                 if name in defaults:
                     return defaults[name]
-            return g._thing_builtin(o, name, loc)
+            return g.thing_builtin(o, name, loc)
         if cls is PlayerRef:
             pv = g.state.pvars[o.seat]
             if name in pv:
@@ -75,7 +80,7 @@ def _make(name: str):
                 return zone
             if seat:
                 return o.seat
-            return g._player_builtin(o, name, loc)
+            return g.player_builtin(o, name, loc)
         if cls is ZoneRef:
             zp = g.state.zprops.get(o.id)
             if zp and name in zp:
@@ -83,7 +88,7 @@ def _make(name: str):
             attrs = o.attrs
             if name in attrs:
                 return attrs[name]
-            return g._zone_builtin(o, name, loc)
+            return g.zone_builtin(o, name, loc)
         return g.get_attr(o, name, loc)
 
     return read

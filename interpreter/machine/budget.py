@@ -20,8 +20,13 @@ whole (the generator in :mod:`interpreter.dsl.expressions`).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import GameError
 from ..load.limits import MAX_CHOICES, MAX_INT_DIGITS, MAX_ITEMS, MAX_TEXT, MAX_WORK
+
+if TYPE_CHECKING:
+    from .host import GameHost
 
 _BIG = 10 ** MAX_INT_DIGITS
 
@@ -47,14 +52,14 @@ def over_budget(loc):
                            hint="a loop inside a loop over long lists, or a function that calls itself twice")
 
 
-def charge(g, n: int, loc=None) -> None:
+def charge(g: GameHost, n: int, loc=None) -> None:
     """Count ``n`` items of work for the current decision."""
     g.work += n
     if g.work > MAX_WORK:
         raise over_budget(loc)
 
 
-def each(g, items, loc):
+def each(g: GameHost, items, loc):
     """``items`` after charging its length (the source of a comprehension)."""
     g.work += len(items)
     if g.work > MAX_WORK:
@@ -76,21 +81,28 @@ def too_big(value, loc, verb: str = "made") -> GameError | None:
     return None
 
 
-def sized(g, value, loc):
+def _refused(value, loc) -> GameError:
+    """The error for ``value``, which the caller found too big by the same bounds as :func:`too_big`."""
+    error = too_big(value, loc)
+    assert error is not None
+    return error
+
+
+def sized(g: GameHost, value, loc):
     """``value`` (the result of ``+`` or ``-``) if it is small enough; a text or list is charged its length."""
     kind = type(value)
     if kind is int:
         if -_BIG < value < _BIG:
             return value
-        raise too_big(value, loc)
+        raise _refused(value, loc)
     if kind is str:
         size = len(value)
         if size > MAX_TEXT:
-            raise too_big(value, loc)
+            raise _refused(value, loc)
     elif kind is list:
         size = len(value)
         if size > MAX_ITEMS:
-            raise too_big(value, loc)
+            raise _refused(value, loc)
     else:
         return value
     g.work += size   # (each() inlined: texts are joined often, in labels and log lines)
@@ -99,7 +111,7 @@ def sized(g, value, loc):
     return value
 
 
-def times(g, a, b, loc):
+def times(g: GameHost, a, b, loc):
     """``a * b``, refused before it is made when a text or list would grow past its cap."""
     if type(a) is int and type(b) in (str, list):
         a, b = b, a

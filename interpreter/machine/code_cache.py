@@ -82,7 +82,9 @@ class _File:
     def path(self):
         """(where the file lives, the key that signs it), or None: no cache."""
         folder = cache_folder.cache_dir("code")
-        key = cache_folder.secret() if folder is not None else None
+        if folder is None:
+            return None
+        key = cache_folder.secret()
         if key is None:
             return None
         return folder / (hashlib.blake2b(self.name.encode("utf-8"), digest_size=16).hexdigest() + ".bin"), key

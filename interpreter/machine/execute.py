@@ -27,17 +27,22 @@ instructions' closures are bound as objects (``_i3``), never pasted.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
 from . import code_cache, linetable
 from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
+if TYPE_CHECKING:
+    from .host import GameHost
+
 INLINED = (Do, Jump, JumpIfNot, ForInit, ForNext)
 SYNC_CALL_WORK = 100   # work units one call_sync() costs beside its instructions
 
 
-def for_items(g, items) -> list:
+def for_items(g: GameHost, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if hasattr(items, "defn"):
         items = g.zone_things(items)
@@ -154,7 +159,7 @@ def runners_at_fill(codes):
     return fill
 
 
-def run(g, stack: list, sync: bool = False) -> None:
+def run(g: GameHost, stack: list, sync: bool = False) -> None:
     """Run frames until the stack is empty, the game waits or ends.
 
     ``sync`` runs a function for its value (from a condition, a domain, a
@@ -195,7 +200,7 @@ def run(g, stack: list, sync: bool = False) -> None:
                                             if max_steps < MAX_STEPS_CEILING else ""))
 
 
-def call_sync(g, code: Code, args: list):
+def call_sync(g: GameHost, code: Code, args: list):
     """Run a function that cannot wait for a decision and return its result."""
     # a call on the VM (a stack, a frame, a loop) costs as much as walking a hundred items: charge it so
     # a function that calls itself twice stops in seconds, not minutes

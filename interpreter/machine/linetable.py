@@ -79,10 +79,10 @@ def lazy_function(file_name: str, namespace: dict):
     fn = types.FunctionType(_FIRST_CALL, namespace, "_f")
     namespace["_self"] = fn
     namespace["_compile_now"] = _compile_now
-    fn.__davit_file__ = file_name
+    fn.__davit_file__ = file_name   # type: ignore[attr-defined]  # read back by _compile_now
     bundle = code_cache.current()
     if bundle is not None:   # a loaded ruleset's function: its compiled code may be on disk already
-        fn.__davit_bundle__ = bundle
+        fn.__davit_bundle__ = bundle   # type: ignore[attr-defined]  # read back by _compile_now
         bundle.lazy.append((file_name, SOURCES[file_name]))
     return fn
 

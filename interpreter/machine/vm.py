@@ -8,8 +8,14 @@ of an effect. Expressions inside instructions are compiled closures
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ..errors import Location
 from . import budget
+
+if TYPE_CHECKING:
+    from .host import Fn, GameHost
 
 # Frame layout (a list, so cloning is a slice): [code_id, pc, locals, return_var]
 CODE, PC, LOCALS, RET = 0, 1, 2, 3
@@ -43,9 +49,9 @@ class Instr:
     """
 
     __slots__ = ("loc",)
-    step = None
+    step: Callable[..., bool] | None = None   # step(g, stack) -> bool, for the instructions that have it
 
-    def run(self, g, frame, stack):  # pragma: no cover - interface
+    def run(self, g: GameHost, frame, stack):  # pragma: no cover - interface
         raise NotImplementedError
 
 
@@ -54,11 +60,11 @@ class Do(Instr):
 
     __slots__ = ("fn",)
 
-    def __init__(self, fn, loc):
+    def __init__(self, fn: Fn, loc: Location | None):
         self.fn = fn
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         self.fn(g, frame[LOCALS])
         frame[PC] += 1
 
@@ -70,19 +76,19 @@ class Jump(Instr):
         self.target = target
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         frame[PC] = self.target
 
 
 class JumpIfNot(Instr):
     __slots__ = ("cond", "target")
 
-    def __init__(self, cond, target, loc):
+    def __init__(self, cond: Fn, target, loc: Location | None):   # target: None until the compiler patches it
         self.cond = cond
         self.target = target
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         if self.cond(g, frame[LOCALS]):
             frame[PC] += 1
         else:
@@ -94,12 +100,12 @@ class ForInit(Instr):
 
     __slots__ = ("slot", "source")
 
-    def __init__(self, slot, source, loc):
+    def __init__(self, slot: str, source: Fn, loc: Location | None):
         self.slot = slot
         self.source = source
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         items = self.source(g, frame[LOCALS])
         if hasattr(items, "defn"):  # a zone: its things, as they are now
             items = g.zone_things(items)
@@ -116,7 +122,7 @@ class ForNext(Instr):
         self.end = end
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         it = local[self.slot]
         if it[1] < len(it[0]):
@@ -135,7 +141,7 @@ class Return(Instr):
         self.value = value
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         result = self.value(g, frame[LOCALS]) if self.value is not None else None
         finish_frame(g, stack, result)
 
@@ -151,7 +157,7 @@ class CallCode(Instr):
         self.result = result
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         code = g.codes[self.code_id]
         new_locals = {name: arg(g, local) for name, arg in zip(code.params, self.args)}
@@ -170,7 +176,7 @@ class CallEffect(Instr):
         self.result = result
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         card = self.card(g, local)
         code_id = f"effect:{getattr(card, 'def_id', None)}"
@@ -182,7 +188,7 @@ class CallEffect(Instr):
         stack.append([code_id, 0, {"card": card, "player": self.player(g, local)}, self.result])
 
 
-def finish_frame(g, stack, result=None):
+def finish_frame(g: GameHost, stack, result=None):
     """Pop the top frame and hand ``result`` to its caller."""
     done = stack.pop()
     if done[RET] is not None and stack:

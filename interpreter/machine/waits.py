@@ -14,11 +14,17 @@ business (:mod:`interpreter.play.decisions`), reached through the game.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import GameError
 from ..load.limits import MAX_CHOICES
 from .budget import too_many_choices
 from .values import PlayerRef, display
 from .vm import LOCALS, PC, Instr
+
+if TYPE_CHECKING:
+    from ..errors import Location
+    from .host import Fn, GameHost
 
 PASS = "pass"  # the action that ends a turn
 CHOOSE = "choose"   # the action that answers a choose(...) inside a rule (no ruleset action has this id)
@@ -29,7 +35,8 @@ class Choose(Instr):
 
     __slots__ = ("player", "options", "prompt", "var", "label")
 
-    def __init__(self, player, options, prompt, var, loc, label=None):
+    def __init__(self, player: Fn, options: Fn, prompt: Fn | None, var: str | None, loc: Location | None,
+                 label: Fn | None = None):
         self.player = player
         self.options = options
         self.prompt = prompt
@@ -37,7 +44,7 @@ class Choose(Instr):
         self.loc = loc
         self.label = label  # a lambda maker: how each option is shown to people
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         local = frame[LOCALS]
         who = self.player(g, local)
         if not isinstance(who, PlayerRef):
@@ -68,7 +75,7 @@ class Offer(Instr):
 
     __slots__ = ("player", "actions", "allow_pass", "until", "name")
 
-    def __init__(self, player, actions, allow_pass, until, name, loc):
+    def __init__(self, player: Fn, actions, allow_pass: bool, until: Fn | None, name: str, loc: Location | None):
         self.player = player
         self.actions = actions
         self.allow_pass = allow_pass
@@ -76,13 +83,13 @@ class Offer(Instr):
         self.name = name
         self.loc = loc
 
-    def whose_turn(self, g, local) -> PlayerRef:
+    def whose_turn(self, g: GameHost, local) -> PlayerRef:
         who = self.player(g, local)
         if not isinstance(who, PlayerRef):
             raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
         return who
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         if g.settle(stack):
             return
         local = frame[LOCALS]
@@ -100,7 +107,7 @@ class Offer(Instr):
         g.state.pending = pending
 
 
-def _no_moves(g, seat: int, name) -> None:
+def _no_moves(g: GameHost, seat: int, name) -> None:
     """Say that a turn ends because its player has nothing legal to do (else it would end in silence)."""
     if g.record:
         g.emit({"e": "log", "text": f"{g.player_name(seat)} can do nothing more: the turn ends"})
@@ -125,7 +132,7 @@ class CountedOffer(Offer):
         self.free = free
         self.count_loc = count_loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         if g.settle(stack):
             return
         local = frame[LOCALS]
@@ -149,7 +156,7 @@ class CountedOffer(Offer):
             return
         g.state.pending = pending
 
-    def _count(self, g, local) -> int:
+    def _count(self, g: GameHost, local) -> int:
         value = self.count(g, local)
         if type(value) is not int or value < 1:
             raise GameError(f"turn '{self.name}': max_actions must be a whole number of at least 1, "
@@ -168,7 +175,7 @@ class Simultaneous(Instr):
         self.name = name
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         if g.settle(stack):
             return
         seats = [p.seat for p in self.players(g, frame[LOCALS]) if not g.state.out[p.seat]]

@@ -45,9 +45,9 @@ def status(g, view: dict) -> dict:
         for zid, z in _chosen(g, view, entry):
             if entry.owner_only and z["owner"] != seat:
                 continue
-            shown = _zone(g, zid, z, seat, _label(g, entry, z), entry)
-            if shown["count"] or not (entry.hide_empty or entry.zone is None):
-                zones.append(shown)
+            zone_shown = _zone(g, zid, z, seat, _label(g, entry, z), entry)
+            if zone_shown["count"] or not (entry.hide_empty or entry.zone is None):
+                zones.append(zone_shown)
     return {"declared": True, "vars": values, "players": players, "zones": zones}
 
 
@@ -148,7 +148,7 @@ def _text(g, v, visible: set) -> str:
 
 def grouped(labels: list) -> list:
     """Neighbours with the same label as one entry: ``28 × a face-down card``."""
-    out = []
+    out: list = []
     for label in labels:
         if out and out[-1][0] == label:
             out[-1][1] += 1

@@ -286,7 +286,7 @@ def legal_actions(g, seat: int | None = None) -> list[Action]:
     if pending is None or g.state.over:
         return []
     waiting = deciding(pending)
-    out = []
+    out: list[Action] = []
     for s in (waiting if seat is None else [seat]):
         if s not in waiting:
             continue

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 from ..errors import GameError, RunawayGameError, SaveError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_GAME_WORK, WORK_LIMIT_REASON
@@ -20,6 +21,9 @@ from .decisions import Action, Applied, Refused
 from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
 from .state import State, copy_data
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 
 class Game(RuleRuntime):
@@ -53,7 +57,7 @@ class Game(RuleRuntime):
         self.seed = seed
         self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
         self.committed = None        # (pending, {seat: Action}): see decisions.commit
-        self.end_reason = None       # once over: why, as the end event says it (None: the end condition or flow)
+        self.end_reason: str | None = None   # once over: why, as the end event says (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
         if _state is not None:
             self.state = _state
@@ -61,8 +65,8 @@ class Game(RuleRuntime):
         self.state = self._initial_state(seed, pins)
         start = self.table.initial_held   # every new game of a table starts with the same lists
         if start is None:
-            recount(self)
-            self.table.initial_held = (self.state.held.copy(), self.state.held_total)
+            held = recount(self)
+            self.table.initial_held = (held.copy(), self.state.held_total)
         else:
             self.state.held, self.state.held_total = start[0].copy(), start[1]
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
@@ -430,3 +434,8 @@ def _check_consistent(ruleset, table, state) -> None:
         if not state.stack:
             raise SaveError("saved game is damaged: a decision is pending but the rules are not running")
 
+
+if TYPE_CHECKING:
+    def _keeps_the_contract(game: Game) -> GameHost:
+        """A Game is what the machine and the compiled rules expect of a game: mypy checks it here."""
+        return game

@@ -28,6 +28,7 @@ the end of each decision, each list only once while it stays in a local
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..errors import GameError
@@ -36,7 +37,7 @@ from ..machine.budget import over_budget
 
 CHARS_PER_ITEM = 64
 CONTAINERS = frozenset((list, dict, tuple))
-NO_SIZES = MappingProxyType({})   # no local measured yet
+NO_SIZES: Mapping[str, tuple] = MappingProxyType({})   # no local measured yet
 LINK_ITEMS = 4
 
 
@@ -124,8 +125,8 @@ def grow(g, items: int, loc) -> None:
     st.held_total += items
 
 
-def recount(g, loc=None) -> None:
-    """Count the whole position afresh (``state.held``), refusing it past ``MAX_POSITION``."""
+def recount(g, loc=None) -> dict:
+    """Count the whole position afresh (``state.held``, which it returns), refusing it past ``MAX_POSITION``."""
     st = g.state
     held: dict = {}
     total = 0
@@ -156,6 +157,7 @@ def recount(g, loc=None) -> None:
         raise _too_big(total, loc)
     st.held = held
     st.held_total = total
+    return held
 
 
 def check_locals(g) -> None:

@@ -7,12 +7,22 @@ these methods, so the rules never touch the state's containers directly.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import GameError
 from ..machine import attributes, rng
 from ..machine.budget import too_big
 from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
 from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
 from .visibility import seers_of, watchers
+
+if TYPE_CHECKING:
+    from ..errors import Location
+    from ..machine.vm import Code
+    from ..rules.board import Board
+    from ..rules.model import Ruleset
+    from ..rules.table import Table
+    from .state import State
 
 
 def checked_size(value, loc=None):
@@ -29,9 +39,24 @@ def checked_size(value, loc=None):
 
 
 class RuleRuntime:
-    """Mixed into :class:`Game`; expects ``state``, ``table``, ``ruleset``, ``record`` and ``emit``."""
+    """Mixed into :class:`Game`, which sets the attributes declared here and defines ``emit``.
 
-    item_loc = None   # where the last assignment into an item was (the position is counted again after it)
+    Together with the flow in :class:`Game` it is what :class:`interpreter.machine.host.GameHost`
+    describes: the one contract between the compiled rules and a game.
+    """
+
+    state: State
+    table: Table
+    ruleset: Ruleset
+    board: Board   # every built ruleset has one (empty without `board:`)
+    codes: dict[str, Code]
+    record: bool       # whether events are kept (a bot's playouts keep none)
+    log: list
+    item_loc: Location | None = None   # where the last assignment into an item was (the position is counted again)
+
+    if TYPE_CHECKING:   # defined by Game (play/game.py)
+        def emit(self, event: dict) -> None: ...
+        def player_name(self, seat: int) -> str: ...
 
     def seers_of(self, values) -> list | None:
         """Seats that may see every thing named among ``values`` (None: everyone); events naming them say so."""
@@ -72,7 +97,7 @@ class RuleRuntime:
             return obj[name]
         raise GameError(f"a {type_name(obj)} has no attribute '{name}'", loc)
 
-    def _thing_builtin(self, t: ThingRef, name, loc):
+    def thing_builtin(self, t: ThingRef, name, loc):
         if name == "id":
             return t.id
         if name == "kind":
@@ -97,7 +122,7 @@ class RuleRuntime:
         owner = self.table.zones[zid].owner
         return self.table.players[owner] if owner is not None else None
 
-    def _player_builtin(self, p: PlayerRef, name, loc):
+    def player_builtin(self, p: PlayerRef, name, loc):
         if name == "seat":
             return p.seat
         if name == "name":
@@ -108,7 +133,7 @@ class RuleRuntime:
             return self.next_player(p)
         raise GameError(f"a player has no attribute '{name}'", loc)
 
-    def _zone_builtin(self, z: ZoneRef, name, loc):
+    def zone_builtin(self, z: ZoneRef, name, loc):
         items = self.state.zones[z.id]
         if name == "count":
             return len(items)
@@ -245,7 +270,7 @@ class RuleRuntime:
             props["face_up"] = up
             props.pop("known_to", None)
         if self.record:
-            event = {"e": "move", "thing": thing.id, "from": src, "to": zone.id}
+            event: dict[str, Any] = {"e": "move", "thing": thing.id, "from": src, "to": zone.id}
             now_seen = watchers(self, thing.id, zone.id)
             if was_seen is not None and now_seen is not None:
                 event["only"] = sorted(set(was_seen) | set(now_seen))

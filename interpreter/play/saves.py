@@ -12,6 +12,7 @@ Whatever does not replay is refused in one located line, ``FILE: decision 12:
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..errors import DavitError, SaveError
 from .game import Game
@@ -104,7 +105,7 @@ def load_save(ruleset, data: dict, where: str = "saved game", on_step=None) -> G
         log = data.get("log")
         if not isinstance(log, list) or not all(isinstance(e, dict) for e in log):
             raise SaveError(f"{where}: log: must be a list of events")
-        moves = [e.get("action") for e in log if e.get("e") == "decide"]
+        moves: Any = [e.get("action") for e in log if e.get("e") == "decide"]
     else:
         moves = data.get("decisions")
         if not isinstance(moves, list):

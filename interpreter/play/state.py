@@ -102,9 +102,10 @@ class State:
     def own_zprops(self, zid: str) -> dict:
         """Zone ``zid``'s properties, to change: copied first (or made) if a clone may share them."""
         props = self.zprops.get(zid)
-        if zid not in self.zprops_own:
-            props = self.zprops[zid] = _copy_props(props) if props is not None else {}
-            self.zprops_own.add(zid)
+        if props is not None and zid in self.zprops_own:
+            return props
+        props = self.zprops[zid] = _copy_props(props) if props is not None else {}
+        self.zprops_own.add(zid)
         return props
 
     def mark_deep(self, tid: str) -> None:
@@ -202,4 +203,4 @@ class State:
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.to_json() == other.to_json()
 
-    __hash__ = None
+    __hash__ = None   # type: ignore[assignment]  # equal by value and changed in place: not hashable

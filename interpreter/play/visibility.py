@@ -48,7 +48,7 @@ def watchers(g, thing_id: str, *zone_ids) -> list | None:
     """
     props = g.state.props[thing_id]
     face_up = props.get("face_up")
-    seen = set()
+    seen: set[int] = set()
     hidden_somewhere = False
     for zid in zone_ids:
         zone = g.table.zones[zid]

@@ -111,7 +111,7 @@ def explore(ruleset, players: int, budget: int = BUDGET) -> Bounds | None:
         found = walk(ChanceSession(ruleset, players, seed=0, record=False))
     except (_Stop, DavitError, RecursionError):
         return None
-    return Bounds(*found, positions=len(seen))
+    return Bounds(*found, positions=len(seen))  # type: ignore[misc]  # found holds the fields before positions
 
 
 def _estimate(ruleset, players: int, budget: int) -> float:

@@ -68,7 +68,7 @@ class Catalogue:
 
     def __init__(self, ruleset, num_players: int):
         table = ruleset.table(num_players)
-        values = [("const", None), ("const", False), ("const", True)]
+        values: list[tuple[str, object]] = [("const", None), ("const", False), ("const", True)]
         values += [("number", n) for n in range(MAX_NUMBER + 1)]
         values += [("player", p.seat) for p in table.players]
         values += [("zone", z.id) for z in table.zone_list]

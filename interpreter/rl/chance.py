@@ -28,6 +28,7 @@ ids stay below the largest number of items a draw offers.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..errors import DavitError, GameError, RunawayGameError
 from ..machine.values import ThingRef, ZoneRef, display, encode, type_name
@@ -57,8 +58,8 @@ class ChanceGame(Game):
     def clone(self) -> "ChanceGame":
         other = super().clone()
         other.__class__ = ChanceGame
-        other.forced = {}
-        return other
+        other.forced = {}   # type: ignore[attr-defined]  # a ChanceGame now (the line above)
+        return other        # type: ignore[return-value]
 
     def shuffle_zone(self, zone, name, loc) -> None:
         if not isinstance(zone, ZoneRef):
@@ -136,7 +137,7 @@ class Pending:
             self.dealt.append(self.left()[outcome])
             if len(self.left()) > 1:
                 return None
-            order = self.dealt + self.left()
+            order: list | int = self.dealt + self.left()
         else:
             order = outcome
         forced.setdefault(self.need.key, []).append(order)
@@ -145,6 +146,10 @@ class Pending:
 
 class ChanceSession(Session):
     """A :class:`Session` whose draws are chance nodes (``chance`` is the pending one, or None)."""
+
+    chance: Pending | None
+    seed: int
+    game: Any   # a ChanceGame once set up (None while reset starts one)
 
     def reset(self, seed: int, start=None) -> None:
         self.prefix = []
@@ -160,14 +165,14 @@ class ChanceSession(Session):
     def at(cls, game: Game, record: bool = True) -> ChanceSession:
         """A session at the position of ``game`` (a clone of it; no draw may be pending there) whose later
         draws are chance nodes."""
-        session = Session(game.ruleset, game.num_players, game.seed, record=record, start=game)
-        session.__class__ = cls
+        session: Any = Session(game.ruleset, game.num_players, game.seed, record=record, start=game)
+        session.__class__ = cls   # a ChanceSession from here on, its game a ChanceGame
         session.chance, session.seed = None, game.seed
         session.game.__class__, session.game.forced = ChanceGame, {}
         return session
 
     def clone(self) -> "ChanceSession":
-        other = super().clone()
+        other: Any = super().clone()   # a ChanceSession: Session.clone copies the class
         if self.chance is not None:
             chance = Pending(self.chance.base, self.chance.action, self.chance.forced, self.chance.need)
             chance.dealt = list(self.chance.dealt)
@@ -205,10 +210,10 @@ class ChanceSession(Session):
         return [] if self.chance is not None else super().legal_tokens(seat)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.chance.outcomes()
+        return self.chance.outcomes()   # type: ignore[union-attr]  # asked only at a chance node
 
     def apply_chance(self, outcome: int) -> None:
-        chance = self.chance
+        chance: Any = self.chance   # a Pending: asked only at a chance node
         if outcome not in dict(chance.outcomes()):
             raise ValueError(f"{outcome} is not a chance outcome now")
         forced = chance.told(outcome)
@@ -225,7 +230,8 @@ class ChanceSession(Session):
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
         self._seen = {}
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))
+        # a legal token: a seat acts
+        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
         if action is None:
             return
         self.prefix = []

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -227,14 +228,14 @@ class DavitGame(pyspiel.Game):
 
 
 class DavitState(pyspiel.State):
-    def __init__(self, game, seed: int):
+    def __init__(self, game, seed: int | tuple):   # a seed, or ("position", n) for a state_at(game)
         super().__init__(game)
         self.seed = seed
         self.played = False
         # OpenSpiel clones a Python state by asking the game for a new initial state and deep-copying the
         # attributes into it: the session is frozen (an action makes a new one), so a copy shares it.
         # Setting the game up is the slow part, so it waits until the state is first used.
-        self._session = None
+        self._session: Any = None   # a Session, or a Replay read back from a pickle, or None: not yet made
 
     @property
     def session(self) -> Session:
@@ -259,16 +260,17 @@ class DavitState(pyspiel.State):
 
     def chance_outcomes(self):
         """The outcomes of the draw the rules wait for, with their exact probabilities."""
-        outcomes = self.session.chance_outcomes()
+        session: Any = self.session   # a ChanceSession: only a game with explicit chance has chance nodes
+        outcomes = session.chance_outcomes()
         bound = self.get_game().max_outcomes
         if outcomes and max(o for o, _ in outcomes) >= bound:
-            raise ValueError(f"a random draw ({self.session.chance.need.key}) offers {len(outcomes)} outcomes, "
+            raise ValueError(f"a random draw ({session.chance.need.key}) offers {len(outcomes)} outcomes, "
                              f"more than the {bound} the game declared (max_chance_outcomes)")
         return outcomes
 
     def _legal_actions(self, player):
         if player == pyspiel.PlayerId.CHANCE or getattr(self.session, "chance", None) is not None:
-            return [o for o, _ in self.session.chance_outcomes()] if player < 0 else []
+            return [o for o, _ in self.session.chance_outcomes()] if player < 0 else []  # type: ignore[attr-defined]
         return self.session.legal_tokens(player)
 
     def _apply_action(self, action):
@@ -334,7 +336,7 @@ class DavitState(pyspiel.State):
         copy.game = sample
         copy._seen, copy._spelt = {}, {}
         copy.frozen = True
-        copy.history = list(session.history)
+        copy.history = list(session.history)  # type: ignore[arg-type]  # a frozen session knows its history
         other._session = copy
         other.seed = ("resampled", draw, self.seed)   # its own transitions, apart from the real game's
         return other

@@ -84,7 +84,7 @@ class DavitEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._select()
 
     def _select(self):
@@ -94,7 +94,8 @@ class DavitEnv(AECEnv):
         elif self.agents and self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
         elif not hasattr(self, "agent_selection") or self.agent_selection is None:
-            self.agent_selection = self.agents[0] if self.agents else None
+            # PettingZoo: None when no agent is left
+            self.agent_selection = self.agents[0] if self.agents else None  # type: ignore[assignment]
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
@@ -131,7 +132,8 @@ class DavitEnv(AECEnv):
         seat = session.acting()
         names = [self.catalogue.names[t] for t in session.prefix]
         phase = session.view(None)["phase"]
-        return f"phase {phase}, {self.possible_agents[seat]} to act, spelt so far {names}"
+        # not over
+        return f"phase {phase}, {self.possible_agents[seat]} to act, spelt so far {names}"  # type: ignore[index]
 
     def close(self):
         pass

@@ -51,8 +51,8 @@ class Session:
                                                                  record=self.record)
         self.prefix: list[int] = []
         self.truncated = False
-        self._seen = {}        # seat -> (view, encoding) of the current state: observers ask many times
-        self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
+        self._seen: dict = {}  # seat -> (view, encoding) of the current state: observers ask many times
+        self._spelt: dict = {}  # seat -> (sequences -> action, prefix -> next tokens) for the current decision
 
     def clone(self) -> Session:
         other = type(self).__new__(type(self))
@@ -67,7 +67,7 @@ class Session:
         return other
 
     frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
-    history = None   # the OpenSpiel actions that led to a frozen session, for pickling
+    history: list | None = None   # the OpenSpiel actions that led to a frozen session, for pickling
 
     def __reduce__(self):
         # OpenSpiel serialises a Python state by pickling its attributes: a session goes as its history
@@ -129,7 +129,8 @@ class Session:
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
         self._seen = {}
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))
+        # a legal token: not over
+        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
         if action is None:
             return
         self.prefix = []
@@ -141,7 +142,8 @@ class Session:
             self.truncated = True
             return
         if not result:
-            raise CatalogueError(f"the engine refused a legal action: {result.reason}")
+            # falsy: a Refused
+            raise CatalogueError(f"the engine refused a legal action: {result.reason}")  # type: ignore[union-attr]
 
     def view(self, seat: int | None) -> dict:
         """``game.view(seat)`` without the event log, kept until the next step (do not change it)."""

@@ -9,12 +9,16 @@ of copying the graph.
 from __future__ import annotations
 
 from collections import deque
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from ..errors import GameError
 from ..machine import fast_paths
 from ..machine.values import ZoneRef
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 _NO_PROPS: dict = {}   # read only: a space with no dynamic property set
 
@@ -48,13 +52,13 @@ class Board:
 
     # -- dynamic queries ----------------------------------------------------------
 
-    def _id(self, where) -> str:
+    def space_id(self, where) -> str:
         return where.id if isinstance(where, ZoneRef) else str(where)
 
-    def arcs(self, g, node):
+    def arcs(self, g: GameHost, node):
         """The arcs ``(to, kind)`` out of ``node`` to spaces still on the board, the printed ones then the
         added ones: a sequence to read, not to change."""
-        arcs = self.adjacency.get(node, ())
+        arcs: Any = self.adjacency.get(node, ())   # a tuple, or a list with the added arcs
         if g.state.links:
             added = self._added(g).get(node)
             if added:
@@ -65,7 +69,7 @@ class Board:
         return [(m, kind) for m, kind in arcs if not zprops.get(m, _NO_PROPS).get("removed")]
 
     @staticmethod
-    def _added(g) -> dict:
+    def _added(g: GameHost) -> dict:
         """The state's added links as arcs by space, in the order they were added: {space: [(to, kind)]}.
 
         Worked out once and kept in the state (links are only ever added, by :meth:`connect`, which
@@ -83,12 +87,12 @@ class Board:
             st.added_arcs = added
         return added
 
-    def neighbours(self, g, where, kind=None):
-        node = self._id(where)
+    def neighbours(self, g: GameHost, where, kind=None):
+        node = self.space_id(where)
         zprops = g.state.zprops
         if zprops.get(node, _NO_PROPS).get("removed"):
             return []
-        found = self._printed(node, kind)
+        found: Any = self._printed(node, kind)   # a tuple, or a list with the added neighbours
         added = self._added(g).get(node) if g.state.links else None
         if added:
             found = list(found)
@@ -109,7 +113,7 @@ class Board:
                 self._near[(node, kind)] = near
         return near
 
-    def _tree(self, g, origin, kind=None):
+    def _tree(self, g: GameHost, origin, kind=None):
         """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order, and a
         dict where :meth:`reachable` keeps its answers from that tree.
 
@@ -146,8 +150,8 @@ class Board:
             self._trees[key] = found
         return found
 
-    def reachable(self, g, start, steps=None, kind=None):
-        origin = self._id(start)
+    def reachable(self, g: GameHost, start, steps=None, kind=None):
+        origin = self.space_id(start)
         if g.state.zprops.get(origin, _NO_PROPS).get("removed"):
             return []
         dist, _, answers = self._tree(g, origin, kind)
@@ -160,16 +164,16 @@ class Board:
                 answers[key] = found
         return list(found)
 
-    def distance(self, g, start, goal):
+    def distance(self, g: GameHost, start, goal):
         """The number of edges on a shortest path from ``start`` to ``goal``, or None (``len(path) - 1``)."""
-        a, b = self._id(start), self._id(goal)
+        a, b = self.space_id(start), self.space_id(goal)
         zprops = g.state.zprops
         if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
             return None
         return self._tree(g, a)[0].get(b)
 
-    def path(self, g, start, goal):
-        a, b = self._id(start), self._id(goal)
+    def path(self, g: GameHost, start, goal):
+        a, b = self.space_id(start), self.space_id(goal)
         zprops = g.state.zprops
         if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
             return []
@@ -184,15 +188,15 @@ class Board:
 
     # -- changes ------------------------------------------------------------------
 
-    def set_removed(self, g, where, removed: bool):
-        node = self._id(where)
+    def set_removed(self, g: GameHost, where, removed: bool):
+        node = self.space_id(where)
         if node not in self.graph:
             raise GameError(f"'{node}' is not a board space")
         g.set_zone_prop(node, "removed", bool(removed))
         g.emit({"e": "board", "space": node, "removed": bool(removed)})
 
-    def connect(self, g, a, b, kind, one_way):
-        link = [self._id(a), self._id(b), str(kind), bool(one_way)]
+    def connect(self, g: GameHost, a, b, kind, one_way):
+        link = [self.space_id(a), self.space_id(b), str(kind), bool(one_way)]
         for end in link[:2]:
             if end not in self.graph:
                 raise GameError(f"'{end}' is not a board space")

@@ -7,6 +7,8 @@ collected and raised together, each at its ``file:line:col``.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Any
 
 from ..dsl import ast
 from ..dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending
@@ -31,6 +33,9 @@ from .flow import FlowCompiler
 from .metrics import build_metrics
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
 from .table import instance_ids
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 IDENT = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
 RESERVED = set(PRIMITIVES) | set(BUILTIN_VALUES) | {"player", "choose", "thing", "zone", "p"}
@@ -120,7 +125,7 @@ class Builder:
     # -- data sections --------------------------------------------------------------
 
     def _constants(self):
-        consts = self.data.get("constants") or {}
+        consts: Any = self.data.get("constants") or {}   # YAML values: LocMap/LocList when given
         for name, value in consts.items():
             self._check_name(name, consts.key_loc(name), "constant")
             self.rs.constants[name] = plain(value)
@@ -128,14 +133,14 @@ class Builder:
 
     def _variables(self):
         rs = self.rs
-        variables = self.data.get("variables") or {}
+        variables: Any = self.data.get("variables") or {}
         for name, spec in variables.items():
             self._check_name(name, variables.key_loc(name), "variable")
             rs.globals[name] = plain(spec["initial"]) if isinstance(spec, dict) and "initial" in spec \
                 else plain(spec) if not isinstance(spec, dict) else None
             self.env.globals.add(name)
         player = self.data.get("player") or {}
-        pvars = player.get("vars") or {}
+        pvars: Any = player.get("vars") or {}
         for name, spec in pvars.items():
             if not IDENT.match(str(name)):
                 self.error(f"player variable name '{name}' must be a plain name (letters, digits, _)",
@@ -151,7 +156,7 @@ class Builder:
             rs.player_vars[rs.score_counter] = VarSpec(rs.score_counter, 0)
         self.env.player_attrs |= set(rs.player_vars)
 
-    def _zone(self, spec, kind, loc) -> ZoneDef | None:
+    def _zone(self, spec, kind, loc) -> ZoneDef:
         zid = str(spec.get("id"))
         cap = spec.get("capacity")
         seats = spec.get("seats")
@@ -169,7 +174,7 @@ class Builder:
     def _zones_and_board(self):
         rs = self.rs
         zones = self.data.get("zones") or []
-        seen = {}
+        seen: dict = {}
         rs.zones["box"] = ZoneDef("box", "box", visibility="nobody", face="down")
         for i, spec in enumerate(zones):
             loc = _loc(zones, i, self.root_loc)
@@ -220,7 +225,7 @@ class Builder:
     def _things(self):
         rs = self.rs
         things = self.data.get("things") or []
-        seen = {}
+        seen: dict = {}
         for i, spec in enumerate(things):
             loc = _loc(things, i, self.root_loc)
             tid = str(spec.get("id"))
@@ -255,12 +260,12 @@ class Builder:
     # -- DSL sections ------------------------------------------------------------------
 
     def _declare_functions(self):
-        funcs = self.data.get("functions") or {}
+        funcs: Any = self.data.get("functions") or {}
         for name, spec in funcs.items():
             loc = funcs.key_loc(name)
             self._check_name(name, loc, "function")
             params = tuple(str(p) for p in (spec.get("params") or []))
-            body = ()
+            body: tuple = ()
             text = spec.get("do")
             if text is None and spec.get("value") is not None:
                 text = spec.get("value")
@@ -303,13 +308,13 @@ class Builder:
     def _template(self, text, what, local):
         """Compile a label with {expr} holes into fn(g, L) -> str."""
         text_s = str(text)
-        parts = []
+        parts: list = []   # texts and fn(g, L)
         pos = 0
         for m in re.finditer(r"\{([^{}]+)\}", text_s):
             parts.append(text_s[pos:m.start()])
             hole = m.group(1)
             if isinstance(text, LocStr) and "\n" not in text_s[:m.start(1)]:
-                hole_text = LocStr(hole, text.loc, None, text.content_line, text.content_col + m.start(1),
+                hole_text: str = LocStr(hole, text.loc, None, text.content_line, text.content_col + m.start(1),
                                    text.indent)
             else:
                 hole_text = hole
@@ -319,7 +324,7 @@ class Builder:
         parts.append(text_s[pos:])
         from ..machine.values import display
 
-        def render(g, L):
+        def render(g: GameHost, L):
             return "".join(p if isinstance(p, str) else display(p(g, L)) for p in parts)
         return render
 
@@ -356,7 +361,7 @@ class Builder:
                     reasons.append((fn or (lambda g, L: True), str(item.get("reason", ""))))
             elif spec.get("if"):
                 cond = self.compiler.expression(spec["if"], f"action {aid} condition", local)
-            costs = []
+            costs: list = []   # (counter, fn(g, L) -> amount)
             for counter, amount in (spec.get("cost") or {}).items():
                 if counter not in self.rs.player_vars:
                     self.error(f"cost counter '{counter}' is not a player counter", spec["cost"].key_loc(counter),
@@ -432,7 +437,7 @@ class Builder:
             loc = _loc(triggers, i, self.root_loc)
             tid = str(spec.get("id", f"trigger{i + 1}"))
             var, source = None, None
-            local = set()
+            local: Collection[str] = set()
             if spec.get("for"):
                 m = re.match(r"^\s*([A-Za-z_]\w*)\s+in\s+(.+)$", str(spec["for"]), re.S)
                 if not m:
@@ -459,7 +464,8 @@ class Builder:
 
     def _heuristics(self):
         """The designer's advice to search bots: a position's worth per player, rollout priors."""
-        rs, spec = self.rs, self.data.get("heuristics") or {}
+        rs = self.rs
+        spec: Any = self.data.get("heuristics") or {}
         if spec.get("evaluate"):
             rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
         if spec.get("scale") is not None:
@@ -469,7 +475,7 @@ class Builder:
             self.error("heuristics 'seconds' is no longer read: the plain search bots' budget is iterations, never a time",
                        spec.key_loc("seconds"), "set 'iterations'; a time budget is the player's choice: ismcts:1.5s",
                        code="removed")
-        priors = spec.get("priors") or {}
+        priors: Any = spec.get("priors") or {}
         for aid, text in priors.items():
             adef = None if aid == PASS else rs.actions.get(aid)   # ending a turn has a prior too
             if adef is None and aid != PASS:
@@ -497,7 +503,7 @@ class Builder:
 
 
 def _all_of(conditions):
-    def every(g, L):
+    def every(g: GameHost, L):
         return all(c(g, L) for c in conditions)
     return every
 

@@ -9,6 +9,7 @@ may share a display name, and definitions that are never used are reported (warn
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from ..errors import RulesetError, did_you_mean
 from .table import instance_ids
@@ -63,14 +64,14 @@ def _counts(rs, data) -> list:
 
 
 def _board(rs, data) -> list:
-    out = []
+    out: list = []
     graph = rs.board.graph
     if graph.number_of_nodes() == 0:
         return out
     starts = {t.get("start") for t in rs.things if t.get("start") in graph}
     starts |= {n for n, attrs in graph.nodes(data=True) if attrs.get("start")}
-    board = data.get("board") or {}
-    spaces = board.get("spaces") or []
+    board: Any = data.get("board") or {}   # YAML values of any shape (LocMap/LocList when read from a file)
+    spaces: Any = board.get("spaces") or []
     space_loc = {str(s.get("id")): spaces.loc_of(i) for i, s in enumerate(spaces)}
     reached = set()
     if starts:
@@ -87,7 +88,7 @@ def _board(rs, data) -> list:
                 out.append(_warn(f"space '{node}' cannot be reached from any starting space "
                                  f"({', '.join(sorted(map(str, starts)))})", space_loc.get(node), "unreachable"))
     for spec in data.get("zones") or []:
-        attrs = spec.get("attrs") or {}
+        attrs: Any = spec.get("attrs") or {}
         for key in ATTACH_KEYS:
             if key not in attrs:
                 continue
@@ -114,7 +115,8 @@ def _display_names(data) -> list:
                 continue
             zid = str(spec.get("id"))
             name = str(spec.get("name", zid.replace("_", " ")))
-            where = spec.loc_of("name") if "name" in spec else spec.loc_of("id")
+            # a mapping of the tree: a LocMap
+            where = spec.loc_of("name") if "name" in spec else spec.loc_of("id")  # type: ignore[attr-defined]
             key = (bool(spec.get("per_player")), " ".join(name.casefold().split()))
             if key in seen:
                 first_id, first_loc = seen[key]
@@ -145,22 +147,22 @@ def _flow_actions(nodes) -> set:
 
 def _unused(rs, env, data) -> list:
     out = []
-    functions = data.get("functions") or {}
+    functions: Any = data.get("functions") or {}
     for name, info in env.functions.items():
         if not info.used and name in functions:
             out.append(_warn(f"function '{name}' is never called", functions.key_loc(name), "unused"))
     offered = _flow_actions(data.get("flow"))
-    actions = data.get("actions") or []
+    actions: Any = data.get("actions") or []
     for i, spec in enumerate(actions):
         if str(spec.get("id")) not in offered:
             out.append(_warn(f"action '{spec.get('id')}' is never offered by the flow", actions.loc_of(i), "unused"))
     for section in ("constants", "variables"):
-        table = data.get(section) or {}
+        table: Any = data.get(section) or {}
         for name in table:
             if name not in env.used_names:
                 out.append(_warn(f"{section[:-1]} '{name}' is never used", table.key_loc(name), "unused"))
     starts = {t.get("start") for t in rs.things}
-    zones = data.get("zones") or []
+    zones: Any = data.get("zones") or []
     for i, spec in enumerate(zones):
         zid = str(spec.get("id"))
         if zid not in env.used_names and zid not in starts:

@@ -11,6 +11,8 @@ something that ends the game: :func:`endless_loop_warnings`.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import RulesetError, did_you_mean
 from ..load.yaml_reader import LocMap, plain
 
@@ -39,7 +41,7 @@ def build_ending(builder) -> None:
         builder.error("end outcome draw needs the condition it belongs to (end.when)", _at(end, "outcome", root),
                       code="bad-value")
     rs.end_is_draw = outcome == "draw"
-    scoring = data.get("scoring") or {}
+    scoring: Any = data.get("scoring") or {}   # a LocMap when given
     if scoring.get("final"):
         code = compiler.block(scoring["final"], "final", "final scoring", (), (), pure=False)
         rs.final_code = "final" if code else None

@@ -9,6 +9,8 @@ instruction fires triggers and checks the end.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..dsl.compiler import Snippet
 from ..dsl.parser import parse
 from ..dsl.typecheck import ANY, NUMBER
@@ -17,6 +19,9 @@ from ..load.yaml_reader import LocMap, located
 from ..machine.values import resolve_constant
 from ..machine.vm import PC, Do, ForInit, ForNext, Instr, Jump, JumpIfNot
 from ..machine.waits import CountedOffer, Offer, Simultaneous
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 UNTIL_END = "until_end"   # `repeat: until_end`: the steps again and again until the game ends
 FLOW_KINDS = ("step", "do", "phase", "repeat", "while", "until", "each_player", "for", "turn",
@@ -31,11 +36,11 @@ class Settle(Instr):
     def __init__(self, loc=None):
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         if not self.step(g, stack):
             frame[PC] += 1
 
-    def step(self, g, stack) -> bool:
+    def step(self, g: GameHost, stack) -> bool:
         return g.settle(stack)
 
 
@@ -46,11 +51,11 @@ class PhaseEnter(Instr):
         self.name = name
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         self.step(g, stack)
         frame[PC] += 1
 
-    def step(self, g, stack) -> bool:
+    def step(self, g: GameHost, stack) -> bool:
         g.state.phase.append(self.name)
         if g.record:
             g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
@@ -64,11 +69,11 @@ class PhaseExit(Instr):
     def __init__(self, loc=None):
         self.loc = loc
 
-    def run(self, g, frame, stack):
+    def run(self, g: GameHost, frame, stack):
         self.step(g, stack)
         frame[PC] += 1
 
-    def step(self, g, stack) -> bool:
+    def step(self, g: GameHost, stack) -> bool:
         if g.state.phase:
             g.state.phase.pop()
         return False
@@ -252,6 +257,7 @@ class FlowCompiler:
         if "repeat" in node and node["repeat"] == UNTIL_END:
             self._until_end(node, loc)
             return
+        source: Any   # fn(g, L) -> the items to walk
         if "repeat" in node:
             count = node["repeat"]
             if isinstance(count, int):

@@ -170,8 +170,8 @@ def _load(path_text: str, wanted: tuple):
         try:
             rs = build_ruleset(data, variant)
         except DavitError as exc:
-            found = list(getattr(exc, "errors", [exc]))
-            raise_all(found + pending(reports, found))
+            refused = list(getattr(exc, "errors", [exc]))
+            raise_all(refused + pending(reports, refused))
             raise
     raise_all(pending(reports, []) + [e for report in reports for e in unread_additions(report, rs.warnings)])
     rs.code_bundle = bundle
@@ -199,7 +199,8 @@ def combination_problems(ruleset_file: Path) -> list:
         overlays = {}
         for i, vid in enumerate(group):
             if str(vid) not in found:
-                out.append(RulesetError(f"combinable names no variant '{vid}'", group.loc_of(i),
+                where = group.loc_of(i)  # type: ignore[attr-defined]  # a list of the tree: a LocList
+                out.append(RulesetError(f"combinable names no variant '{vid}'", where,
                                         did_you_mean(str(vid), found) if found else None, code="unknown-reference"))
                 continue
             try:
@@ -260,7 +261,7 @@ def _settings(node, prefix, skip=()):
             for i, item in enumerate(value):
                 item_path = here + (f"[{item['id']}]",)
                 if item.get("remove"):
-                    yield item_path, "removed", value.loc_of(i)
+                    yield item_path, "removed", value.loc_of(i)  # type: ignore[attr-defined]  # a LocList
                 else:
                     yield from _settings(item, item_path, skip=("id",))
         else:

@@ -171,7 +171,8 @@ def read_metrics(ruleset, game) -> dict:
 
 
 def _first(log, m):
-    decisions, phase_vars = 0, {}
+    decisions = 0
+    phase_vars: dict = {}
     for event in log:
         kind = event.get("e")
         if kind == "decide":

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Location
+
+if TYPE_CHECKING:
+    from ..machine.host import Fn, GameHost
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,13 @@ class ZoneDef:
 @dataclass(frozen=True)
 class Trigger:
     id: str
-    when: object                   # fn(g, L) -> bool
+    when: Fn                       # fn(g, L) -> bool
     code_id: str
     var: str | None = None
-    source: object = None          # fn(g, L) -> list, when the trigger is per item
+    source: Any = None             # fn(g, L) -> list, when the trigger is per item
     location: Location | None = None
 
-    def items(self, g):
+    def items(self, g: GameHost):
         items = self.source(g, {})
         return g.zone_things(items) if hasattr(items, "defn") else items
 

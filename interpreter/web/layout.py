@@ -78,9 +78,9 @@ def board_layout(ruleset) -> dict | None:
         for zid, (x, y) in placed.items():
             if zid in scene.by_id:
                 continue
-            box = _Box(zid, [zid], CONTAINER_FILL, ruleset.zones[zid].name, container=True)
-            scene.spaces.append(box)
-            scene.by_id[zid] = box
+            placed_box = _Box(zid, [zid], CONTAINER_FILL, ruleset.zones[zid].name, container=True)
+            scene.spaces.append(placed_box)
+            scene.by_id[zid] = placed_box
             scene.positions[zid] = (x, -y)   # y grows upwards, as in pos
         scene.containers = [c for c in scene.containers if c.id not in placed]
     for b in scene.spaces + scene.containers:

@@ -17,7 +17,7 @@ class ReplayTable:
 
     def __init__(self, ruleset, data: dict, where: str = "saved game"):
         from ..play.saves import load_save
-        self.steps = []
+        self.steps: list = []
         final = load_save(ruleset, data, where, on_step=lambda game: self.steps.append(game.clone()))
         # the load checked the seed and players: the game before the first decision
         self.steps.insert(0, Game(ruleset, final.num_players, seed=final.seed))

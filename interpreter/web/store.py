@@ -29,8 +29,8 @@ CREATE TABLE IF NOT EXISTS decisions (
 """
 
 
-COLUMNS = "id, ruleset, rules_id, variant, fingerprint, players, seed, agents, tokens"
-Row = namedtuple("Row", COLUMNS.replace(",", ""))
+Row = namedtuple("Row", ["id", "ruleset", "rules_id", "variant", "fingerprint", "players", "seed", "agents", "tokens"])
+COLUMNS = ", ".join(Row._fields)
 
 
 class TableStore:
@@ -84,7 +84,7 @@ class TableStore:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (ruleset_arg, rs.id, rs.variant, rs.fingerprint, game.num_players, game.seed,
              json.dumps(agents), json.dumps(tokens)))
-        return cur.lastrowid
+        return cur.lastrowid  # type: ignore[return-value]  # always set after an INSERT
 
 
 class Keeper:
@@ -95,7 +95,7 @@ class Keeper:
 
     def __init__(self, store: TableStore, table_id: int, written: int = 0):
         self.store, self.table_id, self.written = store, table_id, written
-        self.kept = None   # the decisions in the file (the game's first ``written`` until the first call)
+        self.kept: list | None = None   # the decisions in the file (the game's first ``written`` until the first call)
 
     def __call__(self, table) -> None:
         moves = decisions_of(table.game)

@@ -40,11 +40,11 @@ class WebTable:
         self.on_change = on_change   # called after every decision (web/store.py writes it down)
         self.decisions = game.decisions   # a restored game goes on at its step
         self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
-        self.board_svg = None   # the drawing of the board, public; set by the server
+        self.board_svg: str | None = None   # the drawing of the board, public; set by the server
         self.notice = None      # a problem every page shows (davit serve --watch: the edited ruleset's errors)
-        self.recent = []        # [(seat, zones it changed)] of the last decisions, as anyone could see them
-        self.undo_ask = None    # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
-        self.seen = None        # the zones as anyone sees them after the last decision (None: not known)
+        self.recent: list = []  # [(seat, zones it changed)] of the last decisions, as anyone could see them
+        self.undo_ask: dict | None = None   # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
+        self.seen: dict | None = None   # the zones as anyone sees them after the last decision (None: not known)
         with self.lock:
             self._play_bots()
 

@@ -33,7 +33,7 @@ def table_view(game, view: dict, shown: dict, seat, seat_colours: list) -> dict:
     """``{"spaces": {zone: [thing]}, "zones": [zone], "actions": [action]}`` for the page of ``seat``."""
     rs = game.ruleset
     display = rs.display
-    keys = {}   # thing id -> key of this answer
+    keys: dict = {}   # thing id -> key of this answer
     things_of = game.table.things
 
     def thing(t: dict, show) -> dict:
@@ -69,7 +69,7 @@ def table_view(game, view: dict, shown: dict, seat, seat_colours: list) -> dict:
                       "things": [] if z["count_only"] else [thing(t, show) for t in things]})
     actions = []
     for i, a in enumerate(view["legal_actions"]):
-        targets = []
+        targets: list = []
         _targets(a.get("args"), keys, view["zones"], targets)
         actions.append({"index": i, "label": action_label(a["label"]), "targets": targets})
     return {"spaces": spaces, "zones": zones, "actions": actions}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..explain import value_text
 
@@ -21,6 +22,29 @@ class Change:
 
     def __str__(self) -> str:
         return self.text
+
+
+class DiffParts:
+    """What the section and flow mixins (sections.py, flow.py) call on the :class:`Differ` they are part of.
+
+    Declared here, once, so each mixin states what it needs; ``Differ`` (differ.py) defines them.
+    """
+
+    notes: bool        # whether descriptions and sources are compared too
+    consts_a: dict     # each side's constants, to show a value by name
+    consts_b: dict
+
+    if TYPE_CHECKING:
+        def add(self, path, kind, old, new, text) -> None: ...
+        def note_keys(self, path, what, old, new) -> None: ...
+        def value(self, path, what, old, new, dsl=False, fmt=None) -> None: ...
+        def fields(self, path, what, old, new, handled=(), dsl_keys=(), defaults=None) -> None: ...
+        def mapping(self, path, what, old, new, dsl=False) -> None: ...
+        def by_id(self, path, word, old, new, compare, describe_new=None, id_of=None) -> None: ...
+        @staticmethod
+        def _dict(value) -> dict: ...
+        @staticmethod
+        def _list(value) -> list: ...
 
 
 # -- normalising and showing values -------------------------------------------------------

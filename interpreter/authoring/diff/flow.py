@@ -6,6 +6,7 @@ import difflib
 from .changes import (
     MISSING,
     NOTE_KEYS,
+    DiffParts,
     constant_value,
     same_dsl,
     show,
@@ -14,7 +15,7 @@ from .changes import (
 )
 
 
-class FlowDiffs:
+class FlowDiffs(DiffParts):
     """Mixin: the flow tree compared node by node."""
 
     FLOW_KINDS = ("phase", "repeat", "while", "until", "each_player", "for", "if", "turn", "simultaneous")

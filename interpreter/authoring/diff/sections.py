@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .changes import (
     MISSING,
+    DiffParts,
     _condition_text,
     _one_line,
     _same,
@@ -13,7 +14,7 @@ from .changes import (
 )
 
 
-class SectionDiffs:
+class SectionDiffs(DiffParts):
     """Mixin: one method per top-level section of a ruleset."""
 
     def players(self, old, new):
@@ -118,7 +119,7 @@ class SectionDiffs:
             return frozenset((str(e.get("from")), str(e.get("to"))))
 
         def group(edges):
-            out = {}
+            out: dict = {}
             for e in edges:
                 if isinstance(e, dict):
                     out.setdefault(key(e), []).append(e)

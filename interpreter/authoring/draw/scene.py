@@ -79,7 +79,7 @@ class Scene:
             self.spaces.append(_Box(n, lines, self.fills[n], tip))
         self.by_id = {b.id: b for b in self.spaces}
         self.edges = _edges(graph) if graph is not None else []
-        self.kinds = []
+        self.kinds: list = []
         for _, _, kind, _ in self.edges:
             if kind not in self.kinds:
                 self.kinds.append(kind)
@@ -165,7 +165,9 @@ def _fills(space_ids, attrs):
                 break
         if first_key is not None:
             break
-    fills, legend, by_value = {}, {}, {}
+    fills: dict = {}
+    legend: dict = {}
+    by_value: dict = {}
     for n in space_ids:
         a = attrs[n]
         colour_key = next((k for k in COLOUR_KEYS if k in a and a[k] is not None), None)

@@ -73,7 +73,7 @@ def to_svg(ruleset) -> str:
 
     # edges under the boxes
     arcs = {(a, b) for a, b, _, _ in scene.edges}
-    marker_of = {}
+    marker_of: dict = {}
     for c in scene.containers:
         for t in c.attached:
             end = scene.by_id[t]
@@ -146,7 +146,7 @@ def to_svg(ruleset) -> str:
         y = top + frame_h
 
     # legend: samples that flow in rows
-    items = []   # ("line", text, style, colour, arrow) | ("fill", text, colour) | ("text", text)
+    items: list[tuple] = []   # ("line", text, style, colour, arrow) | ("fill", text, colour) | ("text", text)
     for kind in scene.kinds:
         style, colour = scene.kind_style[kind]
         items.append(("line", kind, style, colour, False))

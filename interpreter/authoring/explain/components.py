@@ -6,6 +6,7 @@ from math import prod
 from ...load.yaml_reader import plain
 from .markdown import (
     INDENT,
+    ExplainParts,
     attrs_text,
     plural,
     snippet,
@@ -14,7 +15,7 @@ from .markdown import (
 )
 
 
-class ComponentsText:
+class ComponentsText(ExplainParts):
     """Mixin: the sections about what is on the table."""
 
     # -- components --------------------------------------------------------------
@@ -65,11 +66,11 @@ class ComponentsText:
                 n, per_player = self.copies(thing)
                 name = f" “{thing['name']}”" if thing.get("name") else ""
                 bits = [f"- `{thing.get('id')}`{name}: {n}{' per player' if per_player else ''}"]
-                each = [f"{attr} {value_text(plain(values))}" for attr, values in (thing.get("each") or {}).items()]
-                if len(each) == 1:
-                    bits.append(f"one for each {each[0]}")
-                elif each:
-                    bits.append("one for each combination of " + " × ".join(each))
+                each_of = [f"{attr} {value_text(plain(values))}" for attr, values in (thing.get("each") or {}).items()]
+                if len(each_of) == 1:
+                    bits.append(f"one for each {each_of[0]}")
+                elif each_of:
+                    bits.append("one for each combination of " + " × ".join(each_of))
                 if thing.get("attrs"):
                     bits.append(attrs_text(plain(thing["attrs"])))
                 if thing.get("public"):

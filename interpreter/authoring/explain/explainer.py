@@ -100,7 +100,7 @@ class Explainer(ComponentsText, RulesText):
         except Exception:  # the ruleset loaded, so this is only a missing nicety
             vdata = None
         if isinstance(vdata, dict):
-            text += f" ({display_path(path)})"
+            text += f" ({display_path(path)})"   # type: ignore[arg-type]  # vdata is read only when there is a path
             self.emit(text + ".", "")
             for key, label in (("description", ""), ("source", "*Source:* "),
                                ("reconstructed", "*Reconstructed:* ")):
@@ -192,7 +192,7 @@ def _loc_key(loc):
 def describe_paths(data) -> dict:
     """Location of each `reconstructed` value -> what it is about, in words."""
     out = {}
-    todo = [(data, ())]
+    todo: list[tuple[object, tuple]] = [(data, ())]
     while todo:
         node, path = todo.pop()
         if isinstance(node, dict):

@@ -2,10 +2,27 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from ...load.yaml_reader import LocMap
 
 INDENT = "   "          # nested Markdown list items and their code blocks
+
+
+class ExplainParts:
+    """What the section mixins (components.py, rules_text.py) use of the :class:`Explainer` they are part of.
+
+    Declared here, once, so each mixin states what it needs; ``Explainer`` (explainer.py) defines them.
+    """
+
+    rs: Any         # the compiled Ruleset explained
+    d: dict         # its merged YAML tree
+    offered: dict   # action id -> where the flow offers it
+
+    if TYPE_CHECKING:
+        def emit(self, *lines) -> None: ...
+        def heading(self, level, text) -> None: ...
+        def notes(self, node, indent="") -> None: ...
 
 
 def code(text) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...load.yaml_reader import plain
 from .markdown import (
     INDENT,
+    ExplainParts,
     block,
     code,
     constant_value,
@@ -14,7 +15,7 @@ from .markdown import (
 )
 
 
-class RulesText:
+class RulesText(ExplainParts):
     """Mixin: the sections about how the game is played."""
 
     # -- setup and flow ------------------------------------------------------------------
