@@ -24,6 +24,7 @@ from .snippet_memo import local_key, shape, text_key
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
+    from .snippet_memo import Recorder
     from .typecheck import TypeChecker
 
 
@@ -86,7 +87,7 @@ class Compiler(ExpressionCompiler):
         self.env = env
         self._slot = 0
         self.checker: TypeChecker | None = None  # once the ruleset's vocabulary is known
-        self.memo = None     # a snippet_memo.Recorder while a ruleset is built: snippets its base compiled
+        self.memo: Recorder | None = None   # while a ruleset is built: the snippets its base compiled
 
     def _remembered(self, key: tuple, work, tree=None):
         """``work()``, or what it gave an earlier clean build of the same context (:mod:`.snippet_memo`)."""
@@ -108,6 +109,7 @@ class Compiler(ExpressionCompiler):
                                 lambda: self._infer(text, what, local))
 
     def _infer(self, text, what, local):
+        assert self.checker is not None   # infer() asks only once the checker exists
         try:
             node = parse(text, "expr")
         except DavitError:

@@ -114,7 +114,8 @@ class Builder:
             for finding in check_ruleset(rs, self.env, d):
                 (self.errors if finding.severity == "error" else rs.warnings).append(finding)
         raise_all(self.errors)
-        self.compiler.memo.publish()
+        if self.compiler.memo is not None:
+            self.compiler.memo.publish()
         self.compiler.memo = None
         rs.codes = dict(self.env.codes)
         rs.env = self.env  # kept to compile scenario snippets and to check types later
