@@ -371,7 +371,7 @@ class DavitObserver:
         return strings[key]
 
     def _string(self, session, player):
-        view = session.game.view(player) if self.perfect_recall else dict(session.view(player))
+        view = session.game.view(player) if self.perfect_recall else session.view(player, legal=True)
         if session.acting() == player:
             view["partial"] = [session.catalogue.names[t] for t in session.prefix]
         return json.dumps(view, sort_keys=True, default=str)

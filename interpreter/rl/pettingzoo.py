@@ -37,7 +37,8 @@ class DavitEnv(AECEnv):
         self.catalogue = self._session.catalogue
         self.encoder = ObservationEncoder(self.ruleset, players, self.catalogue)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            # every field normalised (observation.py): 0..1, or -1..1 where a number may be negative
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.catalogue.size,), np.int8),
         })
         act_space = spaces.Discrete(self.catalogue.size)

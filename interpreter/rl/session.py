@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..errors import RunawayGameError
 from ..machine.waits import CHOOSE
+from ..play import views
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
 
@@ -143,18 +144,25 @@ class Session:
         if not result:
             raise CatalogueError(f"the engine refused a legal action: {result.reason}")
 
-    def view(self, seat: int | None) -> dict:
-        """``game.view(seat)`` without the event log, kept until the next step (do not change it)."""
+    def view(self, seat: int | None, legal: bool = False) -> dict:
+        """``game.view(seat)`` without the event log, kept until the next step (do not change it). Its legal
+        actions are left out (the encoder never reads them; labelling them was a third of a view) unless
+        ``legal``: that view is made afresh each time."""
+        if legal:
+            return self._view(seat, True)
         if seat not in self._seen:
-            game = self.game
-            log, game.log = game.log, []   # redacting the whole log at every step is the slow part
-            try:
-                view = game.view(seat)
-            finally:
-                game.log = log
-            view.pop("log", None)
-            self._seen[seat] = (view, None)
+            self._seen[seat] = (self._view(seat, False), None)
         return self._seen[seat][0]
+
+    def _view(self, seat: int | None, legal: bool) -> dict:
+        game = self.game
+        log, game.log = game.log, []   # redacting the whole log at every step is the slow part
+        try:
+            view = views.view(game, seat, legal=legal)
+        finally:
+            game.log = log
+        view.pop("log", None)
+        return view
 
     def observation(self, seat: int, encoder):
         """The seat's encoded view (numpy array, kept until the next step: copy it before changing it)."""
