@@ -11,7 +11,8 @@
   The CFR iterates are OpenSpiel's own on ``kuhn_poker``: the same
   exploitability to 1e-9.
 * Leduc poker: the walk of the whole tree finds OpenSpiel's bounds (8 moves,
-  utility -13..13, zero-sum) and the 9,457 histories its ``leduc_poker`` has;
+  utility -13..13, zero-sum), the 9,457 histories its ``leduc_poker`` has and
+  its 468 + 468 information states;
   30 iterations of OpenSpiel's C++ CFR+ bring the exploitability below 0.1,
   exactly as on ``leduc_poker``.
 * Every bundled ruleset: chance outcomes are exact probabilities that sum to
@@ -40,6 +41,12 @@ Utility = pyspiel.GameType.Utility
 @pytest.fixture(scope="module")
 def kuhn():
     return davit_os.game("kuhn-poker", 2)
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    # one game for the module: it remembers its tree's transitions, so the second walk replays nothing
+    return davit_os.game("leduc-poker", 2)
 
 
 def _histories(state, seen):
@@ -119,10 +126,19 @@ def test_leduc_poker_walk_finds_openspiels_bounds():
     assert ours.bounds.max_chance_outcomes == theirs.max_chance_outcomes() == 6
 
 
-def test_native_cfr_plus_on_leduc_poker_matches_openspiels_leduc_poker():
+def test_leduc_poker_has_openspiels_histories_and_information_states(leduc):
+    ours = {"histories": 0, 0: set(), 1: set()}
+    theirs = {"histories": 0, 0: set(), 1: set()}
+    _histories(leduc.new_initial_state(), ours)
+    _histories(pyspiel.load_game("leduc_poker").new_initial_state(), theirs)
+    assert ours["histories"] == theirs["histories"] == 9457
+    assert (len(ours[0]), len(ours[1])) == (len(theirs[0]), len(theirs[1])) == (468, 468)   # 936 in all
+
+
+def test_native_cfr_plus_on_leduc_poker_matches_openspiels_leduc_poker(leduc):
     # 30 iterations of OpenSpiel's C++ CFR+ (about 10 s here): exploitability below 0.1, and equal to what
     # the same solver reaches on OpenSpiel's leduc_poker: the two games have the same information sets
-    ours, theirs = davit_os.game("leduc-poker", 2), pyspiel.load_game("leduc_poker")
+    ours, theirs = leduc, pyspiel.load_game("leduc_poker")
     results = []
     for game in (ours, theirs):
         solver = pyspiel.CFRPlusSolver(game)

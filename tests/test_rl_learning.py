@@ -14,6 +14,7 @@ within their declared space, and enough to learn from.
 """
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 
 import pytest
@@ -25,6 +26,8 @@ pytest.importorskip("pettingzoo", reason=REASON)
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.load.files import bundled_ids  # noqa: E402
 from interpreter.rl import pettingzoo as davit_pz  # noqa: E402
+from interpreter.rl.observation import ObservationEncoder  # noqa: E402
+from interpreter.rl.session import Session  # noqa: E402
 
 
 @pytest.mark.parametrize("rid", bundled_ids())
@@ -111,3 +114,31 @@ def test_a_tabular_learner_beats_a_random_player_at_tic_tac_toe():
     error = np.sqrt(learned.var(ddof=1) / len(learned) + uniform.var(ddof=1) / len(uniform))
     assert difference > 0.2 and difference > 4 * error, (learned.mean(), uniform.mean(), error)
     assert set(np.unique(learned)) <= {-1.0, 0.0, 1.0}   # win, draw (0, as OpenSpiel pays it) and loss
+
+
+@pytest.mark.parametrize("rid", bundled_ids())
+def test_the_encoding_read_from_the_state_is_the_encoding_of_the_view(rid):
+    # the environment encodes straight from the game's state (interpreter/rl/state_encoding.py); at every step of
+    # random games, for every seat, that is the encoding of exactly what the seat's view shows
+    rs = load_ruleset(rid)
+    players = max(2, rs.min_players) if rs.max_players >= 2 else rs.min_players
+    encoder = None
+    pick = random.Random(6)
+    checked = 0
+    for seed in range(100):   # whole games, the end too, until enough positions are checked
+        session = Session(rs, players, seed=seed)
+        encoder = encoder or ObservationEncoder(rs, players, session.catalogue)
+        while True:
+            acting = session.acting()
+            for seat in range(players):
+                partial = session.prefix if seat == acting else ()
+                from_view = encoder.encode(session.game.view(seat), partial)
+                from_state = encoder.encode_game(session.game, seat, partial)
+                assert np.array_equal(from_view, from_state), (seed, seat, np.flatnonzero(from_view != from_state))
+            checked += 1
+            if session.over or checked >= 150:
+                break
+            session.step(pick.choice(session.legal_tokens()))
+        if checked >= 150:
+            break
+    assert checked == 150

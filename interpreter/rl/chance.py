@@ -147,6 +147,7 @@ class ChanceSession(Session):
     """A :class:`Session` whose draws are chance nodes (``chance`` is the pending one, or None)."""
 
     def reset(self, seed: int, start=None) -> None:
+        self.memo = {}
         self.prefix = []
         self.truncated = False
         self._seen = {}

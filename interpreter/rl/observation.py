@@ -117,6 +117,15 @@ class ObservationEncoder:
         # a player counter with both bounds declared is scaled linearly onto [0, 1]: (min, 1 / (max - min))
         self.pvar_scale = [_linear(ruleset.player_vars[name]) for name in self.pvars]
         self.low, self.high = self._range()
+        self._ruleset, self._table, self._from_state = ruleset, table, None
+
+    def encode_game(self, game, seat: int, partial=(), out=None):
+        """``encode(game.view(seat), partial)``, cell for cell, read straight from the game's state (see
+        :mod:`interpreter.rl.state_encoding`: building the view was half of an environment step)."""
+        if self._from_state is None:
+            from .state_encoding import StateEncoder   # it builds on this module
+            self._from_state = StateEncoder(self, self._table, self._ruleset)
+        return self._from_state.encode(game, seat, partial, out)
 
     def _range(self):
         """The bounds of each cell (for the observation space): 0..1, or -1..1 where a number may be negative."""

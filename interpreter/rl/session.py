@@ -54,6 +54,9 @@ class Session:
         self.truncated = False
         self._seen = {}        # seat -> (view, encoding) of the current state: observers ask many times
         self._spelt = {}       # seat -> (sequences -> action, prefix -> next tokens) for the current decision
+        # what an OpenSpiel state answered at this position (current player, legal ids, returns), once the
+        # session is frozen (no one changes it any more): solvers ask each state many times
+        self.memo = {}
 
     def clone(self) -> Session:
         other = type(self).__new__(type(self))
@@ -61,6 +64,7 @@ class Session:
         other.frozen = False
         other.history = None
         other.__dict__.pop("_strings", None)   # the observer's strings of this position (openspiel.py)
+        other.memo = {}
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
@@ -68,7 +72,6 @@ class Session:
         return other
 
     frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
-    history = None   # the OpenSpiel actions that led to a frozen session, for pickling
 
     def __reduce__(self):
         # OpenSpiel serialises a Python state by pickling its attributes: a session goes as its history
@@ -150,9 +153,11 @@ class Session:
         ``legal``: that view is made afresh each time."""
         if legal:
             return self._view(seat, True)
-        if seat not in self._seen:
-            self._seen[seat] = (self._view(seat, False), None)
-        return self._seen[seat][0]
+        view, encoded = self._seen.get(seat, (None, None))
+        if view is None:
+            view = self._view(seat, False)
+            self._seen[seat] = (view, encoded)
+        return view
 
     def _view(self, seat: int | None, legal: bool) -> dict:
         game = self.game
@@ -165,11 +170,11 @@ class Session:
         return view
 
     def observation(self, seat: int, encoder):
-        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it)."""
+        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it), read
+        from the game's state as the encoder would read ``view(seat)``."""
         view, encoded = self._seen.get(seat, (None, None))
         if encoded is None:
-            view = self.view(seat)
-            encoded = encoder.encode(view, self.prefix if self.acting() == seat else ())
+            encoded = encoder.encode_game(self.game, seat, self.prefix if self.acting() == seat else ())
             self._seen[seat] = (view, encoded)
         return encoded
 
