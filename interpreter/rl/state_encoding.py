@@ -4,7 +4,8 @@ for ``game.view(seat)``, cell for cell, without building the view.
 A learner asks for an observation at every step, and building the view (a
 dict per zone and per thing, every value JSON-encoded) then reading it again
 was half of an environment step. Here the same visibility rules
-(:mod:`interpreter.play.visibility`, the ones ``view`` applies) decide what the
+(:mod:`interpreter.play.visibility`, the ones ``view`` applies: whether a zone is
+open to the seat, worked out once per table, and ``face_shown_to`` inlined) decide what the
 seat sees, and only that is read: a hidden thing gives only what its hidden
 entry (``views.hidden_entry``) shows, its back and its public attributes,
 worked out once per table. ``tests/test_rl_learning.py`` checks at every step
@@ -19,9 +20,10 @@ import numpy as np
 from ..machine.values import encode
 from ..play import decisions
 from ..play.views import hidden_entry
-from ..play.visibility import face_shown_to, zone_open_to
+from ..play.visibility import zone_open_to
 from .observation import KINDS, _NUMBERS, _hashable
 
+ROWS_KEPT = 50_000   # thing rows remembered (a few MB at most); past that the memory starts again
 _PLAIN = frozenset((int, float, bool, str, type(None)))
 
 
@@ -54,6 +56,8 @@ class StateEncoder:
                                        if k in e.thing_prop_slots and v is not None]
         self.face_up_slot = e.thing_prop_slots.get("face_up")
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
+        self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
+        self.rows: dict = {}         # (thing, zone, position, properties) or (zone, properties) -> cells
 
     def value(self, v) -> float:
         """The scalar of a state value, as the view would encode it."""
@@ -111,12 +115,14 @@ class StateEncoder:
 
     def _zones(self, g, seat, buf):
         e, st = self.encoder, g.state
-        zone_base, thing_base = e.offsets["zones"], e.offsets["things"]
-        zw, tw = e.zone_width, e.thing_width
-        per_thing, per_zone = e.per_thing, e.per_zone
+        zone_base = e.offsets["zones"]
+        zw = e.zone_width
+        per_thing = e.per_thing
         props_at = 2 + len(e.kinds) + len(e.public_index)
-        slots, value, face_up_slot = e.thing_prop_slots, self.value, self.face_up_slot
-        every_prop = st.props
+        every_prop, rows = st.props, self.rows
+        open_zones = self.open_zones.get(seat)
+        if open_zones is None:   # a zone's visibility and owner are the table's: the same for every state
+            open_zones = self.open_zones[seat] = {}
         for zid, items in st.zones.items():
             if zid == "box":
                 continue
@@ -126,29 +132,58 @@ class StateEncoder:
             zi = e.zone_index[zid]
             row = zone_base + zi * zw
             buf[row] = len(items) * per_thing
-            open_zone = zone_open_to(g, seat, zid)
+            open_zone = open_zones.get(zid)
+            if open_zone is None:
+                open_zone = open_zones[zid] = zone_open_to(g, seat, zid)
             for position, tid in enumerate(items):
                 props = every_prop[tid]
-                if not open_zone and not face_shown_to(props, seat):
+                if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
                     for cell in self.hidden_cells[tid]:
                         buf[row + cell] = buf.get(row + cell, 0.0) + per_thing
                     continue
-                trow = thing_base + e.thing_index[tid] * tw
-                buf[trow] = 1.0
-                buf[trow + 1] = (zi + 1) * per_zone
-                buf[trow + 2] = position * per_thing
-                face_up = float(bool(props.get("face_up")))
-                buf[trow + 3] = face_up
-                for slot, v in self.static_cells[tid]:
-                    buf[trow + slot] = v
-                if face_up_slot is not None:
-                    buf[trow + face_up_slot] = face_up
-                for k, v in props.items():   # a property overrides a static attribute of its name, as in the view
-                    slot = slots.get(k)
-                    if slot is not None and k != "face_up" and k != "known_to":
-                        buf[trow + slot] = value(v) if v is not None else 0.0
-            if extra:
-                for j, name in enumerate(e.zone_props):
-                    v = extra.get(name)
-                    if v is not None:
-                        buf[row + props_at + j] = value(v)
+                # a seen thing's row is the same wherever its place and properties are the same: kept, and
+                # written at C speed (a big table's things were most of an encoding); the classes are in the key
+                # because True == 1 in a dict, but they are encoded apart
+                try:
+                    key = (tid, zi, position, tuple(props.items()), tuple(map(type, props.values())))
+                    cells = rows.get(key)
+                except TypeError:   # a list or map among the properties: not kept
+                    key = cells = None
+                if cells is None:
+                    cells = self._thing_row(tid, zi, position, props)
+                    if key is not None:
+                        if len(rows) >= ROWS_KEPT:
+                            rows.clear()
+                        rows[key] = cells
+                buf.update(cells)
+            if extra:   # kept as a thing's row is (below): a board's spaces hold many properties
+                try:
+                    key = (zi, tuple(extra.items()), tuple(map(type, extra.values())))
+                    cells = rows.get(key)
+                except TypeError:
+                    key = cells = None
+                if cells is None:
+                    cells = {row + props_at + j: self.value(extra[name])
+                             for j, name in enumerate(e.zone_props) if extra.get(name) is not None}
+                    if key is not None:
+                        if len(rows) >= ROWS_KEPT:
+                            rows.clear()
+                        rows[key] = cells
+                buf.update(cells)
+
+    def _thing_row(self, tid, zi, position, props) -> dict:
+        """The cells of a seen thing's row: seen, its zone, its place there, face up, its declared properties."""
+        e = self.encoder
+        trow = e.offsets["things"] + e.thing_index[tid] * e.thing_width
+        face_up = float(bool(props.get("face_up")))
+        cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 2: position * e.per_thing, trow + 3: face_up}
+        for slot, v in self.static_cells[tid]:
+            cells[trow + slot] = v
+        if self.face_up_slot is not None:
+            cells[trow + self.face_up_slot] = face_up
+        slots = e.thing_prop_slots
+        for k, v in props.items():   # a property overrides a static attribute of its name, as in the view
+            slot = slots.get(k)
+            if slot is not None and k != "face_up" and k != "known_to":
+                cells[trow + slot] = self.value(v) if v is not None else 0.0
+        return cells
