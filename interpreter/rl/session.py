@@ -105,7 +105,7 @@ class Session:
         if acting is None or seat not in self.game.deciding_players:
             return []
         prefix = tuple(self.prefix) if seat == acting else ()
-        return sorted(self._spellings(seat)[1].get(prefix, ()))
+        return list(self._spellings(seat)[1].get(prefix, ()))
 
     def _spellings(self, seat: int):
         if seat not in self._spelt:
@@ -124,6 +124,8 @@ class Session:
             for seq in sequences:
                 for k in range(len(seq)):
                     following.setdefault(seq[:k], set()).add(seq[k])
+            # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
+            following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
             self._spelt[seat] = (sequences, following)
         return self._spelt[seat]
 
