@@ -11,11 +11,17 @@ within their declared space, and enough to learn from.
   learned policy's mean payoff exceeds a random policy's, in the same seat
   against the same opponent, by more than 0.2 and by more than four standard
   errors of the difference.
+* The encoding the environment reads straight from the state is, at every
+  step of random games, the encoding of the seat's view.
+* ``tools/bench_rl.py`` runs.
 """
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 
@@ -142,3 +148,16 @@ def test_the_encoding_read_from_the_state_is_the_encoding_of_the_view(rid):
         if checked >= 150:
             break
     assert checked == 150
+
+
+def test_the_benchmark_of_the_environment_against_davit_runs():
+    # tools/bench_rl.py (docs/rl.md, Throughput): briefly, one ruleset; it reports, speed is not checked here
+    tool = Path(__file__).resolve().parent.parent / "tools" / "bench_rl.py"
+    done = subprocess.run([sys.executable, str(tool), "--rounds", "1", "--seconds", "0.05", "kuhn-poker"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    header, _, row = done.stdout.splitlines()
+    assert header.split("|")[-2].strip() == "env/native"
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    assert cells[:2] == ["`kuhn-poker`", "2"] and all(float(c.replace(",", "")) > 0 for c in cells[2:])
+    assert "python tools/bench_rl.py" in (tool.parent.parent / "docs" / "rl.md").read_text()
