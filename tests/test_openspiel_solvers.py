@@ -81,13 +81,15 @@ def test_kuhn_poker_declares_what_openspiels_kuhn_poker_declares(kuhn):
     assert [first.action_to_string(a) for a in (0, 1)] == ["check", "bet"]   # OpenSpiel's pass and bet
 
 
-def test_kuhn_poker_has_openspiels_histories_and_information_states(kuhn):
-    ours = {"histories": 0, 0: set(), 1: set()}
-    theirs = {"histories": 0, 0: set(), 1: set()}
-    _histories(kuhn.new_initial_state(), ours)
-    _histories(pyspiel.load_game("kuhn_poker").new_initial_state(), theirs)
-    assert ours["histories"] == theirs["histories"] == 58
-    assert (len(ours[0]), len(ours[1])) == (len(theirs[0]), len(theirs[1])) == (6, 6)
+@pytest.mark.parametrize("ours,theirs,histories,per_seat", [
+    ("kuhn", "kuhn_poker", 58, 6), ("leduc", "leduc_poker", 9457, 468)])   # Leduc: 936 information states
+def test_the_pokers_have_openspiels_histories_and_information_states(request, ours, theirs, histories, per_seat):
+    found = {"histories": 0, 0: set(), 1: set()}
+    reference = {"histories": 0, 0: set(), 1: set()}
+    _histories(request.getfixturevalue(ours).new_initial_state(), found)
+    _histories(pyspiel.load_game(theirs).new_initial_state(), reference)
+    assert found["histories"] == reference["histories"] == histories
+    assert (len(found[0]), len(found[1])) == (len(reference[0]), len(reference[1])) == (per_seat, per_seat)
 
 
 def test_cfr_on_kuhn_poker_reaches_its_value_and_a_low_exploitability(kuhn):
@@ -124,15 +126,6 @@ def test_leduc_poker_walk_finds_openspiels_bounds():
         assert getattr(ours, what)() == getattr(theirs, what)(), what
     assert ours.bounds.positions == 9457   # every history of OpenSpiel's leduc_poker, each a position here
     assert ours.bounds.max_chance_outcomes == theirs.max_chance_outcomes() == 6
-
-
-def test_leduc_poker_has_openspiels_histories_and_information_states(leduc):
-    ours = {"histories": 0, 0: set(), 1: set()}
-    theirs = {"histories": 0, 0: set(), 1: set()}
-    _histories(leduc.new_initial_state(), ours)
-    _histories(pyspiel.load_game("leduc_poker").new_initial_state(), theirs)
-    assert ours["histories"] == theirs["histories"] == 9457
-    assert (len(ours[0]), len(ours[1])) == (len(theirs[0]), len(theirs[1])) == (468, 468)   # 936 in all
 
 
 def test_native_cfr_plus_on_leduc_poker_matches_openspiels_leduc_poker(leduc):

@@ -34,6 +34,7 @@ from interpreter.load.files import bundled_ids  # noqa: E402
 from interpreter.rl import pettingzoo as davit_pz  # noqa: E402
 from interpreter.rl.observation import ObservationEncoder  # noqa: E402
 from interpreter.rl.session import Session  # noqa: E402
+from interpreter.rl.state_encoding import state_encoder  # noqa: E402
 
 
 @pytest.mark.parametrize("rid", bundled_ids())
@@ -139,7 +140,7 @@ def test_the_encoding_read_from_the_state_is_the_encoding_of_the_view(rid):
             for seat in range(players):
                 partial = session.prefix if seat == acting else ()
                 from_view = encoder.encode(session.game.view(seat), partial)
-                from_state = encoder.encode_game(session.game, seat, partial)
+                from_state = state_encoder(encoder).encode(session.game, seat, partial)
                 assert np.array_equal(from_view, from_state), (seed, seat, np.flatnonzero(from_view != from_state))
             checked += 1
             if session.over or checked >= 150:

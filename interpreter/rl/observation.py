@@ -117,15 +117,7 @@ class ObservationEncoder:
         # a player counter with both bounds declared is scaled linearly onto [0, 1]: (min, 1 / (max - min))
         self.pvar_scale = [_linear(ruleset.player_vars[name]) for name in self.pvars]
         self.low, self.high = self._range()
-        self._ruleset, self._table, self._from_state = ruleset, table, None
-
-    def encode_game(self, game, seat: int, partial=(), out=None):
-        """``encode(game.view(seat), partial)``, cell for cell, read straight from the game's state (see
-        :mod:`interpreter.rl.state_encoding`: building the view was half of an environment step)."""
-        if self._from_state is None:
-            from .state_encoding import StateEncoder   # it builds on this module
-            self._from_state = StateEncoder(self, self._table, self._ruleset)
-        return self._from_state.encode(game, seat, partial, out)
+        self.ruleset, self.table = ruleset, table
 
     def _range(self):
         """The bounds of each cell (for the observation space): 0..1, or -1..1 where a number may be negative."""
@@ -166,18 +158,13 @@ class ObservationEncoder:
             if i is not None:
                 buf[base + i] = scalar(value)
         width = 1 + 2 * len(self.pvars)
-        scales = self.pvar_scale
         for p in view["players"]:
             row = at["players"] + p["seat"] * width
             buf[row] = float(bool(p["out"]))
             shown = p["vars"]
             for j, name in enumerate(self.pvars):
                 if name in shown:
-                    value, scale = shown[name], scales[j]
-                    if scale is not None and value.__class__ in _NUMBERS:
-                        buf[row + 1 + 2 * j] = (value - scale[0]) * scale[1]
-                    else:
-                        buf[row + 1 + 2 * j] = scalar(value)
+                    buf[row + 1 + 2 * j] = self.counter(j, shown[name])
                     buf[row + 2 + 2 * j] = 1.0
         for name in view["phase"]:
             if name in self.phase_index:
@@ -242,6 +229,13 @@ class ObservationEncoder:
                     value = props.get(name)
                     if value is not None:
                         buf[row + props_at + j] = scalar(value)
+
+    def counter(self, j: int, value) -> float:
+        """The ``j``-th player counter's value (JSON-encoded) in the encoding: linear on its declared range."""
+        scale = self.pvar_scale[j]
+        if scale is not None and value.__class__ in _NUMBERS:
+            return (value - scale[0]) * scale[1]
+        return self.scalar(value)
 
     def scalar(self, value) -> float:
         """One number in [-1, 1] for a JSON-encoded value (see the module docstring)."""

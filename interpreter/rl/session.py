@@ -15,6 +15,7 @@ from ..machine.waits import CHOOSE
 from ..play import views
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
+from .state_encoding import state_encoder
 
 REWARDS = ("win", "score")
 
@@ -176,7 +177,7 @@ class Session:
         from the game's state as the encoder would read ``view(seat)``."""
         view, encoded = self._seen.get(seat, (None, None))
         if encoded is None:
-            encoded = encoder.encode_game(self.game, seat, self.prefix if self.acting() == seat else ())
+            encoded = state_encoder(encoder).encode(self.game, seat, self.prefix if self.acting() == seat else ())
             self._seen[seat] = (view, encoded)
         return encoded
 

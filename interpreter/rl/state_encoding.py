@@ -21,10 +21,18 @@ from ..machine.values import encode
 from ..play import decisions
 from ..play.views import hidden_entry
 from ..play.visibility import zone_open_to
-from .observation import KINDS, _NUMBERS, _hashable
+from .observation import KINDS, ObservationEncoder, _hashable
 
 ROWS_KEPT = 50_000   # thing rows remembered (a few MB at most); past that the memory starts again
 _PLAIN = frozenset((int, float, bool, str, type(None)))
+
+
+def state_encoder(encoder: ObservationEncoder) -> "StateEncoder":
+    """The :class:`StateEncoder` of ``encoder``, made once and kept with it."""
+    found = encoder.__dict__.get("from_state")
+    if found is None:
+        found = encoder.__dict__["from_state"] = StateEncoder(encoder, encoder.table, encoder.ruleset)
+    return found
 
 
 class StateEncoder:
@@ -76,17 +84,13 @@ class StateEncoder:
             if i is not None:
                 buf[base + i] = value(v)
         width = 1 + 2 * len(e.pvars)
-        scales = e.pvar_scale
         for s, counters in enumerate(st.pvars):
             row = at["players"] + s * width
             buf[row] = float(bool(st.out[s]))
             for j, (name, visibility) in enumerate(self.visibility):
                 if name in counters and (visibility == "everyone" or (visibility == "owner" and seat == s)):
-                    v, scale = counters[name], scales[j]
-                    if scale is not None and v.__class__ in _NUMBERS:
-                        buf[row + 1 + 2 * j] = (v - scale[0]) * scale[1]
-                    else:
-                        buf[row + 1 + 2 * j] = value(v)
+                    v = counters[name]
+                    buf[row + 1 + 2 * j] = e.counter(j, v if v.__class__ in _PLAIN else encode(v))
                     buf[row + 2 + 2 * j] = 1.0
         for name in st.phase:
             i = e.phase_index.get(name)
