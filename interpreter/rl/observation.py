@@ -27,7 +27,8 @@ no scaling of its own (docs/rl.md lists the range of each field):
   ``(v - min) / (max - min)`` (the engine keeps it in that range);
 * any other value (globals, thing and zone properties, a counter without both
   bounds) by its type: a number ``x`` is ``x / (1 + |x|)``, in (-1, 1) and
-  order-preserving; a truth value 0 or 1; a player, zone or thing its index + 1
+  order-preserving; a truth value as the number it equals (false 0, true
+  1/2: values that compare equal encode alike); a player, zone or thing its index + 1
   divided by the number of seats, zones or things; a text a stable hash in
   [0, 1) (CRC-32); a list or a map ``n / (1 + n)`` of its length ``n``; none 0.
 
@@ -244,8 +245,8 @@ class ObservationEncoder:
             return value / (1.0 + abs(value))
         if value is None:
             return 0.0
-        if kind is bool:
-            return float(value)
+        if kind is bool:   # as the number it equals (True == 1): values that compare equal encode alike
+            return 0.5 if value else 0.0
         if kind is str:
             return zlib.crc32(value.encode()) / 2 ** 32
         if kind is list:

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..machine.values import encode
+from ..machine.values import PlayerRef, ThingRef, ZoneRef, encode
 from ..play import decisions
 from ..play.views import hidden_entry
 from ..play.visibility import zone_open_to
 from .observation import KINDS, ObservationEncoder, _hashable
 
-ROWS_KEPT = 50_000   # thing rows remembered (a few MB at most); past that the memory starts again
+ZONES_KEPT = 20_000   # zones remembered (a few MB at most); past that the memory starts again
 _PLAIN = frozenset((int, float, bool, str, type(None)))
+_IMMUTABLE = _PLAIN | {PlayerRef, ThingRef, ZoneRef}
 
 
 def state_encoder(encoder: ObservationEncoder) -> "StateEncoder":
@@ -33,6 +34,13 @@ def state_encoder(encoder: ObservationEncoder) -> "StateEncoder":
     if found is None:
         found = encoder.__dict__["from_state"] = StateEncoder(encoder, encoder.table, encoder.ruleset)
     return found
+
+
+def _snapshot_safe(props_list, extra) -> bool:
+    """Whether a shallow copy of these properties stays what they are now: no list or map in them, which
+    the rules could change in place."""
+    return all(v.__class__ in _IMMUTABLE for props in props_list for v in props.values()) and \
+        (not extra or all(v.__class__ in _IMMUTABLE for v in extra.values()))
 
 
 class StateEncoder:
@@ -65,7 +73,7 @@ class StateEncoder:
         self.face_up_slot = e.thing_prop_slots.get("face_up")
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
-        self.rows: dict = {}         # (thing, zone, position, properties) or (zone, properties) -> cells
+        self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
 
     def value(self, v) -> float:
         """The scalar of a state value, as the view would encode it."""
@@ -118,12 +126,9 @@ class StateEncoder:
         return tensor
 
     def _zones(self, g, seat, buf):
-        e, st = self.encoder, g.state
-        zone_base = e.offsets["zones"]
-        zw = e.zone_width
-        per_thing = e.per_thing
-        props_at = 2 + len(e.kinds) + len(e.public_index)
-        every_prop, rows = st.props, self.rows
+        st = g.state
+        every_prop, kept = st.props, self.kept
+        get_props = every_prop.__getitem__
         open_zones = self.open_zones.get(seat)
         if open_zones is None:   # a zone's visibility and owner are the table's: the same for every state
             open_zones = self.open_zones[seat] = {}
@@ -133,47 +138,44 @@ class StateEncoder:
             extra = st.zprops.get(zid)
             if not items and not extra:
                 continue
-            zi = e.zone_index[zid]
-            row = zone_base + zi * zw
-            buf[row] = len(items) * per_thing
+            # a zone's cells follow from its things in order, their properties and its own: kept, and checked
+            # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
+            # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
+            key = (seat, zid, tuple(items))
+            now = list(map(get_props, items))
+            found = kept.get(key)
+            if found is not None and found[0] == now and found[1] == extra:
+                buf.update(found[2])
+                continue
             open_zone = open_zones.get(zid)
             if open_zone is None:
                 open_zone = open_zones[zid] = zone_open_to(g, seat, zid)
-            for position, tid in enumerate(items):
-                props = every_prop[tid]
-                if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
-                    for cell in self.hidden_cells[tid]:
-                        buf[row + cell] = buf.get(row + cell, 0.0) + per_thing
-                    continue
-                # a seen thing's row is the same wherever its place and properties are the same: kept, and
-                # written at C speed (a big table's things were most of an encoding); the classes are in the key
-                # because True == 1 in a dict, but they are encoded apart
-                try:
-                    key = (tid, zi, position, tuple(props.items()), tuple(map(type, props.values())))
-                    cells = rows.get(key)
-                except TypeError:   # a list or map among the properties: not kept
-                    key = cells = None
-                if cells is None:
-                    cells = self._thing_row(tid, zi, position, props)
-                    if key is not None:
-                        if len(rows) >= ROWS_KEPT:
-                            rows.clear()
-                        rows[key] = cells
-                buf.update(cells)
-            if extra:   # kept as a thing's row is (below): a board's spaces hold many properties
-                try:
-                    key = (zi, tuple(extra.items()), tuple(map(type, extra.values())))
-                    cells = rows.get(key)
-                except TypeError:
-                    key = cells = None
-                if cells is None:
-                    cells = {row + props_at + j: self.value(extra[name])
-                             for j, name in enumerate(e.zone_props) if extra.get(name) is not None}
-                    if key is not None:
-                        if len(rows) >= ROWS_KEPT:
-                            rows.clear()
-                        rows[key] = cells
-                buf.update(cells)
+            cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
+            if _snapshot_safe(now, extra):
+                if len(kept) >= ZONES_KEPT:
+                    kept.clear()
+                kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
+            buf.update(cells)
+
+    def _zone_cells(self, zid, items, props_list, extra, open_zone, seat) -> dict:
+        """The cells of a zone's row and of the rows of the things in it that ``seat`` sees."""
+        e = self.encoder
+        zi = e.zone_index[zid]
+        row = e.offsets["zones"] + zi * e.zone_width
+        per_thing = e.per_thing
+        cells = {row: len(items) * per_thing}
+        for position, (tid, props) in enumerate(zip(items, props_list)):
+            if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
+                for cell in self.hidden_cells[tid]:
+                    cells[row + cell] = cells.get(row + cell, 0.0) + per_thing
+                continue
+            cells.update(self._thing_row(tid, zi, position, props))
+        if extra:
+            props_at = 2 + len(e.kinds) + len(e.public_index)
+            for j, name in enumerate(e.zone_props):
+                if extra.get(name) is not None:
+                    cells[row + props_at + j] = self.value(extra[name])
+        return cells
 
     def _thing_row(self, tid, zi, position, props) -> dict:
         """The cells of a seen thing's row: seen, its zone, its place there, face up, its declared properties."""
@@ -183,8 +185,8 @@ class StateEncoder:
         cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 2: position * e.per_thing, trow + 3: face_up}
         for slot, v in self.static_cells[tid]:
             cells[trow + slot] = v
-        if self.face_up_slot is not None:
-            cells[trow + self.face_up_slot] = face_up
+        if self.face_up_slot is not None:   # the view's entry holds the truth value: encoded as a value
+            cells[trow + self.face_up_slot] = e.scalar(bool(face_up))
         slots = e.thing_prop_slots
         for k, v in props.items():   # a property overrides a static attribute of its name, as in the view
             slot = slots.get(k)
