@@ -23,7 +23,9 @@ from ..play.views import hidden_entry
 from ..play.visibility import zone_open_to
 from .observation import KINDS, ObservationEncoder, _hashable
 
-ZONES_KEPT = 20_000   # zones remembered (a few MB at most); past that the memory starts again
+_SEEN = ()   # a zone's contents met once (see StateEncoder._zones)
+ZONES_KEPT = 20_000
+ROWS_KEPT = 50_000   # zones remembered (a few MB at most); past that the memory starts again
 _PLAIN = frozenset((int, float, bool, str, type(None)))
 _IMMUTABLE = _PLAIN | {PlayerRef, ThingRef, ZoneRef}
 
@@ -74,6 +76,7 @@ class StateEncoder:
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
+        self.rows: dict = {}         # (thing, zone, position, properties) -> the cells of its row
 
     def value(self, v) -> float:
         """The scalar of a state value, as the view would encode it."""
@@ -141,35 +144,59 @@ class StateEncoder:
             # a zone's cells follow from its things in order, their properties and its own: kept, and checked
             # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
             # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
-            key = (seat, zid, tuple(items))
             now = list(map(get_props, items))
+            if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
+                buf.update(self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat))
+                continue
+            key = (seat, zid, tuple(items))
             found = kept.get(key)
-            if found is not None and found[0] == now and found[1] == extra:
+            if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
                 buf.update(found[2])
                 continue
-            open_zone = open_zones.get(zid)
-            if open_zone is None:
-                open_zone = open_zones[zid] = zone_open_to(g, seat, zid)
-            cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
-            if _snapshot_safe(now, extra):
-                if len(kept) >= ZONES_KEPT:
-                    kept.clear()
+            cells = self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat)
+            if len(kept) >= ZONES_KEPT:
+                kept.clear()
+            if found is None:
+                # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
+                # again, and copying each new one cost more than keeping saved)
+                kept[key] = _SEEN
+            elif _snapshot_safe(now, extra):
                 kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
             buf.update(cells)
+
+    @staticmethod
+    def _open(g, seat, zid, open_zones) -> bool:
+        found = open_zones.get(zid)
+        if found is None:
+            found = open_zones[zid] = zone_open_to(g, seat, zid)
+        return found
 
     def _zone_cells(self, zid, items, props_list, extra, open_zone, seat) -> dict:
         """The cells of a zone's row and of the rows of the things in it that ``seat`` sees."""
         e = self.encoder
         zi = e.zone_index[zid]
         row = e.offsets["zones"] + zi * e.zone_width
-        per_thing = e.per_thing
+        per_thing, rows = e.per_thing, self.rows
         cells = {row: len(items) * per_thing}
         for position, (tid, props) in enumerate(zip(items, props_list)):
             if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
                 for cell in self.hidden_cells[tid]:
                     cells[row + cell] = cells.get(row + cell, 0.0) + per_thing
                 continue
-            cells.update(self._thing_row(tid, zi, position, props))
+            # a seen thing's row, kept by its place and properties: a zone seldom met twice (a hand of cards)
+            # still holds things met before in the same place
+            try:
+                key = (tid, zi, position, tuple(props.items()))
+                row_cells = rows.get(key)
+            except TypeError:   # a list or map among the properties: not kept
+                key = row_cells = None
+            if row_cells is None:
+                row_cells = self._thing_row(tid, zi, position, props)
+                if key is not None:
+                    if len(rows) >= ROWS_KEPT:
+                        rows.clear()
+                    rows[key] = row_cells
+            cells.update(row_cells)
         if extra:
             props_at = 2 + len(e.kinds) + len(e.public_index)
             for j, name in enumerate(e.zone_props):
