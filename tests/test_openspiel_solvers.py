@@ -11,7 +11,8 @@
   The CFR iterates are OpenSpiel's own on ``kuhn_poker``: the same
   exploitability to 1e-9.
 * Leduc poker: the walk of the whole tree finds OpenSpiel's bounds (8 moves,
-  utility -13..13, zero-sum) and the 9,457 histories its ``leduc_poker`` has;
+  utility -13..13, zero-sum), the 9,457 histories its ``leduc_poker`` has and
+  its 468 + 468 information states;
   30 iterations of OpenSpiel's C++ CFR+ bring the exploitability below 0.1,
   exactly as on ``leduc_poker``.
 * Every bundled ruleset: chance outcomes are exact probabilities that sum to
@@ -40,6 +41,12 @@ Utility = pyspiel.GameType.Utility
 @pytest.fixture(scope="module")
 def kuhn():
     return davit_os.game("kuhn-poker", 2)
+
+
+@pytest.fixture(scope="module")
+def leduc():
+    # one game for the module: it remembers its tree's transitions, so the second walk replays nothing
+    return davit_os.game("leduc-poker", 2)
 
 
 def _histories(state, seen):
@@ -74,13 +81,15 @@ def test_kuhn_poker_declares_what_openspiels_kuhn_poker_declares(kuhn):
     assert [first.action_to_string(a) for a in (0, 1)] == ["check", "bet"]   # OpenSpiel's pass and bet
 
 
-def test_kuhn_poker_has_openspiels_histories_and_information_states(kuhn):
-    ours = {"histories": 0, 0: set(), 1: set()}
-    theirs = {"histories": 0, 0: set(), 1: set()}
-    _histories(kuhn.new_initial_state(), ours)
-    _histories(pyspiel.load_game("kuhn_poker").new_initial_state(), theirs)
-    assert ours["histories"] == theirs["histories"] == 58
-    assert (len(ours[0]), len(ours[1])) == (len(theirs[0]), len(theirs[1])) == (6, 6)
+@pytest.mark.parametrize("ours,theirs,histories,per_seat", [
+    ("kuhn", "kuhn_poker", 58, 6), ("leduc", "leduc_poker", 9457, 468)])   # Leduc: 936 information states
+def test_the_pokers_have_openspiels_histories_and_information_states(request, ours, theirs, histories, per_seat):
+    found = {"histories": 0, 0: set(), 1: set()}
+    reference = {"histories": 0, 0: set(), 1: set()}
+    _histories(request.getfixturevalue(ours).new_initial_state(), found)
+    _histories(pyspiel.load_game(theirs).new_initial_state(), reference)
+    assert found["histories"] == reference["histories"] == histories
+    assert (len(found[0]), len(found[1])) == (len(reference[0]), len(reference[1])) == (per_seat, per_seat)
 
 
 def test_cfr_on_kuhn_poker_reaches_its_value_and_a_low_exploitability(kuhn):
@@ -119,10 +128,10 @@ def test_leduc_poker_walk_finds_openspiels_bounds():
     assert ours.bounds.max_chance_outcomes == theirs.max_chance_outcomes() == 6
 
 
-def test_native_cfr_plus_on_leduc_poker_matches_openspiels_leduc_poker():
-    # 30 iterations of OpenSpiel's C++ CFR+ (about 10 s here): exploitability below 0.1, and equal to what
+def test_native_cfr_plus_on_leduc_poker_matches_openspiels_leduc_poker(leduc):
+    # 30 iterations of OpenSpiel's C++ CFR+ (10 to 35 s on a shared machine): exploitability below 0.1, equal to what
     # the same solver reaches on OpenSpiel's leduc_poker: the two games have the same information sets
-    ours, theirs = davit_os.game("leduc-poker", 2), pyspiel.load_game("leduc_poker")
+    ours, theirs = leduc, pyspiel.load_game("leduc_poker")
     results = []
     for game in (ours, theirs):
         solver = pyspiel.CFRPlusSolver(game)

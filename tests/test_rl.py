@@ -194,7 +194,9 @@ def test_an_encoding_into_a_used_array_is_the_fresh_one_and_holds_what_the_view_
             if entry.get("hidden"):
                 continue
             row = things[encoder.thing_index[entry["id"]]]
-            assert list(row[:3]) == [1.0, encoder.zone_index[zid] + 1, position]
+            # seen, zone index + 1 over the zones, position over the things (normalised, observation.py)
+            assert list(row[:3]) == [1.0, np.float32((encoder.zone_index[zid] + 1) / len(encoder.zone_ids)),
+                                     np.float32(position / len(encoder.thing_index))]
             for j, name in enumerate(encoder.thing_props):
                 expected = encoder.scalar(entry[name]) if entry.get(name) is not None else 0.0
                 assert row[4 + j] == np.float32(expected), (entry["id"], name)

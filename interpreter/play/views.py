@@ -60,8 +60,10 @@ def _plain(entry: dict) -> bool:
     return not any(isinstance(v, (list, dict)) for v in entry.values())
 
 
-def view(g, seat) -> dict:
-    """Everything ``seat`` may know, as JSON data (``seat=None``: a spectator)."""
+def view(g, seat, legal: bool = True) -> dict:
+    """Everything ``seat`` may know, as JSON data (``seat=None``: a spectator). ``legal=False`` leaves the
+    seat's legal actions out (an empty list): labelling them is most of a view's cost, and the RL encoder
+    never reads them."""
     rs, st, table = g.ruleset, g.state, g.table
     players = []
     for p in table.players:
@@ -103,7 +105,7 @@ def view(g, seat) -> dict:
         "ruleset": rs.id, "variant": rs.variant, "you": seat,
         "vars": {k: encode(v) for k, v in st.vars.items() if not k.startswith("%")},
         "phase": list(st.phase), "players": players, "zones": zones, "pending": shown_pending,
-        "legal_actions": [a.to_json() | {"label": str(a)} for a in g.legal_actions(seat)] if seat in waiting else [],
+        "legal_actions": [a.to_json() | {"label": str(a)} for a in g.legal_actions(seat)] if legal and seat in waiting else [],
         "over": st.over, "winners": g.winners, "draw": g.is_draw,
         "log": _log_seen_by(g, seat),
     }

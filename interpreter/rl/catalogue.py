@@ -63,6 +63,11 @@ def _value_key(value):
     return None
 
 
+# argument values that are hashable and never equal to a value of another class spelt otherwise (a list is
+# neither): the spelling of an action with only these is remembered
+_KEYABLE = frozenset((bool, int, float, str, type(None), PlayerRef, ThingRef, ZoneRef))
+
+
 class Catalogue:
     """Token ids for a table; ``spell(action)`` gives the token sequence of an engine action."""
 
@@ -97,6 +102,7 @@ class Catalogue:
             for head in heads + [END]:
                 self._add(("value", head), f"value {_name(head)}")
         self.size = len(self.names)
+        self._spelt: dict = {}        # (name, arguments with their types) -> ids: the same actions come back
         self.max_length = _longest_spelling(ruleset, len(values))
 
     def _add(self, key, name):
@@ -105,6 +111,17 @@ class Catalogue:
 
     def spell(self, action) -> tuple:
         """The token ids of an engine :class:`Action` (raises CatalogueError if it cannot be spelt)."""
+        args = action.args
+        if all(v.__class__ in _KEYABLE for _, v in args):
+            # the key holds each value's class: True == 1 in a dict, but they are spelt apart
+            key = (action.name, tuple((k, v.__class__, v) for k, v in args))
+            tokens = self._spelt.get(key)
+            if tokens is None:
+                tokens = self._spelt[key] = self._spell(action)
+            return tokens
+        return self._spell(action)
+
+    def _spell(self, action) -> tuple:
         if action.name == PASS:
             return (self._ids[("pass",)],)
         if not action.args:

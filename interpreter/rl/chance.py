@@ -152,6 +152,7 @@ class ChanceSession(Session):
     game: Any   # a ChanceGame once set up (None while reset starts one)
 
     def reset(self, seed: int, start=None) -> None:
+        self.memo = {}
         self.prefix = []
         self.truncated = False
         self._seen = {}

@@ -252,11 +252,18 @@ class DavitState(pyspiel.State):
         return self._session
 
     def current_player(self):
-        session = self.session
-        if getattr(session, "chance", None) is not None:
-            return pyspiel.PlayerId.CHANCE
-        seat = session.acting()
-        return pyspiel.PlayerId.TERMINAL if seat is None else seat
+        # a state's session is frozen: what it answers is kept with it (solvers ask each state many times)
+        memo = self.session.memo
+        player = memo.get("player")
+        if player is None:
+            session = self.session
+            if getattr(session, "chance", None) is not None:
+                player = pyspiel.PlayerId.CHANCE
+            else:
+                seat = session.acting()
+                player = pyspiel.PlayerId.TERMINAL if seat is None else seat
+            memo["player"] = player
+        return player
 
     def chance_outcomes(self):
         """The outcomes of the draw the rules wait for, with their exact probabilities."""
@@ -269,9 +276,16 @@ class DavitState(pyspiel.State):
         return outcomes
 
     def _legal_actions(self, player):
-        if player == pyspiel.PlayerId.CHANCE or getattr(self.session, "chance", None) is not None:
-            return [o for o, _ in self.session.chance_outcomes()] if player < 0 else []  # type: ignore[attr-defined]
-        return self.session.legal_tokens(player)
+        memo = self.session.memo
+        key = ("legal", player)
+        legal = memo.get(key)
+        if legal is None:
+            if player == pyspiel.PlayerId.CHANCE or getattr(self.session, "chance", None) is not None:
+                legal = [o for o, _ in self.session.chance_outcomes()] if player < 0 else []  # type: ignore[attr-defined]
+            else:
+                legal = self.session.legal_tokens(player)
+            memo[key] = legal
+        return list(legal)
 
     def _apply_action(self, action):
         game = self.get_game()
@@ -308,16 +322,24 @@ class DavitState(pyspiel.State):
         return self.session.catalogue.names[action]
 
     def is_terminal(self):
-        return self.session.over
+        memo = self.session.memo
+        over = memo.get("over")
+        if over is None:
+            over = memo["over"] = self.session.over
+        return over
 
     def returns(self):
-        returns = self.session.returns()
-        game = self.get_game()
-        if game.declared_sum is not None and self.session.game.is_over \
-                and abs(sum(returns) - game.declared_sum) > 1e-9:
-            raise ValueError(f"the game was declared {game.utility_type} (returns summing to {game.declared_sum}) "
-                             f"but ended with returns {returns}")
-        return returns
+        memo = self.session.memo
+        returns = memo.get("returns")
+        if returns is None:
+            returns = self.session.returns()
+            game = self.get_game()
+            if game.declared_sum is not None and self.session.game.is_over \
+                    and abs(sum(returns) - game.declared_sum) > 1e-9:
+                raise ValueError(f"the game was declared {game.utility_type} (returns summing to "
+                                 f"{game.declared_sum}) but ended with returns {returns}")
+            memo["returns"] = returns
+        return list(returns)
 
     def resample_from_infostate(self, player_id, probability_sampler):
         """A state ``player_id`` cannot tell from this one (davit's determinizer: hidden things dealt anew,
@@ -373,7 +395,7 @@ class DavitObserver:
         return strings[key]
 
     def _string(self, session, player):
-        view = session.game.view(player) if self.perfect_recall else dict(session.view(player))
+        view = session.game.view(player) if self.perfect_recall else session.view(player, legal=True)
         if session.acting() == player:
             view["partial"] = [session.catalogue.names[t] for t in session.prefix]
         return json.dumps(view, sort_keys=True, default=str)

@@ -9,6 +9,8 @@ Rewards come once, at the end (docs/rl.md); the ruleset's ``limits.max_steps``
 """
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -37,13 +39,16 @@ class DavitEnv(AECEnv):
         self.catalogue = self._session.catalogue
         self.encoder = ObservationEncoder(self.ruleset, players, self.catalogue)
         obs_space = spaces.Dict({
-            "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+            # every field normalised (observation.py): 0..1, or -1..1 where a number may be negative
+            "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.catalogue.size,), np.int8),
         })
         act_space = spaces.Discrete(self.catalogue.size)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._seed_stream = np.random.default_rng(seed)
+        # Python's generator, not numpy's: a numpy draw cost more than a whole step of a small game. Seeded
+        # with an int it gives the same numbers on every machine (a seed is a promise)
+        self._seed_stream = random.Random(seed)
         self._seeded = seed is not None
 
     def observation_space(self, agent):
@@ -59,8 +64,8 @@ class DavitEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
-            self._seed_stream = np.random.default_rng(seed)
-        game_seed = int(self._seed_stream.integers(0, 2 ** 31))
+            self._seed_stream = random.Random(seed)
+        game_seed = self._seed_stream.getrandbits(31)
         self._session.reset(game_seed)
         self._begin()
 

@@ -12,8 +12,10 @@ from functools import lru_cache
 
 from ..errors import RunawayGameError
 from ..machine.waits import CHOOSE
+from ..play import views
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
+from .state_encoding import state_encoder
 
 REWARDS = ("win", "score")
 
@@ -51,8 +53,11 @@ class Session:
                                                                  record=self.record)
         self.prefix: list[int] = []
         self.truncated = False
-        self._seen: dict = {}  # seat -> (view, encoding) of the current state: observers ask many times
+        self._seen: dict = {}   # seat -> (view, encoding) of the current state: observers ask many times
         self._spelt: dict = {}  # seat -> (sequences -> action, prefix -> next tokens) for the current decision
+        # what an OpenSpiel state answered at this position (current player, legal ids, returns), once the
+        # session is frozen (no one changes it any more): solvers ask each state many times
+        self.memo: dict = {}
 
     def clone(self) -> Session:
         other = type(self).__new__(type(self))
@@ -60,6 +65,7 @@ class Session:
         other.frozen = False
         other.history = None
         other.__dict__.pop("_strings", None)   # the observer's strings of this position (openspiel.py)
+        other.memo = {}
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
@@ -101,7 +107,7 @@ class Session:
         if acting is None or seat not in self.game.deciding_players:
             return []
         prefix = tuple(self.prefix) if seat == acting else ()
-        return sorted(self._spellings(seat)[1].get(prefix, ()))
+        return list(self._spellings(seat)[1].get(prefix, ()))
 
     def _spellings(self, seat: int):
         if seat not in self._spelt:
@@ -120,6 +126,8 @@ class Session:
             for seq in sequences:
                 for k in range(len(seq)):
                     following.setdefault(seq[:k], set()).add(seq[k])
+            # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
+            following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
             self._spelt[seat] = (sequences, following)
         return self._spelt[seat]
 
@@ -145,25 +153,34 @@ class Session:
             # falsy: a Refused
             raise CatalogueError(f"the engine refused a legal action: {result.reason}")  # type: ignore[union-attr]
 
-    def view(self, seat: int | None) -> dict:
-        """``game.view(seat)`` without the event log, kept until the next step (do not change it)."""
-        if seat not in self._seen:
-            game = self.game
-            log, game.log = game.log, []   # redacting the whole log at every step is the slow part
-            try:
-                view = game.view(seat)
-            finally:
-                game.log = log
-            view.pop("log", None)
-            self._seen[seat] = (view, None)
-        return self._seen[seat][0]
+    def view(self, seat: int | None, legal: bool = False) -> dict:
+        """``game.view(seat)`` without the event log, kept until the next step (do not change it). Its legal
+        actions are left out (the encoder never reads them; labelling them was a third of a view) unless
+        ``legal``: that view is made afresh each time."""
+        if legal:
+            return self._view(seat, True)
+        view, encoded = self._seen.get(seat, (None, None))
+        if view is None:
+            view = self._view(seat, False)
+            self._seen[seat] = (view, encoded)
+        return view
+
+    def _view(self, seat: int | None, legal: bool) -> dict:
+        game = self.game
+        log, game.log = game.log, []   # redacting the whole log at every step is the slow part
+        try:
+            view = views.view(game, seat, legal=legal)
+        finally:
+            game.log = log
+        view.pop("log", None)
+        return view
 
     def observation(self, seat: int, encoder):
-        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it)."""
+        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it), read
+        from the game's state as the encoder would read ``view(seat)``."""
         view, encoded = self._seen.get(seat, (None, None))
         if encoded is None:
-            view = self.view(seat)
-            encoded = encoder.encode(view, self.prefix if self.acting() == seat else ())
+            encoded = state_encoder(encoder).encode(self.game, seat, self.prefix if self.acting() == seat else ())
             self._seen[seat] = (view, encoded)
         return encoded
 

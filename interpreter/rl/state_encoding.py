@@ -1,0 +1,223 @@
+"""The observation encoding read straight from a game's state: what ``ObservationEncoder.encode(view)`` gives
+for ``game.view(seat)``, cell for cell, without building the view.
+
+A learner asks for an observation at every step, and building the view (a
+dict per zone and per thing, every value JSON-encoded) then reading it again
+was half of an environment step. Here the same visibility rules
+(:mod:`interpreter.play.visibility`, the ones ``view`` applies: whether a zone is
+open to the seat, worked out once per table, and ``face_shown_to`` inlined) decide what the
+seat sees, and only that is read: a hidden thing gives only what its hidden
+entry (``views.hidden_entry``) shows, its back and its public attributes,
+worked out once per table. ``tests/test_rl_learning.py`` checks at every step
+of random games of every ruleset, for every seat, that the two encodings are
+equal; the hidden-swap tests check that neither changes when hidden things
+trade places.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..machine.values import PlayerRef, ThingRef, ZoneRef, encode
+from ..play import decisions
+from ..play.views import hidden_entry
+from ..play.visibility import zone_open_to
+from .observation import KINDS, ObservationEncoder, _hashable
+
+_SEEN = ()   # a zone's contents met once (see StateEncoder._zones)
+ZONES_KEPT = 20_000
+ROWS_KEPT = 50_000   # zones remembered (a few MB at most); past that the memory starts again
+_PLAIN = frozenset((int, float, bool, str, type(None)))
+_IMMUTABLE = _PLAIN | {PlayerRef, ThingRef, ZoneRef}
+
+
+def state_encoder(encoder: ObservationEncoder) -> "StateEncoder":
+    """The :class:`StateEncoder` of ``encoder``, made once and kept with it."""
+    found = encoder.__dict__.get("from_state")
+    if found is None:
+        found = encoder.__dict__["from_state"] = StateEncoder(encoder, encoder.table, encoder.ruleset)
+    return found
+
+
+def _snapshot_safe(props_list, extra) -> bool:
+    """Whether a shallow copy of these properties stays what they are now: no list or map in them, which
+    the rules could change in place."""
+    return all(v.__class__ in _IMMUTABLE for props in props_list for v in props.values()) and \
+        (not extra or all(v.__class__ in _IMMUTABLE for v in extra.values()))
+
+
+class StateEncoder:
+    """Encodes ``(game, seat)`` as its :class:`ObservationEncoder` encodes the seat's view."""
+
+    def __init__(self, encoder, table, ruleset):
+        self.encoder = encoder
+        e = encoder
+        self.visibility = [(name, ruleset.player_vars[name].visibility) for name in e.pvars]
+        kinds = len(e.kinds)
+        # per thing: the zone-row cells its hidden entry counts in (hidden, its back, its public values) ...
+        self.hidden_cells = {}
+        # ... and, seen, its static entry's values that land in a declared property's slot
+        self.static_cells = {}
+        for t in table.thing_list:
+            entry = hidden_entry(t)
+            cells = [1]
+            back = e.kind_index.get(entry["back"])
+            if back is not None:
+                cells.append(2 + back)
+            for key, value in entry.items():
+                i = e.public_index.get((entry["back"], key, repr(_hashable(value))))
+                if i is not None:
+                    cells.append(2 + kinds + i)
+            self.hidden_cells[t.id] = cells
+            static = {"id": t.id, "name": t.name, "kind": t.kind}
+            static.update({k: encode(v) for k, v in t.attrs.items()})
+            self.static_cells[t.id] = [(e.thing_prop_slots[k], e.scalar(v)) for k, v in static.items()
+                                       if k in e.thing_prop_slots and v is not None]
+        self.face_up_slot = e.thing_prop_slots.get("face_up")
+        self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
+        self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
+        self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
+        self.rows: dict = {}         # (thing, zone, position, properties) -> the cells of its row
+
+    def value(self, v) -> float:
+        """The scalar of a state value, as the view would encode it."""
+        return self.encoder.scalar(v if v.__class__ in _PLAIN else encode(v))
+
+    def encode(self, g, seat: int, partial=(), out=None):
+        e, st = self.encoder, g.state
+        buf = {}
+        at = e.offsets
+        buf[at["you"] + seat] = 1.0
+        buf[at["over"]] = float(bool(st.over))
+        value = self.value
+        base = at["globals"]
+        for name, v in st.vars.items():
+            i = e.global_index.get(name)
+            if i is not None:
+                buf[base + i] = value(v)
+        width = 1 + 2 * len(e.pvars)
+        for s, counters in enumerate(st.pvars):
+            row = at["players"] + s * width
+            buf[row] = float(bool(st.out[s]))
+            for j, (name, visibility) in enumerate(self.visibility):
+                if name in counters and (visibility == "everyone" or (visibility == "owner" and seat == s)):
+                    v = counters[name]
+                    buf[row + 1 + 2 * j] = e.counter(j, v if v.__class__ in _PLAIN else encode(v))
+                    buf[row + 2 + 2 * j] = 1.0
+        for name in st.phase:
+            i = e.phase_index.get(name)
+            if i is not None:
+                buf[at["phase"] + i] = 1.0
+        pending = st.pending
+        if pending is not None:
+            row = at["pending"]
+            buf[row + self.decision_kind[pending["kind"]]] = 1.0
+            buf[row + len(KINDS)] = float(seat in decisions.deciding(pending))
+            if pending["kind"] == "simultaneous":
+                for s in pending["commits"]:
+                    buf[row + len(KINDS) + 1 + int(s)] = 1.0
+            i = e.decision_index.get(pending.get("name")) if pending.get("name") else None
+            if i is not None:
+                buf[row + len(KINDS) + 1 + e.players + i] = 1.0
+        self._zones(g, seat, buf)
+        for token in partial:
+            buf[at["partial"] + token] = buf.get(at["partial"] + token, 0.0) + e.per_token
+        tensor = np.zeros(e.size, np.float32) if out is None else out
+        if out is not None:
+            tensor[:] = 0.0
+        if buf:
+            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
+        return tensor
+
+    def _zones(self, g, seat, buf):
+        st = g.state
+        every_prop, kept = st.props, self.kept
+        get_props = every_prop.__getitem__
+        open_zones = self.open_zones.get(seat)
+        if open_zones is None:   # a zone's visibility and owner are the table's: the same for every state
+            open_zones = self.open_zones[seat] = {}
+        for zid, items in st.zones.items():
+            if zid == "box":
+                continue
+            extra = st.zprops.get(zid)
+            if not items and not extra:
+                continue
+            # a zone's cells follow from its things in order, their properties and its own: kept, and checked
+            # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
+            # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
+            now = list(map(get_props, items))
+            if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
+                buf.update(self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat))
+                continue
+            key = (seat, zid, tuple(items))
+            found = kept.get(key)
+            if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
+                buf.update(found[2])
+                continue
+            cells = self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat)
+            if len(kept) >= ZONES_KEPT:
+                kept.clear()
+            if found is None:
+                # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
+                # again, and copying each new one cost more than keeping saved)
+                kept[key] = _SEEN
+            elif _snapshot_safe(now, extra):
+                kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
+            buf.update(cells)
+
+    @staticmethod
+    def _open(g, seat, zid, open_zones) -> bool:
+        found = open_zones.get(zid)
+        if found is None:
+            found = open_zones[zid] = zone_open_to(g, seat, zid)
+        return found
+
+    def _zone_cells(self, zid, items, props_list, extra, open_zone, seat) -> dict:
+        """The cells of a zone's row and of the rows of the things in it that ``seat`` sees."""
+        e = self.encoder
+        zi = e.zone_index[zid]
+        row = e.offsets["zones"] + zi * e.zone_width
+        per_thing, rows = e.per_thing, self.rows
+        cells = {row: len(items) * per_thing}
+        for position, (tid, props) in enumerate(zip(items, props_list)):
+            if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
+                for cell in self.hidden_cells[tid]:
+                    cells[row + cell] = cells.get(row + cell, 0.0) + per_thing
+                continue
+            # a seen thing's row, kept by its place and properties: a zone seldom met twice (a hand of cards)
+            # still holds things met before in the same place
+            key: tuple | None
+            try:
+                key = (tid, zi, position, tuple(props.items()))
+                row_cells = rows.get(key)
+            except TypeError:   # a list or map among the properties: not kept
+                key = row_cells = None
+            if row_cells is None:
+                row_cells = self._thing_row(tid, zi, position, props)
+                if key is not None:
+                    if len(rows) >= ROWS_KEPT:
+                        rows.clear()
+                    rows[key] = row_cells
+            cells.update(row_cells)
+        if extra:
+            props_at = 2 + len(e.kinds) + len(e.public_index)
+            for j, name in enumerate(e.zone_props):
+                if extra.get(name) is not None:
+                    cells[row + props_at + j] = self.value(extra[name])
+        return cells
+
+    def _thing_row(self, tid, zi, position, props) -> dict:
+        """The cells of a seen thing's row: seen, its zone, its place there, face up, its declared properties."""
+        e = self.encoder
+        trow = e.offsets["things"] + e.thing_index[tid] * e.thing_width
+        face_up = float(bool(props.get("face_up")))
+        cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 2: position * e.per_thing, trow + 3: face_up}
+        for slot, v in self.static_cells[tid]:
+            cells[trow + slot] = v
+        if self.face_up_slot is not None:   # the view's entry holds the truth value: encoded as a value
+            cells[trow + self.face_up_slot] = e.scalar(bool(face_up))
+        slots = e.thing_prop_slots
+        for k, v in props.items():   # a property overrides a static attribute of its name, as in the view
+            slot = slots.get(k)
+            if slot is not None and k != "face_up" and k != "known_to":
+                cells[trow + slot] = self.value(v) if v is not None else 0.0
+        return cells
