@@ -19,6 +19,7 @@ from ..load.yaml_reader import LocMap, located
 from ..machine.values import resolve_constant
 from ..machine.vm import PC, Do, ForInit, ForNext, Instr, Jump, JumpIfNot
 from ..machine.waits import CountedOffer, Offer, Simultaneous
+from .display import shown_values
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -58,8 +59,10 @@ class PhaseEnter(Instr):
     def step(self, g: GameHost, stack) -> bool:
         g.state.phase.append(self.name)
         if g.record:
-            g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
-                                                              if isinstance(v, (int, str)) and not k.startswith("%")}})
+            shown = {k: v for k, v in g.state.vars.items() if isinstance(v, (int, str)) and not k.startswith("%")}
+            # the display section's expressions, as they read when the phase begins
+            shown.update((k, v) for k, v in shown_values(g).items() if isinstance(v, (int, str)))
+            g.emit({"e": "phase", "name": self.name, "vars": shown})
         return False
 
 
