@@ -8,6 +8,7 @@ declares, and never a card the seat may not see.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from ruleset_builder import load
@@ -15,7 +16,7 @@ from ruleset_builder import load
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents
 from interpreter.errors import DavitError
-from interpreter.observe.narrate import describe_view
+from interpreter.observe.narrate import describe_view, event_text
 from interpreter.observe.status import status
 
 BUNDLED = ["tutorial", "der-mythos", "collapsible-d", "titanic", "titanic-board-game", "sos-titanic"]
@@ -159,3 +160,68 @@ def test_a_wrong_name_in_the_display_section_is_a_located_error(tmp_path, displa
     text = str(err.value)
     assert message in text
     assert re.search(r"ruleset\.yaml:\d+:\d+: ", text), text
+
+
+def _expression_ruleset(tmp_path, counters, **extra):
+    return load(tmp_path, {
+        "constants": {"hours": ["dawn", "noon", "dusk"]},
+        "variables": {"tide": {"initial": 3}},
+        "player": {"vars": {"score": {"initial": 0}, "cash": {"initial": 7, "visibility": "owner"}}},
+        "functions": {"rise": {"do": "tide = tide + 1"},
+                      "tide_words": {"do": "out = \"\"\nfor i in range(tide):\n  out = out + \"~\"\nreturn out"}},
+        "flow": [{"repeat": 2, "as": "hour", "steps": [
+            {"step": "morning", "do": "tide = tide + 2"},
+            {"turn": {"player": "player(0)", "actions": ["wait"], "max_actions": 1}}]}],
+        "actions": [{"id": "wait", "do": "pass"}],
+        "display": {"counters": counters},
+        **extra,
+    })
+
+
+def test_a_counter_may_be_an_expression_worked_out_when_shown(tmp_path):
+    rs = _expression_ruleset(tmp_path, {"tide": "tide",
+                                        "time": {"label": "time", "value": "hours[hour - 1] if hour > 0 else hours[0]"},
+                                        "waves": {"label": "waves", "value": "tide_words()"}})
+    game = Game(rs, 2, seed=1)
+    # the first turn: the morning step has raised the tide from 3 to 5
+    assert status(game, game.view(1))["vars"] == [("tide", "5"), ("time", "dawn"), ("waves", "~~~~~")]
+    game.apply(game.legal_actions(0)[0])
+    assert status(game, game.view(0))["vars"] == [("tide", "7"), ("time", "noon"), ("waves", "~~~~~~~")]
+    # the phase heading reads the expressions as they were when the phase began, in the log itself
+    headings = [describe for describe in (event_text(game, e) for e in game.log if e.get("e") == "phase")]
+    assert headings == ["— morning (tide 3, time dawn, waves ~~~)", "— morning (tide 5, time noon, waves ~~~~~)"]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("tide +", "syntax error"),                              # not an expression
+    ("tide + \"x\"", "cannot add a number and text"),        # type-checked
+    ("tidee * 2", "unknown name 'tidee'"),
+    ("rise()", "changes the game and cannot be used in a condition"),
+    ("move(thing(\"x\"), box)", "changes the game and cannot be used in a condition"),
+    ("sum(players, p -> p.cash)", "the player counter 'cash' is not (owner only)"),
+])
+def test_a_bad_display_expression_is_a_located_error(tmp_path, value, message):
+    with pytest.raises(DavitError) as err:
+        _expression_ruleset(tmp_path, {"time": {"label": "time", "value": value}})
+    text = str(err.value)
+    assert message in text, text
+    where = re.search(r"(\S+ruleset\.yaml):(\d+):\d+: ", text)
+    assert where, text
+    lines = Path(where[1]).read_text().splitlines()
+    # located in the display section, at the counter
+    assert int(where[2]) > lines.index("display:") + 1 and lines[int(where[2]) - 1].strip().startswith(("time:", "value:"))
+
+
+def test_an_expression_counter_may_not_take_a_variable_name(tmp_path):
+    with pytest.raises(DavitError) as err:
+        _expression_ruleset(tmp_path, {"tide": {"label": "tide", "value": "tide * 2"}})
+    assert "'tide' is a variable, so it cannot also be an expression" in str(err.value)
+    assert re.search(r"ruleset\.yaml:\d+:\d+: ", str(err.value))
+
+
+def test_a_player_counter_cannot_be_an_expression(tmp_path):
+    """Only global counters take ``value:`` (a player's counter would need the player): the schema says so."""
+    with pytest.raises(DavitError) as err:
+        load(tmp_path, {"player": {"vars": {"score": {"initial": 0}}},
+                        "display": {"player": {"worth": {"label": "worth", "value": "p.score * 2"}}}})
+    assert re.search(r"ruleset\.yaml:\d+:\d+: ", str(err.value))

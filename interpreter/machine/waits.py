@@ -4,7 +4,8 @@
 * :class:`Offer` — a player's turn: actions from the ruleset's list, repeated
   until the player passes, no action is legal or a condition holds;
   :class:`CountedOffer` also ends it after a number of actions
-  (``turn: {max_actions: n}``);
+  (``turn: {max_actions: n}``); with :class:`Stages` the turn's actions come
+  in ordered stages (``turn: {stages: [...]}``);
 * :class:`Simultaneous` — several players each commit one action in secret;
   the effects run, in seat order, once everyone has committed.
 
@@ -70,18 +71,77 @@ class Choose(Instr):
             g.state.pending["labels"] = [str(show(o)) for o in options]
 
 
+class Stages:
+    """A turn's ordered stages: only the actions of the stage the turn is in are offered, and taking one
+    of the stage's ``ends`` moves the turn on to the next stage, never back.
+
+    The stage the turn is in lives in the flow frame's locals under ``slot`` (a saved or cloned game
+    keeps it), set when the turn starts (``first``: an expression naming the stage to start in, else
+    the first) and removed on every way out of the turn.
+    """
+
+    __slots__ = ("ends", "first", "loc", "names", "offered", "slot")
+
+    def __init__(self, names: tuple, offered: tuple, ends: tuple, first: Fn | None, slot: str,
+                 loc: Location | None):
+        self.names = names        # the stages' names, in order
+        self.offered = offered    # per stage: the turn's actions offered in it, in the turn's order
+        self.ends = ends          # per stage: the actions that end it
+        self.first = first
+        self.slot = slot
+        self.loc = loc
+
+    def enter(self, g: GameHost, local, pending: dict) -> None:
+        """Narrow ``pending`` to the actions of the stage the turn is in (the first at the turn's start)."""
+        k = local.get(self.slot)
+        if k is None:
+            k = local[self.slot] = self._start(g, local)
+        pending["actions"] = list(self.offered[k])
+        pending["staged"] = self.slot
+        if self.ends[k]:
+            pending["ends"] = list(self.ends[k])
+
+    def _start(self, g: GameHost, local) -> int:
+        if self.first is None:
+            return 0
+        name = self.first(g, local)
+        if name not in self.names:
+            raise GameError(f"the turn has no stage '{display(name)}' to start in (its stages: "
+                            f"{', '.join(self.names)})", self.loc)
+        return self.names.index(name)
+
+
+def turn_taken(local, pending: dict, name: str) -> bool:
+    """The turn's own bookkeeping when its player takes action ``name``: one fewer of a counted turn's
+    actions, the next stage after a stage's last action. True when the action ends the turn (a pass)."""
+    counted, staged = pending.get("counted"), pending.get("staged")
+    if name == PASS:
+        if counted is not None:
+            del local[counted]
+        if staged is not None:
+            del local[staged]
+        return True
+    if counted is not None and name not in pending.get("free", ()):
+        local[counted] -= 1
+    if staged is not None and name in pending.get("ends", ()):
+        local[staged] += 1
+    return False
+
+
 class Offer(Instr):
     """A turn: offer the listed actions to one player until they pass or none is legal."""
 
-    __slots__ = ("player", "actions", "allow_pass", "until", "name")
+    __slots__ = ("player", "actions", "allow_pass", "until", "name", "stages")
 
-    def __init__(self, player: Fn, actions, allow_pass: bool, until: Fn | None, name: str, loc: Location | None):
+    def __init__(self, player: Fn, actions, allow_pass: bool, until: Fn | None, name: str, loc: Location | None,
+                 stages: Stages | None = None):
         self.player = player
         self.actions = actions
         self.allow_pass = allow_pass
         self.until = until
         self.name = name
         self.loc = loc
+        self.stages = stages
 
     def whose_turn(self, g: GameHost, local) -> PlayerRef:
         who = self.player(g, local)
@@ -96,15 +156,23 @@ class Offer(Instr):
         who = self.whose_turn(g, local)
         if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
                 (self.until is not None and self.until(g, local)):
-            frame[PC] += 1
+            self._leave(frame)
             return
         pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),
                    "pass": self.allow_pass, "name": self.name}
+        if self.stages is not None:
+            self.stages.enter(g, local, pending)
         if not g.any_legal(pending, who.seat):
             _no_moves(g, who.seat, self.name)
-            frame[PC] += 1
+            self._leave(frame)
             return
         g.state.pending = pending
+
+    def _leave(self, frame) -> None:
+        """Out of the turn: the next turn at this step starts in its first stage."""
+        if self.stages is not None:
+            frame[LOCALS].pop(self.stages.slot, None)
+        frame[PC] += 1
 
 
 def _no_moves(g: GameHost, seat: int, name) -> None:

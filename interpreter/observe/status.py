@@ -6,9 +6,14 @@ static names of the ruleset, so nothing hidden can reach the status: a card
 the seat may not see is shown by its back, whatever the ``display:`` section
 asks for. With a ``display:`` section (:mod:`interpreter.rules.display`)
 only what it lists is shown, in its words; without one, every variable and
-zone, as davit always did.
+zone, as davit always did. A counter given as an expression is worked out from
+the game itself, not the view: it is read by every seat, as a global variable is
+(see :mod:`interpreter.rules.display` for what that asks of its author).
 """
 from __future__ import annotations
+
+from ..machine.values import encode
+from ..rules.display import shown_values
 
 
 def status(g, view: dict) -> dict:
@@ -33,7 +38,9 @@ def status(g, view: dict) -> dict:
                 "players": [_player(p, seat, [(k, str(v)) for k, v in p["vars"].items()])
                             for p in view["players"]],
                 "zones": [_zone(g, zid, z, seat, z["name"]) for zid, z in view["zones"].items()]}
-    values = [(c.label, _text(g, view["vars"][c.name], visible)) for c in display.counters if c.name in view["vars"]]
+    worked_out = shown_values(g)   # the counters given as expressions: read by every seat, like a global variable
+    values = [(c.label, _text(g, encode(worked_out[c.name]) if c.value is not None else view["vars"][c.name], visible))
+              for c in display.counters if c.value is not None or c.name in view["vars"]]
     players = []
     for p in view["players"]:
         mine = p["seat"] == seat

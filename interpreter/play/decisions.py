@@ -14,7 +14,7 @@ from ..load.limits import MAX_ACTION_DEPTH, MAX_ACTION_ITEMS, MAX_CHOICES, MAX_T
 from ..machine.budget import over_budget, too_many_choices
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode
 from ..machine.vm import LOCALS, PC
-from ..machine.waits import CHOOSE, PASS
+from ..machine.waits import CHOOSE, PASS, turn_taken
 from .visibility import watchers
 
 
@@ -501,14 +501,9 @@ def commit(g, action: Action) -> None:
         return
     if kind == "turn":
         g.state.pending = None
-        counted = pending.get("counted")   # a turn of max_actions (machine/waits.py CountedOffer)
-        if action.name == PASS:
-            if counted is not None:
-                del frame[LOCALS][counted]
+        if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
             frame[PC] += 1
             return
-        if counted is not None and action.name not in pending.get("free", ()):
-            frame[LOCALS][counted] -= 1
         _start_action(g, action)
         return
     committed = action.to_json()

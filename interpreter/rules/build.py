@@ -107,7 +107,7 @@ class Builder:
         self._end_and_scoring()
         self._heuristics()
         build_metrics(self)
-        rs.display = build_display(d.get("display"), rs, self.error)
+        rs.display = build_display(d.get("display"), rs, self.error, self.compiler)
         self._provenance(d)
         self.errors.extend(self.env.errors)
         if not self.errors:

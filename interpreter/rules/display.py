@@ -5,12 +5,23 @@ decisions. Without a ``display:`` section every variable and zone is shown
 (:attr:`Ruleset.display` is None); with one, only what it lists, in its
 order and its words. Every name it uses is checked here, at build time, so a
 misspelt counter is a located error, not a silently empty line.
+
+A global counter may be a DSL expression instead of a variable
+(``{label: ..., value: EXPRESSION}``): compiled once here, type-checked and
+pure (it cannot change the game), and worked out each time the status or a
+phase heading is made. It is read by every seat, as a global variable is, and
+it reads the whole game: it must say only what every player may know. Names
+that only one seat or nobody may read (a player counter kept for its owner) are
+refused here; what a function it calls reads is the author's care.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import Any
 
-from ..errors import did_you_mean
+from ..dsl import ast
+from ..dsl.parser import parse
+from ..errors import DavitError, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -19,6 +30,7 @@ class CounterShow:
     name: str
     label: str
     owner_only: bool = False        # a player's counter only its own seat reads
+    value: Any = None               # a global counter worked out from an expression: fn(game, locals)
 
 
 @dataclass(frozen=True)
@@ -43,12 +55,13 @@ class Display:
     texts: dict = field(default_factory=dict)   # thing definition id -> its description (a card's text)
 
 
-def build_display(spec, rs, error) -> Display | None:
+def build_display(spec, rs, error, compiler=None) -> Display | None:
     """``spec`` (the merged ``display:`` mapping or None) checked against ``rs``; problems go to
-    ``error(message, location, hint, code=...)``."""
+    ``error(message, location, hint, code=...)``; ``compiler`` compiles the counters given as expressions."""
     if not spec:
         return None
-    counters = tuple(_counters(spec.get("counters") or {}, set(rs.globals), "variable", error, allow_owner=False))
+    counters = tuple(_counters(spec.get("counters") or {}, set(rs.globals), "variable", error, allow_owner=False,
+                               compile_value=lambda name, text, loc: _expression(name, text, loc, rs, compiler, error)))
     player = tuple(_counters(spec.get("player") or {}, set(rs.player_vars), "player counter", error))
     attrs = _thing_attributes(rs)
     zones = []
@@ -113,9 +126,26 @@ def _place(entry, rs, zid, loc, error):
     return (float(at[0]), float(at[1]))
 
 
-def _counters(table, known: set, what: str, error, allow_owner: bool = True):
+def shown_values(g) -> dict:
+    """The global counters of ``g``'s display section given as expressions, worked out now: name -> value."""
+    display = g.ruleset.display
+    if display is None:
+        return {}
+    return {c.name: c.value(g, {}) for c in display.counters if c.value is not None}
+
+
+def _counters(table, known: set, what: str, error, allow_owner: bool = True, compile_value=None):
     for name, value in table.items():
         loc = table.key_loc(name) if hasattr(table, "key_loc") else None
+        if compile_value is not None and isinstance(value, dict) and "value" in value:
+            if name in known:
+                error(f"display: '{name}' is a variable, so it cannot also be an expression", loc,
+                      "give the expression a name of its own", code="display")
+                continue
+            fn = compile_value(str(name), value["value"], loc)
+            if fn is not None:
+                yield CounterShow(str(name), str(value.get("label", name)), value=fn)
+            continue
         if name not in known:
             error(f"display: no {what} '{name}'", loc, did_you_mean(str(name), known), code="unknown-reference")
             continue
@@ -127,6 +157,37 @@ def _counters(table, known: set, what: str, error, allow_owner: bool = True):
             yield CounterShow(str(name), str(value.get("label", name)), owner_only)
         else:
             yield CounterShow(str(name), str(value))
+
+
+def _expression(name, text, loc, rs, compiler, error):
+    """A counter's ``value:`` compiled pure (a display cannot change the game), or None after an error."""
+    if compiler is None:
+        error(f"display: '{name}' is an expression, and this ruleset is built without a compiler", loc, code="display")
+        return None
+    private = {n for n, spec in rs.player_vars.items() if spec.visibility != "everyone"}
+    try:
+        node = parse(text, "expr")
+    except DavitError:
+        node = None   # the compiler reports the syntax error, at its place
+    for read in _attributes_read(node):
+        if read in private:
+            error(f"display: '{name}' is shown to every seat, and the player counter '{read}' is not "
+                  f"({rs.player_vars[read].visibility} only)", loc, code="display")
+            return None
+    return compiler.expression(text, f"display {name}")
+
+
+def _attributes_read(node):
+    """Every attribute name read anywhere in expression ``node`` (``p.cash`` reads 'cash')."""
+    stack = [node] if node is not None else []
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Attr):
+            yield n.name
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, ast.Node):
+            stack.extend(getattr(n, f.name) for f in fields(n))
 
 
 def _words(value) -> list:

@@ -18,7 +18,8 @@ from ..errors import DavitError, RulesetError, did_you_mean
 from ..load.yaml_reader import LocMap, located
 from ..machine.values import resolve_constant
 from ..machine.vm import PC, Do, ForInit, ForNext, Instr, Jump, JumpIfNot
-from ..machine.waits import CountedOffer, Offer, Simultaneous
+from ..machine.waits import CountedOffer, Offer, Simultaneous, Stages
+from .display import shown_values
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -58,8 +59,10 @@ class PhaseEnter(Instr):
     def step(self, g: GameHost, stack) -> bool:
         g.state.phase.append(self.name)
         if g.record:
-            g.emit({"e": "phase", "name": self.name, "vars": {k: v for k, v in g.state.vars.items()
-                                                              if isinstance(v, (int, str)) and not k.startswith("%")}})
+            shown = {k: v for k, v in g.state.vars.items() if isinstance(v, (int, str)) and not k.startswith("%")}
+            # the display section's expressions, as they read when the phase begins
+            shown.update((k, v) for k, v in shown_values(g).items() if isinstance(v, (int, str)))
+            g.emit({"e": "phase", "name": self.name, "vars": shown})
         return False
 
 
@@ -153,8 +156,12 @@ class FlowCompiler:
             name = str(spec.get("name", "turn"))
             ids = self._action_ids(spec, loc)
             if spec.get("max_actions") is None:
-                out.append(Offer(player, ids, bool(spec.get("pass", True)), until, name, loc))
+                stages = self._stages(spec, ids, loc) if spec.get("stages") else None
+                out.append(Offer(player, ids, bool(spec.get("pass", True)), until, name, loc, stages))
                 return
+            if spec.get("stages"):
+                self.env.errors.append(RulesetError("a turn of max_actions cannot also have stages",
+                                                    _at(spec, "stages", loc), code="bad-value"))
             # a turn of so many actions: no passing unless the designer allows it
             count, count_loc = self._action_count(spec, loc)
             free = self._free_ids(spec, ids, loc)
@@ -188,6 +195,38 @@ class FlowCompiler:
                                                     did_you_mean(str(aid), self.env.action_ids),
                                                     code="unknown-reference"))
         return [str(a) for a in ids]
+
+    def _stages(self, spec, ids, loc) -> Stages:
+        """``stages``: the turn's actions in ordered stages, each ``{stage, actions, ends_after}``; every action
+        named is one of the turn's, and the last stage ends only with the turn."""
+        entries = spec["stages"]
+        names, offered, ends = [], [], []
+        for i, entry in enumerate(entries):
+            where = _at(entries, i, loc)
+            name = str(entry.get("stage"))
+            if name in names:
+                self.env.errors.append(RulesetError(f"the turn has two stages '{name}'", where, code="duplicate-id"))
+            listed = [str(a) for a in entry.get("actions") or []]
+            ending = [str(a) for a in entry.get("ends_after") or []]
+            for aid in listed:
+                if aid not in ids:
+                    self.env.errors.append(RulesetError(
+                        f"stage '{name}' offers '{aid}', which is not one of the turn's actions",
+                        _at(entry, "actions", where), did_you_mean(aid, ids), code="unknown-reference"))
+            for aid in ending:
+                if aid not in listed:
+                    self.env.errors.append(RulesetError(
+                        f"stage '{name}' ends after '{aid}', which it does not offer", _at(entry, "ends_after", where),
+                        did_you_mean(aid, listed), code="unknown-reference"))
+            if ending and i == len(entries) - 1:
+                self.env.errors.append(RulesetError(
+                    f"the last stage '{name}' has no stage to move on to: it ends with the turn",
+                    _at(entry, "ends_after", where), code="bad-value"))
+            names.append(name)
+            offered.append(tuple(a for a in ids if a in listed))   # in the turn's order, as a turn without stages
+            ends.append(tuple(ending))
+        first = self._expr(spec["first_stage"], "turn first_stage") if spec.get("first_stage") else None
+        return Stages(tuple(names), tuple(offered), tuple(ends), first, self._slot(), loc)
 
     def _action_count(self, spec, loc):
         """``max_actions``: a whole number of at least 1, a constant holding one, or an expression (checked
@@ -287,3 +326,10 @@ class FlowCompiler:
         self._nodes(node.get("steps"))
         out.append(Jump(head, loc))
         nxt.end = len(out)
+
+
+def _at(node, key, default):
+    """Where ``key`` of a YAML mapping or list stands (``default`` when unknown)."""
+    if hasattr(node, "loc_of") and (isinstance(key, int) or key in node):
+        return node.loc_of(key)
+    return default

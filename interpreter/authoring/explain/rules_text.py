@@ -146,6 +146,10 @@ class RulesText(ExplainParts):
     def turn_text(self, spec) -> str:
         context = f"the turn “{spec['name']}”" if spec.get("name") else "a turn"
         text = f"actions {self.action_names(spec.get('actions'), context)}, one after another"
+        if spec.get("stages"):
+            text += ", in stages: " + "; then ".join(_stage_text(st) for st in spec["stages"])
+            if spec.get("first_stage"):
+                text += f" (starting at {code(spec['first_stage'])})"
         if spec.get("until"):
             text += f", until {code(spec['until'])}"
         limit = spec.get("max_actions")
@@ -275,3 +279,10 @@ class RulesText(ExplainParts):
                       + ".")
         else:
             self.emit("Nobody is named winner (the ranking only orders the players).")
+
+
+def _stage_text(stage) -> str:
+    """One stage of a turn: its name, what it offers and what moves the turn on."""
+    offered = ", ".join(f"**{a}**" for a in stage.get("actions") or [])
+    ends = stage.get("ends_after")
+    return f"“{stage.get('stage')}” ({offered}" + (f"; over after {', '.join(f'**{a}**' for a in ends)})" if ends else ")")
