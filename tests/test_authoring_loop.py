@@ -22,6 +22,7 @@ from interpreter.load.yaml_reader import parse_yaml
 HEAVY = ("networkx", "jsonschema", "lark")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--help"], ["list"], ["--version"]], ids=lambda a: " ".join(a))
 def test_light_commands_import_no_heavy_library(argv):
     code = ("import sys\nfrom interpreter.cli import main\n"
@@ -41,6 +42,7 @@ def test_public_names_still_import():
         interpreter.no_such_name  # noqa: B018
 
 
+@pytest.mark.slow
 def test_version():
     proc = davit("--version")
     assert proc.returncode == 0
@@ -250,6 +252,7 @@ def test_checkout_rulesets_win_over_an_installed_copy(tmp_path, monkeypatch):
     assert files.rulesets_note() is None
 
 
+@pytest.mark.slow
 def test_no_note_when_running_from_the_source_tree():
     proc = davit("list")
     assert proc.returncode == 0 and proc.stderr == ""

@@ -3,6 +3,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow   # see tests/conftest.py: the fast tier leaves it out
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -115,7 +115,10 @@ CASES = ([(None, n) for n in (3, 4, 5, 6)] + [("two-player", 2)] + [(v, 4) for v
          + [("all-optional-rules", 4), ("two-player-all-optional-rules", 2)])
 
 
-@pytest.mark.parametrize("variant,players", CASES, ids=[f"{v or 'base'}-{n}p" for v, n in CASES])
+# a variant's cases are slow: the fast tier checks the base game at every player count
+@pytest.mark.parametrize("variant,players", [pytest.param(v, n, id=f"{v or 'base'}-{n}p",
+                                                          marks=() if v is None else pytest.mark.slow)
+                                             for v, n in CASES])
 def test_invariants_hold_at_every_step(variant, players):
     for seed in (1, 2, 3):
         game = _play(variant, players, seed)

@@ -20,6 +20,11 @@ def _shown_validations():
     return out
 
 
+def test_the_pages_show_commands_with_their_output():
+    assert {param.id.split(":")[0] for param in _shown_validations()} >= {"dsl.md", "flow.md"}
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, expected", _shown_validations())
 def test_shown_output_is_what_davit_prints(argv, expected):
     proc = davit(*argv)
@@ -32,6 +37,7 @@ def _test_commands():
     return [line.split("#")[0].split()[1:] for line in block.splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", _test_commands(), ids=" ".join)
 def test_filtered_test_commands_run_some_scenarios_and_pass(argv):
     proc = davit(*argv, timeout=300)
@@ -51,6 +57,7 @@ def test_the_page_shows_a_run_with_its_output():
     assert _shown_runs()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, expected", _shown_runs())
 def test_shown_runs_print_what_the_page_says(argv, expected):
     proc = davit(*argv, timeout=300)

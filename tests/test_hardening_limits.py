@@ -293,6 +293,7 @@ def test_long_texts_replaced_by_short_ones_are_not_refused_near_the_cap(tmp_path
     assert game.state.held_total < limits.MAX_POSITION
 
 
+@pytest.mark.slow
 def test_too_many_choices_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
     from cli_runner import run
     _pile(tmp_path, 120)

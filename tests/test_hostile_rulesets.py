@@ -323,6 +323,7 @@ def test_the_docs_state_the_work_budget_the_code_has():
         assert f"{MAX_WORK:,}" in (docs / page).read_text(encoding="utf-8"), page
 
 
+@pytest.mark.slow
 def test_too_much_work_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
     from cli_runner import run
     load(tmp_path, {"variables": {"x": 0}, "setup": WORK["a comprehension inside a comprehension"]})

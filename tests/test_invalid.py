@@ -214,6 +214,7 @@ def test_validate_fails_cleanly(case, at_repo, capfd, monkeypatch):
     assert _finding_line(case).search(out), out
 
 
+@pytest.mark.slow
 def test_validate_fails_cleanly_in_a_real_process(at_repo, capfd, monkeypatch):
     """`davit validate` as a process prints what main() prints, to stdout only, and exits 1."""
     monkeypatch.delenv("DAVIT_DEBUG", raising=False)
@@ -348,6 +349,7 @@ def test_very_deep_nesting_does_not_recurse(tmp_path, monkeypatch, capsys):
 # -- the other commands on broken input -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_broken_ruleset_is_one_located_line():
     proc = _davit("play", f"{FIX}/dsl-unknown-name", "--seed", "1")
     assert proc.returncode == 1
@@ -382,6 +384,7 @@ def test_test_command_unknown_name_in_expectation(at_repo, capsys):
     assert out.rstrip().endswith("0 passed, 1 failed")
 
 
+@pytest.mark.slow
 def test_test_command_no_traceback():
     proc = _davit("test", f"{FIX}/bad-scenario", f"{FIX}/scenario-dsl-error")
     assert proc.returncode == 1

@@ -104,6 +104,7 @@ def _serve(command, cwd):
         proc.stderr.close()
 
 
+@pytest.mark.slow
 def test_every_command_of_the_page_works(tmp_path):
     ran = 0
     for command in _commands():

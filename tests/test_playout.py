@@ -28,7 +28,9 @@ def _extremes():
     counts = {}
     for rid, variant, players in combos():
         counts.setdefault((rid, variant), []).append(players)
-    return [(rid, variant, p) for (rid, variant), ps in counts.items() for p in sorted({min(ps), max(ps)})]
+    # a variant's games are slow: the fast tier plays each ruleset's base game
+    return [pytest.param(rid, variant, p, marks=() if variant is None else pytest.mark.slow)
+            for (rid, variant), ps in counts.items() for p in sorted({min(ps), max(ps)})]
 
 
 def _played(rid, variant, players, agents, fused, record=True, max_decisions=None):

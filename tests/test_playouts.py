@@ -57,7 +57,9 @@ def _cases():
             rs = load_ruleset(rid, variant)
             counts = list(range(rs.min_players, rs.max_players + 1))[:5]
             for n in counts:
-                yield pytest.param(rid, variant, n, id=f"{rid}-{variant or 'base'}-{n}p")
+                # a variant's games are slow: the fast tier plays each ruleset's base game
+                yield pytest.param(rid, variant, n, id=f"{rid}-{variant or 'base'}-{n}p",
+                                   marks=() if variant is None else pytest.mark.slow)
 
 
 # every `"id": "..."` or `"thing": "..."` pair of a JSON text (its strings escaped, so a quote ends them)

@@ -315,6 +315,7 @@ def _agents_page_commands():
     return [line.split() for block in blocks for line in block.splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_the_commands_on_the_bots_page_run(capsys):
     import subprocess
     import sys

@@ -186,6 +186,7 @@ def test_a_choice_drawn_from_a_function_knows_its_attributes(tmp_path):
     assert len(found) == 1 and "error[type]: cannot add text and a number" in found[0], found
 
 
+@pytest.mark.slow
 def test_strict_fails_on_a_variants_own_warning(tmp_path):
     from cli_runner import davit
     # the variant changes `decks` and the one function that read it: its new value reaches no rule
