@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,6 +23,7 @@ def _run(code_or_args, mode="off"):
                           timeout=900)
 
 
+@pytest.mark.slow
 def test_off_turns_every_fast_path_off():
     probe = """
 from interpreter import Game, load_ruleset
@@ -46,6 +49,7 @@ print(fast_paths.on(), sum(f.fast is not None for f in rs.functions.values()), l
     assert (on_keep, off_keep) == ("True", "False")
 
 
+@pytest.mark.slow
 def test_recorded_games_are_the_same_with_the_fast_paths_off():
     done = _run([str(ROOT / "tools" / "record_game_hashes.py")])
     assert done.returncode == 0, done.stderr
@@ -56,6 +60,7 @@ def test_recorded_games_are_the_same_with_the_fast_paths_off():
     assert sorted(played, key=key) == sorted(recorded, key=key)
 
 
+@pytest.mark.slow
 def test_a_misspelt_switch_is_one_line_of_error():
     done = _run(["-m", "interpreter", "validate", "rulesets/tutorial"], mode="of")
     assert done.returncode != 0
