@@ -14,6 +14,7 @@ process) and still covers the engine's logic. A test outside ``slow`` that
 starts a process (``subprocess``, a fork for workers) fails, saying so, so the
 fast tier stays free of them.
 """
+import gc
 import os
 import shutil
 import subprocess
@@ -28,6 +29,9 @@ os.environ.pop("DAVIT_NO_CACHE", None)   # the suite runs with the caches on, as
 
 def pytest_unconfigure(config):
     shutil.rmtree(_SESSION_CACHE, ignore_errors=True)
+    # as `davit` does at exit (cli/main.py's run): Python's shutdown would otherwise walk every object
+    # still alive (every ruleset the session built, with its code) again and again, for seconds of CPU
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(items):

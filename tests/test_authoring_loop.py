@@ -162,7 +162,9 @@ def _collapsible_pairs():
     return [(a, b) for i, a in enumerate(group) for b in group[i + 1:]]
 
 
-@pytest.mark.parametrize("pair", _collapsible_pairs(), ids="+".join)
+# every pair; after the first, slow (a sweep over the variants)
+@pytest.mark.parametrize("pair", [pytest.param(pair, id="+".join(pair), marks=pytest.mark.slow if i else ())
+                                  for i, pair in enumerate(_collapsible_pairs())])
 def test_collapsible_d_optional_rules_combine(pair):
     from interpreter import Game, load_ruleset
     rs = load_ruleset("collapsible-d", list(pair))

@@ -61,6 +61,7 @@ def test_validate_bundled_rulesets(capsys):
     assert "error[" not in out
 
 
+@pytest.mark.slow
 def test_validate_bundled_rulesets_json(capsys):
     rc = _run(["validate", "--format", "json", "rulesets"])
     findings = json.loads(capsys.readouterr().out)
@@ -277,6 +278,7 @@ def test_simulate_bad_players():
 # -- test -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_test_bundled_scenarios(capsys):
     rc = _run(["test", "rulesets"])
     out = capsys.readouterr().out

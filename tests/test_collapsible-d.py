@@ -176,7 +176,9 @@ def test_no_space_under_water_keeps_a_pawn_in_the_base_game():
             assert not [t for t in things if t in _passengers(rs)], f"{zid} is under water"
 
 
-@pytest.mark.parametrize("combined", sorted(COMBINED))
+# every combination; after the first, slow (a sweep over the variants)
+@pytest.mark.parametrize("combined", [pytest.param(c, marks=pytest.mark.slow if i else ())
+                                      for i, c in enumerate(sorted(COMBINED))])
 def test_a_combined_variant_is_exactly_its_parts(combined):
     """Each combination changes what its parts change, to the same values, and nothing else."""
     base = _rs()

@@ -12,7 +12,7 @@ def _all_rulesets():
     for rid in bundled_ids():
         yield rid, None
         for variant in variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml"):
-            yield rid, variant
+            yield pytest.param(rid, variant, marks=pytest.mark.slow)   # fast tier: each ruleset's base game
 
 
 @pytest.fixture(scope="module")

@@ -42,6 +42,7 @@ def test_max_steps_cannot_be_raised(tmp_path):
     assert "limits.max_steps" in _located(info.value)
 
 
+@pytest.mark.slow
 def test_a_huge_yaml_list_is_refused_while_parsing():
     text = "x: [" + ", ".join(["1"] * 430_000) + "]\n"    # about 1.3 MB, under the 2 MB cap
     with pytest.raises(LoadError) as info:

@@ -32,6 +32,7 @@ def _json(capsys, *argv):
     return json.loads(out)
 
 
+@pytest.mark.slow
 def test_simulate_reports_der_mythos_metrics_with_intervals(capsys):
     result = _json(capsys, "simulate", "der-mythos", "--games", "500")
     metrics = result["metrics"]
