@@ -106,6 +106,7 @@ def test_outside_variants_combine_with_each_other_and_with_bundled_ones(elsewher
         load_ruleset("der-mythos", [str(pricier), str(clash)])
 
 
+@pytest.mark.slow
 def test_ray_ships_every_variant_of_a_combination(elsewhere):
     from interpreter.analysis.ray_backend import _folder_for, _local_variant, ruleset_files
     files, variant = ruleset_files("collapsible-d", "composure+hang-on")
