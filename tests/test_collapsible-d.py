@@ -269,6 +269,7 @@ def test_a_passenger_who_stays_put_is_alerted_before_the_water_reaches_them(high
         assert lost > 0
 
 
+@pytest.mark.slow
 def test_the_board_is_what_its_generator_prints():
     """board.yaml is generated (its starting positions from the alarm times, the water and the cards): an edit
     by hand, or a changed constant the generator reads, must not leave the two apart."""
