@@ -44,10 +44,14 @@ def _refuse_a_process(*args, **kwargs):
     raise AssertionError("this test starts a process: mark it @pytest.mark.slow (see tests/conftest.py)")
 
 
-@pytest.fixture(autouse=True)
-def _no_process_outside_slow(request, monkeypatch):
-    if request.node.get_closest_marker("slow") is None:
-        monkeypatch.setattr(subprocess.Popen, "__init__", _refuse_a_process)
-        monkeypatch.setattr(os, "fork", _refuse_a_process)
-        monkeypatch.setattr(os, "posix_spawn", _refuse_a_process)
-    yield
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Outside 'slow', no process may start: in the test, its fixtures (module-wide ones too) or their teardown."""
+    if item.get_closest_marker("slow") is not None:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(subprocess.Popen, "__init__", _refuse_a_process)
+        patch.setattr(os, "fork", _refuse_a_process)
+        patch.setattr(os, "posix_spawn", _refuse_a_process)
+        yield

@@ -282,6 +282,7 @@ def test_the_board_is_what_its_generator_prints():
     assert made == (root / "rulesets" / RID / "board.yaml").read_text()
 
 
+@pytest.mark.slow
 def test_the_pages_table_of_losses_before_the_alarm_is_what_its_command_prints():
     """docs/rulesets/collapsible-d.md shows a command and the table it printed: play the games again."""
     import re

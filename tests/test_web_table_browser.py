@@ -29,7 +29,8 @@ from interpreter.rules.loading import load_ruleset
 from interpreter.web.server import BackgroundServer
 from interpreter.web.table import WebTable
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)"),
+              pytest.mark.slow]   # a browser
 CLICKS = 24   # decisions made in the page per game; the rest through its endpoint
 # the five Titanic games, the tutorial and the gallery, each at its smallest table
 GAMES = ["titanic", "titanic-board-game", "sos-titanic", "collapsible-d", "der-mythos", "tutorial",
