@@ -417,7 +417,8 @@ def test_a_row_replays_with_davit_play(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["simulate", "tutorial", "--agents", "random,human"], "davit: simulate plays bots only; choose from random, first, greedy"),
+    (["simulate", "tutorial", "--agents", "random,human"],
+     "davit: simulate plays bots only; choose from random, first, greedy"),
     (["compare", "tutorial", "--variant", "bigger-boat", "--address", "somewhere:6379"],
      "davit: --address is for --backend ray"),
     (["compare", "tutorial", "--variant", "no-such-variant"], "has no variant 'no-such-variant'"),

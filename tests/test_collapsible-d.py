@@ -12,6 +12,7 @@ import random
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.errors import GameError
 
 RID = "collapsible-d"
 VARIANTS = [None, "crew-abilities", "ankle-deep-water", "hang-on", "composure", "women-and-children-first"]
@@ -145,10 +146,11 @@ def test_dealing_by_player_count():
         for seat in range(players):
             mine = [t for t in _passengers(game.ruleset) if _prop(game, t, "seat") == seat]
             assert len(mine) == per_player
-            classes = sorted(next(d for d in game.ruleset.data["things"] if d["id"] == t)["attrs"]["class"] for t in mine)
+            defs = {d["id"]: d for d in game.ruleset.data["things"]}
+            classes = sorted(defs[t]["attrs"]["class"] for t in mine)
             expected = ["crew", "first", "second", "third"] if players == 3 else ["crew", "first", "third"]
             assert classes == expected
-    with pytest.raises(Exception):
+    with pytest.raises(GameError, match="for 3–6 players, not 2"):
         Game(_rs(), 2, seed=1)
 
 
@@ -228,7 +230,8 @@ def _flood_order(rs, highest):
     cards = [t for t in rs.data["things"] if t.get("kind") == "flood"]
     pins = {}
     for deck in "ABCD":
-        mine = sorted((c for c in cards if c["attrs"]["deck"] == deck), key=lambda c: c["attrs"]["value"], reverse=highest)
+        mine = sorted((c for c in cards if c["attrs"]["deck"] == deck), key=lambda c: c["attrs"]["value"],
+                      reverse=highest)
         pins[f"shuffle flood {deck}"] = [[c["id"] for c in mine]]
     return pins
 

@@ -15,7 +15,8 @@ def _shown_validations():
     out = []
     for page in ("dsl.md", "scenarios.md", "flow.md"):
         text = (DOCS / page).read_text()
-        for m in re.finditer(r"^\$ (?:davit|PYTHONPATH=\. python3 -m interpreter) ([^\n]+)\n(.*?)^```", text, re.M | re.S):
+        shown = r"^\$ (?:davit|PYTHONPATH=\. python3 -m interpreter) ([^\n]+)\n(.*?)^```"
+        for m in re.finditer(shown, text, re.M | re.S):
             out.append(pytest.param(m.group(1).split(), m.group(2), id=f"{page}: {m.group(1)}"))
     return out
 

@@ -35,7 +35,8 @@ fused = []
 seats.play_by_index = lambda *a, **k: fused.append(1)
 play_out(Game(rs, 2, seed=1), make_agents(["random"], 2, 1))
 board = load_ruleset("collapsible-d").board
-print(fast_paths.on(), sum(f.fast is not None for f in rs.functions.values()), len(rs.functions), len(fused), board._keep)
+kept = sum(f.fast is not None for f in rs.functions.values())
+print(fast_paths.on(), kept, len(rs.functions), len(fused), board._keep)
 """
     on = _run(["-c", probe], mode="on")
     off = _run(["-c", probe])

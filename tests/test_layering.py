@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "interpreter"
 
 # lowest first; docs/architecture.md explains each
-STAGES = ["errors", "load", "machine", "dsl", "rules", "play", "observe", "agents", "analysis", "rl", "authoring", "web", "cli"]
+STAGES = ["errors", "load", "machine", "dsl", "rules", "play", "observe", "agents", "analysis", "rl", "authoring",
+          "web", "cli"]
 MAX_LINES = 550
 
 

@@ -135,7 +135,8 @@ def test_a_metric_of_another_type_says_so(tmp_path):
 
 def test_compare_pairs_metrics_and_out_exports_them(tmp_path, capsys):
     variant = tmp_path / "four.yaml"
-    variant.write_text("variant: four\nextends: der-mythos\nconstants:\n  overload_limits: {2: 8, 3: 12, 4: 16, 5: 20}\n")
+    variant.write_text("variant: four\nextends: der-mythos\n"
+                       "constants:\n  overload_limits: {2: 8, 3: 12, 4: 16, 5: 20}\n")
     out = tmp_path / "games.csv"
     result = _json(capsys, "compare", "der-mythos", "--variant", str(variant), "--games", "100", "--out", str(out))
     rows = {row["figure"]: row for row in result["comparisons"][0]["figures"]}

@@ -104,7 +104,7 @@ def test_random_playout(rid, variant, players):
             assert game.apply(action)
             assert twin.apply(action)
             assert _same_state(twin.state, game.state), "a clone must evolve exactly like the original"
-            for s, value in game.scores.items():
+            for value in game.scores.values():
                 if score.min is not None:
                     assert value >= score.min
                 if score.max is not None:

@@ -224,7 +224,8 @@ def test_judging_rewards_the_winner_then_the_losers_nearest_the_winner():
 # -- heuristics ----------------------------------------------------------------------------
 
 def test_heuristics_are_compiled_and_bias_rollouts(tmp_path):
-    spec = dict(BOXES, heuristics={"evaluate": "p.score * 2", "scale": 5, "priors": {"open": "1 if box == left else 0"}})
+    spec = dict(BOXES, heuristics={"evaluate": "p.score * 2", "scale": 5,
+                                   "priors": {"open": "1 if box == left else 0"}})
     rs = build(tmp_path, spec, max_players=2)
     game = Game(rs, 2, seed=0)
     p0 = game.table.players[0]

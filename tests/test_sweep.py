@@ -63,7 +63,8 @@ def test_every_point_plays_the_same_seeds(capsys):
     assert capsized == sorted(capsized, reverse=True) and capsized[0] > capsized[-1]   # a higher limit: fewer
     assert len({p["metrics"]["funnel_round"]["mean"] for p in result["points"]}) == 1   # the same ships
     two = _json(capsys, *argv, "--workers", "2")
-    drop = lambda r: {k: v for k, v in r.items() if k not in TIMING}
+    def drop(r):
+        return {k: v for k, v in r.items() if k not in TIMING}
     assert drop(two) == drop(result)
     rc = _run(argv[:-2] + ["--games", "20"])
     out = capsys.readouterr().out

@@ -206,7 +206,8 @@ def test_an_undo_after_another_person_decided_is_asked_on_their_page_and_done_wh
             page1.set_default_timeout(TIMEOUT_MS)
             page1.goto(link1)
             page1.wait_for_function("!document.getElementById('agree').hidden")
-            assert page1.locator("#asked").inner_text() == f"{table.game.player_name(0)} asks to take back their last move."
+            asked = f"{table.game.player_name(0)} asks to take back their last move."
+            assert page1.locator("#asked").inner_text() == asked
             page1.locator("#agree").click()
             page.wait_for_function("document.body.dataset.state === 'yours' && document.getElementById('asked').hidden")
             assert table.game.decisions < decided and table.game.deciding_players == [0]
