@@ -49,7 +49,7 @@ def _pile(tmp_path, count, condition=None):
                                  things=[{"id": "coin", "count": count, "start": "pile"}]))
 
 
-@pytest.mark.parametrize("count", [120, 3_000])
+@pytest.mark.parametrize("count", [120, pytest.param(3_000, marks=pytest.mark.slow)])   # slow: a pile of 3,000
 def test_more_legal_actions_than_the_cap_is_a_located_error(tmp_path, count):
     rs = _pile(tmp_path, count)
     with _Bounded(), pytest.raises(TooManyChoicesError) as info:
@@ -263,6 +263,7 @@ def test_a_list_replaced_each_decision_gives_its_items_back(tmp_path):
     assert game.clone().state.held_total == 100_001
 
 
+@pytest.mark.slow
 def test_board_links_added_in_play_count_toward_the_position(tmp_path):
     board = {"spaces": [{"id": "a"}, {"id": "b"}]}
     rs = load(tmp_path, _each_decision("for i in range(20000):\n  connect(space('a'), space('b'))", {"x": 0},

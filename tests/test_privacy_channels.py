@@ -232,7 +232,8 @@ def _spelt(session, action):
     return None
 
 
-@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+# chance as OpenSpiel's chance nodes, every outcome listed, is slow; the fast tier samples it
+@pytest.mark.parametrize("chance", [pytest.param("explicit", marks=pytest.mark.slow), "sampled"])
 @pytest.mark.parametrize("rid,variant", COMBOS)
 def test_openspiel_observations_do_not_change_when_hidden_things_swap(rid, variant, chance):
     pyspiel = pytest.importorskip("pyspiel")
