@@ -119,6 +119,7 @@ def test_compare_table_names_tests_and_verdicts(capsys):
     assert "McNemar's exact test" in out and "paired t-test" in out and "Holm" in out
 
 
+@pytest.mark.slow
 def test_compare_workers_do_not_change_the_numbers(capsys):
     argv = ["compare", "tutorial", "--variant", "bigger-boat", "--games", "120", "--players", "2", "--seed", "3",
             "--coverage"]
@@ -345,6 +346,7 @@ def _sigint_by_default():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_simulate_with_workers_prints_a_partial_result_and_no_traceback():
     """Workers ignore SIGINT; a terminal's Ctrl-C ends simulate with a partial result, never a traceback.
 
@@ -415,7 +417,8 @@ def test_a_row_replays_with_davit_play(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["simulate", "tutorial", "--agents", "random,human"], "davit: simulate plays bots only; choose from random, first, greedy"),
+    (["simulate", "tutorial", "--agents", "random,human"],
+     "davit: simulate plays bots only; choose from random, first, greedy"),
     (["compare", "tutorial", "--variant", "bigger-boat", "--address", "somewhere:6379"],
      "davit: --address is for --backend ray"),
     (["compare", "tutorial", "--variant", "no-such-variant"], "has no variant 'no-such-variant'"),

@@ -29,6 +29,7 @@ def _json(capsys, argv):
     return {k: v for k, v in json.loads(out.splitlines()[-1]).items() if k not in TIMING}
 
 
+@pytest.mark.slow
 def test_ray_gives_the_same_numbers_as_one_process(capsys, tmp_path, monkeypatch):
     pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
     # away from the source tree, so that the workers can only use the engine and ruleset davit ships them
@@ -41,6 +42,7 @@ def test_ray_gives_the_same_numbers_as_one_process(capsys, tmp_path, monkeypatch
     assert on_ray == here
 
 
+@pytest.mark.slow
 def test_ray_plays_combined_and_outside_variants_as_one_process(capsys, tmp_path, monkeypatch):
     """A combination of the ruleset's variants and a variant file from a folder of the designer's own."""
     pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
@@ -56,6 +58,7 @@ def test_ray_plays_combined_and_outside_variants_as_one_process(capsys, tmp_path
     assert on_ray == here
 
 
+@pytest.mark.slow
 def test_ray_sweeps_as_one_process(capsys, tmp_path, monkeypatch):
     """Each point of a sweep is a variant file from a temporary folder: it travels like a designer's own."""
     pytest.importorskip("ray", reason="Ray is not installed (pip install '.[ray]')")
@@ -123,6 +126,7 @@ def _chromium(tmp_path, *args):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium to open the report (apt-get install chromium)")
 def test_report_opens_offline_with_its_charts(tmp_path, capsys):
     page = tmp_path / "report.html"
@@ -149,6 +153,7 @@ def test_report_opens_offline_with_its_charts(tmp_path, capsys):
     assert done.returncode == 0 and shot.stat().st_size > 20_000   # a blank page is a few kB
 
 
+@pytest.mark.slow
 def test_a_report_of_2000_games_stays_small(tmp_path, capsys):
     page = tmp_path / "report.html"
     rc = _run(["compare", "tutorial", "--variant", "bigger-boat", "--players", "2", "--games", "2000",

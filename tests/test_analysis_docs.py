@@ -19,6 +19,7 @@ def test_the_pages_have_commands():
         assert [s for s in _steps(page.read_text()) if s[0] == "run"], f"{page.name} shows no command"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_every_command_of_the_page_works(page, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -122,6 +122,7 @@ def test_the_calibration_tool_prints_every_run_and_judges_by_the_bar(capsys):
     assert calibration.main(["--aa-runs", "1", "--plus-runs", "0", "--max-false-alarms", "-1"]) == 1
 
 
+@pytest.mark.slow
 def test_the_verdict_line_names_the_effect_first(tmp_path, capsys):
     _, plus = write_variants(tmp_path)
     rc = _run(["compare", "der-mythos", "--variant", plus, "--games", "300", "--seed", "1"])

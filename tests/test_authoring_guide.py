@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "authoring.md"
 
@@ -30,11 +32,13 @@ def test_the_guide_has_commands():
     assert kinds.count("run") >= 10 and kinds.count("file") >= 3
 
 
+@pytest.mark.slow
 def test_every_command_of_the_guide_works(tmp_path):
     _run_page(GUIDE, tmp_path)
     assert (tmp_path / "my-ship.svg").is_file()
 
 
+@pytest.mark.slow
 def test_every_command_of_the_variants_page_works(tmp_path):
     page = ROOT / "docs" / "variants.md"
     kinds = [s[0] for s in _steps(page.read_text())]

@@ -22,6 +22,7 @@ from interpreter.load.yaml_reader import parse_yaml
 HEAVY = ("networkx", "jsonschema", "lark")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["--help"], ["list"], ["--version"]], ids=lambda a: " ".join(a))
 def test_light_commands_import_no_heavy_library(argv):
     code = ("import sys\nfrom interpreter.cli import main\n"
@@ -41,6 +42,7 @@ def test_public_names_still_import():
         interpreter.no_such_name  # noqa: B018
 
 
+@pytest.mark.slow
 def test_version():
     proc = davit("--version")
     assert proc.returncode == 0
@@ -160,7 +162,9 @@ def _collapsible_pairs():
     return [(a, b) for i, a in enumerate(group) for b in group[i + 1:]]
 
 
-@pytest.mark.parametrize("pair", _collapsible_pairs(), ids="+".join)
+# every pair; after the first, slow (a sweep over the variants)
+@pytest.mark.parametrize("pair", [pytest.param(pair, id="+".join(pair), marks=pytest.mark.slow if i else ())
+                                  for i, pair in enumerate(_collapsible_pairs())])
 def test_collapsible_d_optional_rules_combine(pair):
     from interpreter import Game, load_ruleset
     rs = load_ruleset("collapsible-d", list(pair))
@@ -250,6 +254,7 @@ def test_checkout_rulesets_win_over_an_installed_copy(tmp_path, monkeypatch):
     assert files.rulesets_note() is None
 
 
+@pytest.mark.slow
 def test_no_note_when_running_from_the_source_tree():
     proc = davit("list")
     assert proc.returncode == 0 and proc.stderr == ""

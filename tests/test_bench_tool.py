@@ -3,6 +3,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow   # see tests/conftest.py: the fast tier leaves it out
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -52,13 +56,14 @@ def test_bench_plays_with_the_log_on_when_asked():
 
 
 def test_bench_measures_the_hand_written_yardstick():
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos", "--rounds", "1",
-                           "--seconds", "0.05"], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench.py"), "--rulesets", "der-mythos",
+                           "--rounds", "1", "--seconds", "0.05"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].split()[-4:] == ["ref/new", "fast/new", "ref/ceil", "ref/fast"]
     rows = [line.split() for line in lines[1:]]
-    assert len(rows) == 2 and all(float(cell.rstrip("×")) > 0 and cell.endswith("×") for row in rows for cell in row[-4:])
+    assert len(rows) == 2
+    assert all(float(cell.rstrip("×")) > 0 and cell.endswith("×") for row in rows for cell in row[-4:])
 
 
 def test_bench_cli_runs_old_and_new_side_by_side():

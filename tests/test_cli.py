@@ -61,6 +61,7 @@ def test_validate_bundled_rulesets(capsys):
     assert "error[" not in out
 
 
+@pytest.mark.slow
 def test_validate_bundled_rulesets_json(capsys):
     rc = _run(["validate", "--format", "json", "rulesets"])
     findings = json.loads(capsys.readouterr().out)
@@ -144,6 +145,7 @@ BAD_PLAY_ARGS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BAD_PLAY_ARGS))
 def test_play_bad_arguments(name):
     """Exit non-zero with one line on stderr, nothing on stdout, no traceback (a real process)."""
@@ -222,6 +224,7 @@ def test_human_end_of_stdin_abandons(monkeypatch, capsys):
     assert "Winner" not in captured.out
 
 
+@pytest.mark.slow
 def test_human_end_of_input_no_traceback():
     proc = _davit("play", "der-mythos", "--players", "2", "--agents", "human,random", "--seed", "1")
     assert proc.returncode == 130
@@ -242,6 +245,7 @@ def _simulate(capsys, workers):
     return json.loads(lines[0])
 
 
+@pytest.mark.slow
 def test_simulate_workers_do_not_change_the_numbers(capsys):
     one = _simulate(capsys, 1)
     two = _simulate(capsys, 2)
@@ -263,6 +267,7 @@ def test_simulate_text_table(capsys):
         assert name in out
 
 
+@pytest.mark.slow
 def test_simulate_bad_players():
     proc = _davit("simulate", "der-mythos", "--games", "5", "--players", "1")
     assert proc.returncode != 0
@@ -273,6 +278,7 @@ def test_simulate_bad_players():
 # -- test -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_test_bundled_scenarios(capsys):
     rc = _run(["test", "rulesets"])
     out = capsys.readouterr().out
@@ -293,6 +299,7 @@ def test_test_nothing_found(tmp_path, capsys):
 # -- usage ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_command_is_a_usage_error():
     proc = _davit()
     assert proc.returncode == 2

@@ -60,6 +60,7 @@ def files(cache: Path) -> list[Path]:
     return sorted(folder.iterdir()) if folder.is_dir() else []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["tutorial", "titanic"])
 def test_a_second_process_runs_the_code_from_disk_and_plays_the_same_games(tmp_path, ruleset):
     without = play_in_process(ruleset, tmp_path / "off", DAVIT_NO_CACHE="1")
@@ -205,6 +206,7 @@ def test_the_folder_is_its_owners_alone(tmp_path, monkeypatch):
     folder.chmod(0o700)
 
 
+@pytest.mark.slow
 def test_lark_keeps_its_tables_in_davits_folder_never_in_the_shared_temporary_one(tmp_path):
     # lark's own cache is a pickle (in the temporary folder by default): davit keeps its tables itself, signed
     code = "from interpreter.dsl import parser\nparser._lark()\n"

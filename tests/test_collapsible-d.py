@@ -12,6 +12,7 @@ import random
 import pytest
 
 from interpreter import Game, load_ruleset
+from interpreter.errors import GameError
 
 RID = "collapsible-d"
 VARIANTS = [None, "crew-abilities", "ankle-deep-water", "hang-on", "composure", "women-and-children-first"]
@@ -115,7 +116,10 @@ CASES = ([(None, n) for n in (3, 4, 5, 6)] + [("two-player", 2)] + [(v, 4) for v
          + [("all-optional-rules", 4), ("two-player-all-optional-rules", 2)])
 
 
-@pytest.mark.parametrize("variant,players", CASES, ids=[f"{v or 'base'}-{n}p" for v, n in CASES])
+# a variant's cases are slow: the fast tier checks the base game at every player count
+@pytest.mark.parametrize("variant,players", [pytest.param(v, n, id=f"{v or 'base'}-{n}p",
+                                                          marks=() if v is None else pytest.mark.slow)
+                                             for v, n in CASES])
 def test_invariants_hold_at_every_step(variant, players):
     for seed in (1, 2, 3):
         game = _play(variant, players, seed)
@@ -142,10 +146,11 @@ def test_dealing_by_player_count():
         for seat in range(players):
             mine = [t for t in _passengers(game.ruleset) if _prop(game, t, "seat") == seat]
             assert len(mine) == per_player
-            classes = sorted(next(d for d in game.ruleset.data["things"] if d["id"] == t)["attrs"]["class"] for t in mine)
+            defs = {d["id"]: d for d in game.ruleset.data["things"]}
+            classes = sorted(defs[t]["attrs"]["class"] for t in mine)
             expected = ["crew", "first", "second", "third"] if players == 3 else ["crew", "first", "third"]
             assert classes == expected
-    with pytest.raises(Exception):
+    with pytest.raises(GameError, match="for 3–6 players, not 2"):
         Game(_rs(), 2, seed=1)
 
 
@@ -173,7 +178,9 @@ def test_no_space_under_water_keeps_a_pawn_in_the_base_game():
             assert not [t for t in things if t in _passengers(rs)], f"{zid} is under water"
 
 
-@pytest.mark.parametrize("combined", sorted(COMBINED))
+# every combination; after the first, slow (a sweep over the variants)
+@pytest.mark.parametrize("combined", [pytest.param(c, marks=pytest.mark.slow if i else ())
+                                      for i, c in enumerate(sorted(COMBINED))])
 def test_a_combined_variant_is_exactly_its_parts(combined):
     """Each combination changes what its parts change, to the same values, and nothing else."""
     base = _rs()
@@ -223,7 +230,8 @@ def _flood_order(rs, highest):
     cards = [t for t in rs.data["things"] if t.get("kind") == "flood"]
     pins = {}
     for deck in "ABCD":
-        mine = sorted((c for c in cards if c["attrs"]["deck"] == deck), key=lambda c: c["attrs"]["value"], reverse=highest)
+        mine = sorted((c for c in cards if c["attrs"]["deck"] == deck), key=lambda c: c["attrs"]["value"],
+                      reverse=highest)
         pins[f"shuffle flood {deck}"] = [[c["id"] for c in mine]]
     return pins
 
@@ -264,6 +272,7 @@ def test_a_passenger_who_stays_put_is_alerted_before_the_water_reaches_them(high
         assert lost > 0
 
 
+@pytest.mark.slow
 def test_the_board_is_what_its_generator_prints():
     """board.yaml is generated (its starting positions from the alarm times, the water and the cards): an edit
     by hand, or a changed constant the generator reads, must not leave the two apart."""
@@ -276,6 +285,7 @@ def test_the_board_is_what_its_generator_prints():
     assert made == (root / "rulesets" / RID / "board.yaml").read_text()
 
 
+@pytest.mark.slow
 def test_the_pages_table_of_losses_before_the_alarm_is_what_its_command_prints():
     """docs/rulesets/collapsible-d.md shows a command and the table it printed: play the games again."""
     import re

@@ -15,7 +15,7 @@ def _all():
     for rid in bundled_ids():
         yield pytest.param(rid, None, id=rid)
         for variant in variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml"):
-            yield pytest.param(rid, variant, id=f"{rid}+{variant}")
+            yield pytest.param(rid, variant, id=f"{rid}+{variant}", marks=pytest.mark.slow)   # fast tier: base games
 
 
 @pytest.mark.parametrize("rid,variant", list(_all()))

@@ -209,7 +209,8 @@ def test_a_bad_display_expression_is_a_located_error(tmp_path, value, message):
     assert where, text
     lines = Path(where[1]).read_text().splitlines()
     # located in the display section, at the counter
-    assert int(where[2]) > lines.index("display:") + 1 and lines[int(where[2]) - 1].strip().startswith(("time:", "value:"))
+    assert int(where[2]) > lines.index("display:") + 1
+    assert lines[int(where[2]) - 1].strip().startswith(("time:", "value:"))
 
 
 def test_an_expression_counter_may_not_take_a_variable_name(tmp_path):

@@ -15,11 +15,17 @@ def _shown_validations():
     out = []
     for page in ("dsl.md", "scenarios.md", "flow.md"):
         text = (DOCS / page).read_text()
-        for m in re.finditer(r"^\$ (?:davit|PYTHONPATH=\. python3 -m interpreter) ([^\n]+)\n(.*?)^```", text, re.M | re.S):
+        shown = r"^\$ (?:davit|PYTHONPATH=\. python3 -m interpreter) ([^\n]+)\n(.*?)^```"
+        for m in re.finditer(shown, text, re.M | re.S):
             out.append(pytest.param(m.group(1).split(), m.group(2), id=f"{page}: {m.group(1)}"))
     return out
 
 
+def test_the_pages_show_commands_with_their_output():
+    assert {param.id.split(":")[0] for param in _shown_validations()} >= {"dsl.md", "flow.md"}
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, expected", _shown_validations())
 def test_shown_output_is_what_davit_prints(argv, expected):
     proc = davit(*argv)
@@ -32,6 +38,7 @@ def _test_commands():
     return [line.split("#")[0].split()[1:] for line in block.splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", _test_commands(), ids=" ".join)
 def test_filtered_test_commands_run_some_scenarios_and_pass(argv):
     proc = davit(*argv, timeout=300)
@@ -51,6 +58,7 @@ def test_the_page_shows_a_run_with_its_output():
     assert _shown_runs()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv, expected", _shown_runs())
 def test_shown_runs_print_what_the_page_says(argv, expected):
     proc = davit(*argv, timeout=300)

@@ -118,6 +118,7 @@ def test_edge_kinds_have_distinct_styles_and_a_legend(tutorial):
     assert "legend" in texts and "corridor" in texts and "ladder" in texts and "stairs" in texts
 
 
+@pytest.mark.slow
 def test_svg_is_xml_with_coloured_labelled_spaces(tutorial):
     root = svg_tree(tutorial)
     assert root.tag == SVG + "svg"
@@ -170,6 +171,7 @@ def test_a_container_without_attachment_is_in_the_containers_cluster(tutorial):
     assert "capacity 3" in " ".join(s.text for s in boat.iter(SVG + "tspan"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("attrs", [{"access": "davit"}, {"attached_to": "davit"}, {"beside": ["davit", "stern_deck"]}])
 def test_an_attached_container_is_drawn_beside_its_spaces(tutorial, attrs):
     rs = with_zone(tutorial, "lifeboat", attrs=attrs)

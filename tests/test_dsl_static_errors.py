@@ -60,8 +60,9 @@ end:
   when: $end
 """)
 
-DEFAULTS = {"min_players": "2", "max_players": "3", "limit": "2", "stamina": "0", "helper": "count(xs)", "cond": "count(pile) > 0",
-            "do": "move(card, bank)\nscore(player, 1)", "repeat": "3", "end": "count(pile) == 0"}
+DEFAULTS = {"min_players": "2", "max_players": "3", "limit": "2", "stamina": "0", "helper": "count(xs)",
+            "cond": "count(pile) > 0", "do": "move(card, bank)\nscore(player, 1)", "repeat": "3",
+            "end": "count(pile) == 0"}
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,7 @@ def test_decisions_file_has_one_row_per_decision(tmp_path, capsys):
     assert first[0]["seat0_score"] == first[0]["seat1_score"] == 0
 
 
+@pytest.mark.slow
 def test_skill_depth_doubles_the_budget_and_moves_the_strong_seat(capsys):
     from interpreter.analysis.skill import doubled
     from interpreter.errors import DavitError

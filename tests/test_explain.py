@@ -12,7 +12,7 @@ def _all_rulesets():
     for rid in bundled_ids():
         yield rid, None
         for variant in variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml"):
-            yield rid, variant
+            yield pytest.param(rid, variant, marks=pytest.mark.slow)   # fast tier: each ruleset's base game
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def test_reconstructed_section_lists_the_provenance(mythos):
 
 
 def test_tutorial_lifeboat_capacity_and_admission(tutorial):
-    line = next(l for l in tutorial.splitlines() if l.startswith("- **lifeboat**"))
+    line = next(text for text in tutorial.splitlines() if text.startswith("- **lifeboat**"))
     assert "capacity 3" in line
     assert "Admits a thing only if `boat_admits(thing)`" in tutorial
     assert "children first" in tutorial

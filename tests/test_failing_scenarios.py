@@ -52,6 +52,7 @@ def test_fails_with_a_located_message(name, at_repo, capfd):
     assert lines[-1] == "0 passed, 1 failed"
 
 
+@pytest.mark.slow
 def test_a_failing_scenario_fails_alike_in_a_real_process(at_repo, capfd):
     path = f"{FOLDER}/expect-shows-values.yaml"
     assert run(["test", path]) == 1

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,6 +23,7 @@ def _run(code_or_args, mode="off"):
                           timeout=900)
 
 
+@pytest.mark.slow
 def test_off_turns_every_fast_path_off():
     probe = """
 from interpreter import Game, load_ruleset
@@ -32,7 +35,8 @@ fused = []
 seats.play_by_index = lambda *a, **k: fused.append(1)
 play_out(Game(rs, 2, seed=1), make_agents(["random"], 2, 1))
 board = load_ruleset("collapsible-d").board
-print(fast_paths.on(), sum(f.fast is not None for f in rs.functions.values()), len(rs.functions), len(fused), board._keep)
+kept = sum(f.fast is not None for f in rs.functions.values())
+print(fast_paths.on(), kept, len(rs.functions), len(fused), board._keep)
 """
     on = _run(["-c", probe], mode="on")
     off = _run(["-c", probe])
@@ -46,6 +50,7 @@ print(fast_paths.on(), sum(f.fast is not None for f in rs.functions.values()), l
     assert (on_keep, off_keep) == ("True", "False")
 
 
+@pytest.mark.slow
 def test_recorded_games_are_the_same_with_the_fast_paths_off():
     done = _run([str(ROOT / "tools" / "record_game_hashes.py")])
     assert done.returncode == 0, done.stderr
@@ -56,6 +61,7 @@ def test_recorded_games_are_the_same_with_the_fast_paths_off():
     assert sorted(played, key=key) == sorted(recorded, key=key)
 
 
+@pytest.mark.slow
 def test_a_misspelt_switch_is_one_line_of_error():
     done = _run(["-m", "interpreter", "validate", "rulesets/tutorial"], mode="of")
     assert done.returncode != 0

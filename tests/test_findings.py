@@ -35,7 +35,7 @@ def test_finding_is_located_and_coded(name, capsys, monkeypatch):
     rc, out = _run(capsys, f"tests/findings/{name}")
     path = f"tests/findings/{name}/" + ("variants/broken.yaml" if name == "variant-error" else "ruleset.yaml")
     prefix = f"{path}:{line}:{col}: {severity}[{code}]: "
-    lines = [l for l in out.splitlines() if l.startswith(prefix)]
+    lines = [text for text in out.splitlines() if text.startswith(prefix)]
     assert lines, f"expected a line starting {prefix!r}, got:\n{out}"
     assert fragment in lines[0]
     assert rc == (1 if severity == "error" else 0)
@@ -51,7 +51,7 @@ def test_json_matches_text(name, capsys, monkeypatch):
     for f in findings:
         hint = f" ({f['hint']})" if f["hint"] else ""
         rebuilt.append(f"{f['file']}:{f['line']}:{f['column']}: {f['severity']}[{f['code']}]: {f['message']}{hint}")
-    assert rebuilt == [l for l in text.splitlines() if l != "ok: no problems found"]
+    assert rebuilt == [line for line in text.splitlines() if line != "ok: no problems found"]
 
 
 def test_all_unused_definitions_are_reported(capsys, monkeypatch):

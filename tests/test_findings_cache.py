@@ -30,6 +30,7 @@ def ruleset(tmp_path):
     return folder
 
 
+@pytest.mark.slow
 def test_a_second_run_reuses_the_findings_without_loading_the_compiler(ruleset, tmp_path):
     cache = tmp_path / "cache"
     first = validate(ruleset, cache)
@@ -41,6 +42,7 @@ def test_a_second_run_reuses_the_findings_without_loading_the_compiler(ruleset, 
     assert second[2] == "HEAVY []", "a cached answer needs neither lark, networkx nor jsonschema"
 
 
+@pytest.mark.slow
 def test_an_edited_file_is_validated_again(ruleset, tmp_path):
     cache = tmp_path / "cache"
     assert validate(ruleset, cache)[0] == 0
@@ -52,6 +54,7 @@ def test_an_edited_file_is_validated_again(ruleset, tmp_path):
     assert validate(ruleset, cache)[:2] == (0, ["ok: no problems found"])
 
 
+@pytest.mark.slow
 def test_a_damaged_entry_is_ignored_and_no_cache_skips_the_store(ruleset, tmp_path):
     cache = tmp_path / "cache"
     validate(ruleset, cache)

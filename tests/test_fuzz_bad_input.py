@@ -54,6 +54,7 @@ def test_mutated_snippets_parse_or_fail_cleanly(snippet):
                 assert exc.location is not None and exc.location.line >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", ["der-mythos", "tutorial"])
 def test_mutated_rulesets_load_or_fail_cleanly(rid, tmp_path):
     source = ROOT / "rulesets" / rid

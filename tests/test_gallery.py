@@ -215,6 +215,7 @@ class HoldAt:
         return next(a for a in actions if a.name == want)
 
 
+@pytest.mark.slow
 def test_pig_first_player_wins_as_often_as_value_iteration_says():
     exact = _pig_first_player_wins()
     assert 0.5 < exact < 0.7
@@ -265,6 +266,7 @@ def _spiel_goofspiel_outcomes() -> dict:
     return dict(out)
 
 
+@pytest.mark.slow
 def test_goofspiel_outcomes_under_uniform_play_are_openspiels_within_sampling_error():
     exact = _spiel_goofspiel_outcomes()
     assert set(exact) == {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)} and abs(sum(exact.values()) - 1) < 1e-12

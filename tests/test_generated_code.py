@@ -31,8 +31,8 @@ BOUND = re.compile(r"^_[a-z]\d+$")
 ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",
               "set_var", "set_attr", "set_item",
               # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
-              "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones", "get",
-              "players", "owner",
+              "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",
+              "get", "players", "owner",
               "record"}   # a log line is worked out only when the log is kept (`if g.record`)
 
 

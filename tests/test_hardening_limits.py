@@ -49,7 +49,7 @@ def _pile(tmp_path, count, condition=None):
                                  things=[{"id": "coin", "count": count, "start": "pile"}]))
 
 
-@pytest.mark.parametrize("count", [120, 3_000])
+@pytest.mark.parametrize("count", [120, pytest.param(3_000, marks=pytest.mark.slow)])   # slow: a pile of 3,000
 def test_more_legal_actions_than_the_cap_is_a_located_error(tmp_path, count):
     rs = _pile(tmp_path, count)
     with _Bounded(), pytest.raises(TooManyChoicesError) as info:
@@ -131,10 +131,12 @@ def test_sixty_included_files_of_twelve_thousand_zones_are_refused_before_readin
 @pytest.mark.parametrize("what,parts,said", [
     ("zones", {f"z{f}.yaml": "zones:\n" + "".join(f"  - id: z{f}_{i}\n" for i in range(12_000)) for f in range(2)},
      "24,000 zones and board spaces together"),
-    ("things", {f"t{f}.yaml": "things:\n" + "".join(f"  - {{id: t{f}_{i}}}\n" for i in range(12_000))
-                for f in range(2)}, "24,000 things together"),
-    ("values", {f"c{f}.yaml": f"constants:\n  c{f}: [" + ", ".join(["1"] * 24_000) + "]\n" for f in range(9)},
-     f"more than {limits.MAX_VALUES:,} values together"),
+    # the same check on other totals, at their caps' size: slow (the fast tier keeps the zones)
+    pytest.param("things", {f"t{f}.yaml": "things:\n" + "".join(f"  - {{id: t{f}_{i}}}\n" for i in range(12_000))
+                            for f in range(2)}, "24,000 things together", marks=pytest.mark.slow),
+    pytest.param("values", {f"c{f}.yaml": f"constants:\n  c{f}: [" + ", ".join(["1"] * 24_000) + "]\n"
+                            for f in range(9)}, f"more than {limits.MAX_VALUES:,} values together",
+                 marks=pytest.mark.slow),
 ])
 def test_totals_over_included_files_are_capped(tmp_path, what, parts, said):
     folder = _included(tmp_path, parts)
@@ -261,6 +263,7 @@ def test_a_list_replaced_each_decision_gives_its_items_back(tmp_path):
     assert game.clone().state.held_total == 100_001
 
 
+@pytest.mark.slow
 def test_board_links_added_in_play_count_toward_the_position(tmp_path):
     board = {"spaces": [{"id": "a"}, {"id": "b"}]}
     rs = load(tmp_path, _each_decision("for i in range(20000):\n  connect(space('a'), space('b'))", {"x": 0},
@@ -293,6 +296,7 @@ def test_long_texts_replaced_by_short_ones_are_not_refused_near_the_cap(tmp_path
     assert game.state.held_total < limits.MAX_POSITION
 
 
+@pytest.mark.slow
 def test_too_many_choices_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
     from cli_runner import run
     _pile(tmp_path, 120)

@@ -34,6 +34,7 @@ def _raw_post(base, path, head: str, body: bytes) -> str:
         return sock.recv(4096).decode(errors="replace").split("\r\n")[0]
 
 
+@pytest.mark.slow
 def test_in_its_own_process():
     """The server test below, in a process of its own: in the whole suite's process, a server thread
     left writing to a closed capture stream once ended the run ("lost sys.stderr"); alone it passes."""

@@ -14,6 +14,8 @@ import pytest
 from interpreter.analysis import runner
 from interpreter.analysis.simulate import simulate
 
+pytestmark = pytest.mark.slow   # see tests/conftest.py: the fast tier leaves it out
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -42,6 +42,7 @@ def test_max_steps_cannot_be_raised(tmp_path):
     assert "limits.max_steps" in _located(info.value)
 
 
+@pytest.mark.slow
 def test_a_huge_yaml_list_is_refused_while_parsing():
     text = "x: [" + ", ".join(["1"] * 430_000) + "]\n"    # about 1.3 MB, under the 2 MB cap
     with pytest.raises(LoadError) as info:
@@ -323,6 +324,7 @@ def test_the_docs_state_the_work_budget_the_code_has():
         assert f"{MAX_WORK:,}" in (docs / page).read_text(encoding="utf-8"), page
 
 
+@pytest.mark.slow
 def test_too_much_work_in_simulate_with_workers_is_one_located_line(tmp_path, capsys):
     from cli_runner import run
     load(tmp_path, {"variables": {"x": 0}, "setup": WORK["a comprehension inside a comprehension"]})

@@ -17,6 +17,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
@@ -31,6 +33,7 @@ def test_the_playouts_play_every_recorded_game():
     assert played == {(r["ruleset"], r["variant"], r["players"], r["seed"]) for r in TABLE}
 
 
+@pytest.mark.slow
 def test_the_fixture_covers_every_bundled_ruleset_variant_and_player_count():
     from record_game_hashes import SEEDS, combos
     recorded = {(r["ruleset"], r["variant"], r["players"]) for r in TABLE}

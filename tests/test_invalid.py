@@ -214,6 +214,7 @@ def test_validate_fails_cleanly(case, at_repo, capfd, monkeypatch):
     assert _finding_line(case).search(out), out
 
 
+@pytest.mark.slow
 def test_validate_fails_cleanly_in_a_real_process(at_repo, capfd, monkeypatch):
     """`davit validate` as a process prints what main() prints, to stdout only, and exits 1."""
     monkeypatch.delenv("DAVIT_DEBUG", raising=False)
@@ -348,6 +349,7 @@ def test_very_deep_nesting_does_not_recurse(tmp_path, monkeypatch, capsys):
 # -- the other commands on broken input -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_play_broken_ruleset_is_one_located_line():
     proc = _davit("play", f"{FIX}/dsl-unknown-name", "--seed", "1")
     assert proc.returncode == 1
@@ -382,6 +384,7 @@ def test_test_command_unknown_name_in_expectation(at_repo, capsys):
     assert out.rstrip().endswith("0 passed, 1 failed")
 
 
+@pytest.mark.slow
 def test_test_command_no_traceback():
     proc = _davit("test", f"{FIX}/bad-scenario", f"{FIX}/scenario-dsl-error")
     assert proc.returncode == 1
@@ -392,14 +395,18 @@ def test_test_command_no_traceback():
 # -- damaged saved games --------------------------------------------------------------------
 
 
+def _take_first_actions(game, n):
+    for _ in range(n):
+        seat = game.deciding_players[0]
+        assert game.apply(game.legal_actions(seat)[0])
+
+
 @pytest.fixture(scope="module")
 def saved():
     from interpreter import Game, load_ruleset
     rs = load_ruleset("der-mythos")
     game = Game(rs, 3, seed=1)
-    for _ in range(5):
-        seat = game.deciding_players[0]
-        assert game.apply(game.legal_actions(seat)[0])
+    _take_first_actions(game, 5)
     return rs, json.loads(json.dumps(game.to_json()))
 
 
@@ -419,8 +426,17 @@ def _restore(saved, damage):
 
 
 def test_saved_game_round_trips(saved):
-    game = _restore(saved, lambda d: None)
-    assert not game.is_over or game.winners
+    from interpreter import Game
+    rs, good = saved
+    game = Game.from_json(rs, copy.deepcopy(good))
+    assert json.loads(json.dumps(game.to_json())) == good   # restored as it was saved
+    original = Game(rs, 3, seed=1)
+    _take_first_actions(original, 5)
+    for played in (original, game):
+        _take_first_actions(played, 5)
+    # and it goes on as the game it was saved from: the same position, log and random stream
+    assert json.loads(json.dumps(game.to_json())) == json.loads(json.dumps(original.to_json()))
+    assert game.to_json() != good and not game.is_over
 
 
 def _set(path, value):

@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "interpreter"
 
 # lowest first; docs/architecture.md explains each
-STAGES = ["errors", "load", "machine", "dsl", "rules", "play", "observe", "agents", "analysis", "rl", "authoring", "web", "cli"]
+STAGES = ["errors", "load", "machine", "dsl", "rules", "play", "observe", "agents", "analysis", "rl", "authoring",
+          "web", "cli"]
 MAX_LINES = 550
 
 
@@ -27,7 +28,9 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict:
-    return {module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "bundled" not in p.parts}
+    found = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py")) if "bundled" not in p.parts}
+    assert len(found) > 100, f"only {len(found)} modules found under {PACKAGE}"
+    return found
 
 
 def imports_of(name: str, path: Path, known: set, top_level_only=False) -> set:
@@ -127,6 +130,7 @@ def test_the_checker_sees_a_violation(tmp_path):
     assert stage_of("interpreter.play.game") > stage_of("interpreter.machine.bad")
 
 
+@pytest.mark.slow
 def test_import_interpreter_needs_no_learning_library():
     """The rl extra is optional: importing davit (and its CLI) must not import pettingzoo, gymnasium, numpy or
     pyspiel."""

@@ -32,6 +32,7 @@ def _json(capsys, *argv):
     return json.loads(out)
 
 
+@pytest.mark.slow
 def test_simulate_reports_der_mythos_metrics_with_intervals(capsys):
     result = _json(capsys, "simulate", "der-mythos", "--games", "500")
     metrics = result["metrics"]
@@ -65,19 +66,24 @@ def test_der_mythos_counts_agree_game_by_game():
 TITANIC_GAMES = ["collapsible-d", "der-mythos", "sos-titanic", "titanic", "titanic-board-game", "tutorial"]
 
 
-@pytest.mark.parametrize("ruleset", bundled_ids())
-def test_every_bundled_metric_has_a_value_in_every_game_of_every_variant(ruleset):
+def _every_variant():
+    for ruleset in bundled_ids():
+        yield pytest.param(ruleset, None, id=ruleset)
+        for variant in variants_of(resolve_ruleset(ruleset)[0]):   # slow: the fast tier reads each base game
+            yield pytest.param(ruleset, variant, id=f"{ruleset}+{variant}", marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize("ruleset,variant", _every_variant())
+def test_every_bundled_metric_has_a_value_in_every_game_of_every_variant(ruleset, variant):
     # issue 27: every bundled ruleset declares the counts its designer asks for (the Titanic games several), and
     # they read every variant's games
-    ruleset_file, _ = resolve_ruleset(ruleset)
-    for variant in [None, *variants_of(ruleset_file)]:
-        rs = load_ruleset(ruleset, variant)
-        assert len(rs.metrics) >= (2 if ruleset in TITANIC_GAMES else 1), (ruleset, variant)
-        players = max(rs.min_players, min(4, rs.max_players))
-        for record in play_chunk(RunSpec(ruleset, variant, players), [(0, 21), (1, 22)]):
-            values = record["metrics"]
-            assert set(values) == {m.name for m in rs.metrics}, (ruleset, variant)
-            assert all(isinstance(v, (int, float)) for v in values.values()), (ruleset, variant, values)
+    rs = load_ruleset(ruleset, variant)
+    assert len(rs.metrics) >= (2 if ruleset in TITANIC_GAMES else 1), (ruleset, variant)
+    players = max(rs.min_players, min(4, rs.max_players))
+    for record in play_chunk(RunSpec(ruleset, variant, players), [(0, 21), (1, 22)]):
+        values = record["metrics"]
+        assert set(values) == {m.name for m in rs.metrics}, (ruleset, variant)
+        assert all(isinstance(v, (int, float)) for v in values.values()), (ruleset, variant, values)
 
 
 def test_event_forms_agree_with_the_final_position(tmp_path):
@@ -134,7 +140,8 @@ def test_a_metric_of_another_type_says_so(tmp_path):
 
 def test_compare_pairs_metrics_and_out_exports_them(tmp_path, capsys):
     variant = tmp_path / "four.yaml"
-    variant.write_text("variant: four\nextends: der-mythos\nconstants:\n  overload_limits: {2: 8, 3: 12, 4: 16, 5: 20}\n")
+    variant.write_text("variant: four\nextends: der-mythos\n"
+                       "constants:\n  overload_limits: {2: 8, 3: 12, 4: 16, 5: 20}\n")
     out = tmp_path / "games.csv"
     result = _json(capsys, "compare", "der-mythos", "--variant", str(variant), "--games", "100", "--out", str(out))
     rows = {row["figure"]: row for row in result["comparisons"][0]["figures"]}

@@ -163,7 +163,8 @@ def test_board_game_moves_rolls_and_lifeboat_places(seed):
                 rolled[who] = int(roll.group(2))
                 transaction[who] = False
             took = re.fullmatch(r"(\w+) takes their (\w+) card", text)
-            if took and (took.group(2) == "valuables" or previous == f"{took.group(1)} pays ${prices[took.group(2)]} to the Bank"):
+            if took and (took.group(2) == "valuables"
+                         or previous == f"{took.group(1)} pays ${prices[took.group(2)]} to the Bank"):
                 transaction[took.group(1)] = True   # bought in an office, or the free valuables from one's suite
             boat = re.fullmatch(r"(\w+) reaches their lifeboat \(place (\d)\)", text)
             if boat:

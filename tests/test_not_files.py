@@ -87,6 +87,7 @@ def test_the_cap_holds_whatever_stat_says(tmp_path):
             read_capped(status, 10)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["variant", "scenario", "ruleset"])
 @pytest.mark.parametrize("what", ["dev-zero", "fifo"])
 def test_validate_refuses_a_file_that_is_not_a_file_at_once(ruleset, where, what):
@@ -103,6 +104,7 @@ def test_validate_refuses_a_file_that_is_not_a_file_at_once(ruleset, where, what
     assert "not a regular file" in text or "outside the ruleset folder" in text
 
 
+@pytest.mark.slow
 def test_play_and_test_refuse_a_fifo_named_by_the_user(tmp_path):
     fifo = tmp_path / "pipe.yaml"
     os.mkfifo(fifo)
@@ -113,6 +115,7 @@ def test_play_and_test_refuse_a_fifo_named_by_the_user(tmp_path):
 
 # -- confinement -----------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_variant_linked_out_of_the_ruleset_is_refused(ruleset, outside):
     (ruleset / "variants" / "out.yaml").symlink_to(outside)
     done = davit("validate", str(ruleset))
@@ -133,6 +136,7 @@ def test_a_variant_linked_inside_the_ruleset_is_read(ruleset):
     assert load_ruleset(ruleset, "same").variant == "same"
 
 
+@pytest.mark.slow
 def test_a_scenario_linked_out_of_the_ruleset_is_refused(ruleset, outside):
     (ruleset / "scenarios" / "out.yaml").symlink_to(outside)
     for command in ("validate", "test"):
@@ -140,6 +144,7 @@ def test_a_scenario_linked_out_of_the_ruleset_is_refused(ruleset, outside):
         assert "secret_token_outside" not in text
 
 
+@pytest.mark.slow
 def test_a_scenarios_ruleset_must_be_bundled_or_inside(ruleset, outside, tmp_path):
     other = tmp_path / "other"
     shutil.copytree(REPO / "rulesets" / "tutorial", other)
@@ -156,6 +161,7 @@ def test_a_scenarios_ruleset_must_be_bundled_or_inside(ruleset, outside, tmp_pat
         assert done.returncode == 0, done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_a_scenarios_variant_path_must_lie_inside(ruleset, outside):
     scenario = ruleset / "scenarios" / "v.yaml"
     scenario.write_text(f"scenario: s\nplayers: 2\nvariant: {outside}\nexpect: 'true'\n", encoding="utf-8")
@@ -163,6 +169,7 @@ def test_a_scenarios_variant_path_must_lie_inside(ruleset, outside):
     assert "secret_token_outside" not in text
 
 
+@pytest.mark.slow
 def test_an_include_out_of_the_folder_is_refused_by_list_too(ruleset, outside):
     text = (ruleset / "ruleset.yaml").read_text(encoding="utf-8")
     assert "include: [board.yaml]" in text
@@ -173,6 +180,7 @@ def test_an_include_out_of_the_folder_is_refused_by_list_too(ruleset, outside):
     one_refusal(davit("validate", str(ruleset)), "must be a file beside the ruleset")
 
 
+@pytest.mark.slow
 def test_a_path_the_user_gives_may_lie_anywhere(ruleset, tmp_path):
     mine = tmp_path / "my" / "variants-of-mine"
     mine.mkdir(parents=True)
@@ -188,6 +196,7 @@ def test_a_path_the_user_gives_may_lie_anywhere(ruleset, tmp_path):
     assert davit("test", str(scenario)).returncode == 0
 
 
+@pytest.mark.slow
 def test_resume_and_copy_refuse_what_is_not_a_file(ruleset, tmp_path, outside):
     fifo = tmp_path / "saved.json"
     os.mkfifo(fifo)

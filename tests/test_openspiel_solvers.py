@@ -35,6 +35,8 @@ from interpreter import load_ruleset  # noqa: E402
 from interpreter.load.files import bundled_ids  # noqa: E402
 from interpreter.rl import openspiel as davit_os  # noqa: E402
 
+pytestmark = pytest.mark.slow   # see tests/conftest.py: the fast tier leaves it out
+
 Utility = pyspiel.GameType.Utility
 
 

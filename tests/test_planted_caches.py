@@ -97,7 +97,9 @@ def parse_in_process(cache: Path, **env) -> subprocess.CompletedProcess:
 
 def test_no_module_unpickles_and_lark_is_never_given_its_pickle_cache():
     import ast
-    for path in (REPO / "interpreter").rglob("*.py"):
+    paths = sorted((REPO / "interpreter").rglob("*.py"))
+    assert len(paths) > 100, "the engine's modules were not found"
+    for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -110,6 +112,7 @@ def test_no_module_unpickles_and_lark_is_never_given_its_pickle_cache():
                     assert called != "load" or getattr(node.func.value, "id", "") != "Lark", path
 
 
+@pytest.mark.slow
 def test_a_planted_lark_pickle_is_never_loaded(tmp_path):
     cache, temporary, marker = tmp_path / "cache", tmp_path / "tmp", tmp_path / "ran"
 
@@ -130,6 +133,7 @@ def tables_file(cache: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signer", ["another-key", "plain-sha256", "no-tag"])
 def test_planted_parser_tables_are_ignored_and_made_again(tmp_path, signer):
     cache = tmp_path / "cache"
@@ -255,6 +259,7 @@ def test_a_mark_that_is_not_a_regular_file_is_no_mark(cache):
         schema_check._violations = real
 
 
+@pytest.mark.slow
 def test_a_planted_mark_makes_no_internal_error_in_validate(tmp_path):
     folder = tmp_path / "rs"
     folder.mkdir()
@@ -284,6 +289,7 @@ def validate(folder: Path, cache: Path):
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["old-format", "another-key", "plain-sha256"])
 def test_a_planted_findings_entry_does_not_make_an_invalid_ruleset_ok(tmp_path, how):
     folder, cache = tmp_path / "tutorial", tmp_path / "cache"

@@ -1,7 +1,7 @@
 """Run every `$ davit ...` command of docs/play.md, in order, in an empty folder.
 
-Other commands (`copy`) just have to succeed. `play` gets its answers on stdin (one move and `quit` when it starts a game, which
-saves it; the first choice each time when it resumes one, to the end). `serve`
+Other commands (`copy`) just have to succeed. `play` gets its answers on stdin (one move and `quit` when it
+starts a game, which saves it; the first choice each time when it resumes one, to the end). `serve`
 is started with --no-browser, its seat links are fetched, and it is stopped with
 Ctrl-C (SIGINT), all bounded in time.
 """
@@ -104,6 +104,7 @@ def _serve(command, cwd):
         proc.stderr.close()
 
 
+@pytest.mark.slow
 def test_every_command_of_the_page_works(tmp_path):
     ran = 0
     for command in _commands():

@@ -8,27 +8,22 @@ scores and the number of decisions must agree.
 """
 import hashlib
 import json
-import sys
-from pathlib import Path
 
 import pytest
+from bundled_cases import player_counts
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.bots import RandomAgent
 from interpreter.errors import GameError, SaveError
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from record_game_hashes import combos  # noqa: E402
-
 SEED = 7
 
 
 def _extremes():
-    counts = {}
-    for rid, variant, players in combos():
-        counts.setdefault((rid, variant), []).append(players)
-    return [(rid, variant, p) for (rid, variant), ps in counts.items() for p in sorted({min(ps), max(ps)})]
+    # a variant's games are slow: the fast tier plays each ruleset's base game
+    return [pytest.param(rid, variant, p, marks=() if variant is None else pytest.mark.slow)
+            for (rid, variant), (low, high) in player_counts().items() for p in sorted({low, high})]
 
 
 def _played(rid, variant, players, agents, fused, record=True, max_decisions=None):

@@ -40,7 +40,8 @@ def test_each_ceiling_ends_every_game_with_davits_scores(yardstick, players):
     for seed in range(12):
         game = Game(rs, players, seed=seed, record=False)
         play_out(game, make_agents("random", players, seed))
-        assert yardstick.play(players, seed, _bot_seeds(players, seed)) == [game.scores[s] for s in range(players)], seed
+        scores = [game.scores[s] for s in range(players)]
+        assert yardstick.play(players, seed, _bot_seeds(players, seed)) == scores, seed
 
 
 def test_a_clone_of_the_ceilings_position_plays_on_to_the_same_end():

@@ -108,8 +108,9 @@ def test_a_refuse_step_that_names_nothing_fails_where_it_names_it(tmp_path, caps
 
 
 def test_a_refuse_step_for_a_real_rule_passes(tmp_path, capsys):
-    path = _scenario(tmp_path, "  - refuse: {player: 0, action: walk, args: {to: davit}, reason: not a possible choice}\n"
-                               "  - refuse: {player: 1, action: walk, args: {to: mess}, reason: not yellow's decision}\n"
+    path = _scenario(tmp_path,
+                     "  - refuse: {player: 0, action: walk, args: {to: davit}, reason: not a possible choice}\n"
+                     "  - refuse: {player: 1, action: walk, args: {to: mess}, reason: not yellow's decision}\n"
                                "  - act: {player: 0, action: walk, args: {to: cabins_fore}}\n")
     assert run(["test", str(path)]) == 0, capsys.readouterr().out
 

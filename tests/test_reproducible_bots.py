@@ -12,8 +12,12 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
+
+pytestmark = pytest.mark.slow   # see tests/conftest.py: the fast tier leaves it out
 
 # (ruleset, players, agents, seed, decisions or None for the whole game)
 GAMES = [

@@ -46,6 +46,7 @@ def test_pettingzoo_api_and_seed(rid, players):
     seed_test(lambda: davit_pz.env(rid, players), num_cycles=8)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rid", RULESETS)
 def test_openspiel_random_simulation(rid):
     game = davit_os.game(rid, load_ruleset(rid).min_players, seed=3)
@@ -270,6 +271,7 @@ def test_parallel_env_where_every_decision_is_simultaneous():
         davit_pz.parallel_env("tutorial", 2)
 
 
+@pytest.mark.slow
 def test_the_docs_example_runs():
     blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.DOTALL)
     assert blocks, "docs/rl.md has no python example"
@@ -277,6 +279,7 @@ def test_the_docs_example_runs():
         exec(compile(block, str(DOC), "exec"), {})
 
 
+@pytest.mark.slow
 def test_the_throughput_command_of_the_page_runs():
     # docs/rl.md shows `python tools/rl_throughput.py --seconds 10`; here briefly, one ruleset (speed is not checked)
     assert "python tools/rl_throughput.py --seconds 10" in DOC.read_text()

@@ -48,7 +48,7 @@ def test_every_observation_of_a_random_game_is_in_its_normalised_space(rid):
     for game in range(2 if rid in ("kuhn-poker", "leduc-poker", "tic-tac-toe", "pig", "goofspiel",
                                    "liars-dice") else 1):
         env.reset(seed=game)
-        for steps, agent in enumerate(env.agent_iter()):
+        for steps, _agent in enumerate(env.agent_iter()):
             obs, _, terminated, truncated, _ = env.last()
             vector = obs["observation"]
             bad = np.flatnonzero((vector < space.low) | (vector > space.high))
@@ -99,6 +99,7 @@ def _episode(env, rng, policy):
     return payoff, chosen
 
 
+@pytest.mark.slow
 def test_a_tabular_learner_beats_a_random_player_at_tic_tac_toe():
     env = davit_pz.env("tic-tac-toe", 2)
     rng = np.random.default_rng(11)
@@ -151,6 +152,7 @@ def test_the_encoding_read_from_the_state_is_the_encoding_of_the_view(rid):
     assert checked == 150
 
 
+@pytest.mark.slow
 def test_the_benchmark_of_the_environment_against_davit_runs():
     # tools/bench_rl.py (docs/rl.md, Throughput): briefly, one ruleset; it reports, speed is not checked here
     tool = Path(__file__).resolve().parent.parent / "tools" / "bench_rl.py"

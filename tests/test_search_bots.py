@@ -199,21 +199,33 @@ def test_the_search_prefers_the_sure_gain(tmp_path):
     assert ISMCTSAgent(0, iterations=60).choose(game, 0, game.legal_actions(0)).name == "big"
 
 
-def test_judging_rewards_the_winner():
+def test_judging_rewards_the_winner_then_the_losers_nearest_the_winner():
     rs = load_ruleset("der-mythos")
-    game = Game(rs, 2, seed=5)
-    play_out(game, make_agents("random", 2, seed=5))
-    rewards = judge(game)
-    assert game.winners and all(0 <= r <= 1 for r in rewards)
-    for seat in range(2):
-        if seat in game.winners and len(game.winners) == 1:
-            assert rewards[seat] > rewards[1 - seat]
+    winners = set()
+    # games with one winner each (the seeds are a promise): seat 0 wins two of them, seats 1 and 2 one each
+    for players, seed in [(2, 5), (2, 7), (3, 0), (3, 10), (3, 8)]:
+        game = Game(rs, players, seed=seed)
+        play_out(game, make_agents("random", players, seed=seed))
+        rewards, scores = judge(game), game.scores
+        (winner,) = game.winners
+        winners.add(winner)
+        losers = [s for s in range(players) if s != winner]
+        # a win is worth three quarters of the reward whatever the margin, a loss at most a quarter
+        assert 0.75 <= rewards[winner] <= 1
+        assert all(0 <= rewards[s] <= 0.25 for s in losers)
+        # among the losers, the nearer the winner's score the more: equal scores, equal rewards
+        for a in losers:
+            for b in losers:
+                assert (rewards[a] > rewards[b]) == (scores[a] > scores[b])
+                assert (rewards[a] == rewards[b]) == (scores[a] == scores[b])
+    assert winners == {0, 1, 2}
 
 
 # -- heuristics ----------------------------------------------------------------------------
 
 def test_heuristics_are_compiled_and_bias_rollouts(tmp_path):
-    spec = dict(BOXES, heuristics={"evaluate": "p.score * 2", "scale": 5, "priors": {"open": "1 if box == left else 0"}})
+    spec = dict(BOXES, heuristics={"evaluate": "p.score * 2", "scale": 5,
+                                   "priors": {"open": "1 if box == left else 0"}})
     rs = build(tmp_path, spec, max_players=2)
     game = Game(rs, 2, seed=0)
     p0 = game.table.players[0]
@@ -304,6 +316,7 @@ def _agents_page_commands():
     return [line.split() for block in blocks for line in block.splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_the_commands_on_the_bots_page_run(capsys):
     import subprocess
     import sys

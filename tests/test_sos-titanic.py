@@ -130,6 +130,7 @@ def _mean_team_score(rs, agents, games=40):
     return total / games
 
 
+@pytest.mark.slow
 def test_greedy_agent_saves_more_passengers_than_random(rs):
     # the same deals for both: boarding a passenger raises the team score at once, which greedy sees
     greedy = _mean_team_score(rs, "greedy")
@@ -154,6 +155,7 @@ def test_boarding_raises_the_team_score_at_once(rs):
     assert checked > 0
 
 
+@pytest.mark.slow
 def test_human_play_with_piped_input_ends_cleanly():
     root = Path(__file__).resolve().parent.parent
     # always the first choice: end the turn when it may, else attempt a rescue

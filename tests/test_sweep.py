@@ -43,6 +43,7 @@ def test_a_point_is_the_smallest_variant_that_sets_it():
         base_value(tutorial, "zones.lifebot.capacity")
 
 
+@pytest.mark.slow
 def test_sweep_gives_every_point_with_intervals(capsys):
     result = _json(capsys, "sweep", "tutorial", "--set", "zones.lifeboat.capacity=3..6", "--games", "300",
                    "--players", "2")
@@ -54,6 +55,7 @@ def test_sweep_gives_every_point_with_intervals(capsys):
         assert "rescued" in point["metrics"] and "dynamics" in point
 
 
+@pytest.mark.slow
 def test_every_point_plays_the_same_seeds(capsys):
     argv = ["sweep", "der-mythos", "--set", "constants.overload_limits.4=16,24,30", "--games", "120"]
     result = _json(capsys, *argv)
@@ -61,7 +63,8 @@ def test_every_point_plays_the_same_seeds(capsys):
     assert capsized == sorted(capsized, reverse=True) and capsized[0] > capsized[-1]   # a higher limit: fewer
     assert len({p["metrics"]["funnel_round"]["mean"] for p in result["points"]}) == 1   # the same ships
     two = _json(capsys, *argv, "--workers", "2")
-    drop = lambda r: {k: v for k, v in r.items() if k not in TIMING}
+    def drop(r):
+        return {k: v for k, v in r.items() if k not in TIMING}
     assert drop(two) == drop(result)
     rc = _run(argv[:-2] + ["--games", "20"])
     out = capsys.readouterr().out

@@ -70,6 +70,7 @@ def no_raw_controls(done):
     return done.stdout + done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["validate"], ["explain"], ["play", "--players", "1"],
                                      ["play", "--players", "1", "--agents", "human"], ["draw"],
                                      ["play", "--players", "1", "--variant", f"no{CLEAR}such"]])
@@ -92,6 +93,7 @@ def test_the_terminal_never_gets_a_rulesets_control_characters(folder, command):
         assert "\\x1b" in text                           # what the names hold is shown, escaped
 
 
+@pytest.mark.slow
 def test_json_output_stays_json_with_the_characters_intact(folder):
     done = davit("validate", str(folder), "--format", "json", cwd=folder.parent)
     no_raw_controls(done)

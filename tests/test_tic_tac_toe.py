@@ -71,6 +71,7 @@ def test_seeded_random_games_end_with_one_winner_on_a_line_or_a_draw_on_a_full_g
     assert results == {"win", "draw"}
 
 
+@pytest.mark.slow
 def test_the_whole_game_tree_has_the_known_counts_and_turns_alternate(rs):
     counts = {"crosses": 0, "noughts": 0, "draw": 0}
 

@@ -92,7 +92,8 @@ def check_invariants(game, n):
         if len(game.state.zones[b]) == cap and game.state.pending and game.state.pending.get("kind") == "turn":
             assert game.state.zprops[b]["launched"], f"{b} is full but not launched"
     for seat in range(n):
-        z = lambda base: game.state.zones[f"{base}@{seat}"]
+        def z(base, seat=seat):
+            return game.state.zones[f"{base}@{seat}"]
         assert len(z("avail")) + len(z("used")) <= 5
         assert len(z("savers")) <= 3
         extra = any(game.table.things[c].attrs.get("hook") == "lifesaver_plus" for c in z("permanent"))

@@ -32,6 +32,7 @@ def test_objectives():
         loss(summary, "capsize", 3)
 
 
+@pytest.mark.slow
 def test_tune_writes_a_variant_that_plays(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = _tune(capsys, tmp_path, "tutorial", "--set", "zones.lifeboat.capacity=2..8", "--objective", "balance",
@@ -45,6 +46,7 @@ def test_tune_writes_a_variant_that_plays(tmp_path, capsys, monkeypatch):
     assert (tmp_path / "v.optuna.db").exists()
 
 
+@pytest.mark.slow
 def test_an_interrupted_study_resumes(tmp_path, capsys):
     argv = ["der-mythos", "--set", "constants.overload_limits.4=14..30", "--objective", "capsized=3", "--games",
             "60", "--out", str(tmp_path / "dm.yaml")]

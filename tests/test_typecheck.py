@@ -45,7 +45,8 @@ def _use_of(message: str) -> str:
     ("total = \"many\"", "type: variable 'total' holds a number; this assigns text"),
     ("label = 3", "type: variable 'label' holds text; this assigns a number"),
     ("if count(deck):\n  total = 1", "type: the condition of an `if` must be true or false, but this is a number"),
-    ("while total:\n  total = total - 1", "type: the condition of a `while` must be true or false, but this is a number"),
+    ("while total:\n  total = total - 1",
+     "type: the condition of a `while` must be true or false, but this is a number"),
     ("total = thing(\"boat.1\").value", "unknown-attribute: a 'boat' has no attribute 'value'"),
     ("for p in things(\"passenger\"):\n  total = total + p.seats",
      "unknown-attribute: a 'passenger' has no attribute 'seats'"),
@@ -166,7 +167,8 @@ def test_a_variants_constant_of_the_wrong_type_is_reported_at_its_value(tmp_path
     base = (folder / "ruleset.yaml").read_text(encoding="utf-8").splitlines()
     use = next(i for i, line in enumerate(base, 1) if "current.actions_left = actions_per_turn" in line)
     repeat = next(i for i, line in enumerate(base, 1) if "repeat: rounds" in line)
-    assert {(f.file.rsplit("/", 1)[-1], f.line, f.column) for f in found} == {("v.yaml", 3, 21), ("v.yaml", 4, 11)}, text
+    where = {(f.file.rsplit("/", 1)[-1], f.line, f.column) for f in found}
+    assert where == {("v.yaml", 3, 21), ("v.yaml", 4, 11)}, text
     assert f"constant 'actions_per_turn' is text (\"2\") but {folder / 'ruleset.yaml'}:{use}:" in text, text
     assert "uses it as a number ('actions_left' holds a number; this assigns text)" in text, text
     assert f"constant 'rounds' is text (\"six\") but {folder / 'ruleset.yaml'}:{repeat}:" in text, text
@@ -186,13 +188,15 @@ def test_a_choice_drawn_from_a_function_knows_its_attributes(tmp_path):
     assert len(found) == 1 and "error[type]: cannot add text and a number" in found[0], found
 
 
+@pytest.mark.slow
 def test_strict_fails_on_a_variants_own_warning(tmp_path):
     from cli_runner import davit
     # the variant changes `decks` and the one function that read it: its new value reaches no rule
     folder = _tutorial_with(tmp_path, "constants:\n  decks: [lower, middle]\nfunctions:\n  flood_next_deck:\n"
                                       "    do: |\n      log(\"The water rises\")\n")
     for target in (folder, folder / "variants" / "v.yaml"):
-        plain, strict = davit("validate", "--no-cache", str(target)), davit("validate", "--no-cache", "--strict", str(target))
+        plain = davit("validate", "--no-cache", str(target))
+        strict = davit("validate", "--no-cache", "--strict", str(target))
         assert "v.yaml:3:3: warning[unused]: constant 'decks' is never used" in plain.stdout, plain.stdout
         assert (plain.returncode, strict.returncode) == (0, 1), (plain.stdout, strict.stdout)
 

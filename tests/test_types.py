@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -26,6 +28,7 @@ def mypy(*paths):
                           cwd=ROOT, capture_output=True, text=True, check=False)
 
 
+@pytest.mark.slow
 def test_mypy_finds_no_error_in_the_interpreter():
     done = mypy()
     # exit 1: errors found; 2: mypy itself failed (a bad configuration): both are failures, with the output
@@ -42,6 +45,7 @@ def test_the_configuration_checks_the_whole_interpreter():
     assert "ignore_missing_imports" not in config, "only per module, for the third-party ones without types"
 
 
+@pytest.mark.slow
 def test_the_check_sees_a_broken_contract_and_an_unannotated_mistake(tmp_path):
     """The configuration reads functions without annotations, and a game that lacks part of GameHost is refused."""
     snippet = tmp_path / "broken.py"

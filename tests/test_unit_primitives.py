@@ -211,7 +211,8 @@ def test_remove_and_restore_space(game):
     assert ids(ev(game, "neighbours(space('s1'))")) == ["s2"]
 
 
-@pytest.mark.parametrize("where", ["space('s2')", "space('s4')", "zone('deck')", "player(0).hand", "none"])  # (`3 in spaces()` is now a static error)
+# (`3 in spaces()` is now a static error)
+@pytest.mark.parametrize("where", ["space('s2')", "space('s4')", "zone('deck')", "player(0).hand", "none"])
 def test_on_board_is_membership_in_spaces(game, where):
     for step in ("pass", "remove_space(space('s2'))", "restore_space(space('s2'))"):
         run(game, step)

@@ -1,4 +1,4 @@
-"""Unit tests for interpreter.play.visibility and interpreter.play.views: visibility rules, per-player views, redacted events."""
+"""Unit tests for interpreter.play.visibility and interpreter.play.views: visibility, views per player, redaction."""
 import json
 
 import pytest

@@ -52,6 +52,7 @@ def elsewhere(tmp_path):
     return folder
 
 
+@pytest.mark.slow
 def test_the_natural_constant_form_changes_play(elsewhere):
     variant = _write(elsewhere, "tighter-boats.yaml", TIGHTER)
     with_variant = _write(elsewhere, "with.yaml", CAPSIZE.format(variant=f"variant: {variant}"))
@@ -74,6 +75,7 @@ def test_a_table_constant_is_replaced_whole():
     assert dict(base["constants"]["limits"]) == {2: 11, 3: 17}   # not the old mapping with keys added
 
 
+@pytest.mark.slow
 def test_a_variant_file_outside_the_ruleset_plays_diffs_compares_and_simulates(elsewhere):
     variant = str(_write(elsewhere, "tighter-boats.yaml", TIGHTER))
     played = davit("play", "der-mythos", "--variant", variant, "--players", "2", "--seed", "1", "--quiet")
@@ -104,6 +106,7 @@ def test_outside_variants_combine_with_each_other_and_with_bundled_ones(elsewher
         load_ruleset("der-mythos", [str(pricier), str(clash)])
 
 
+@pytest.mark.slow
 def test_ray_ships_every_variant_of_a_combination(elsewhere):
     from interpreter.analysis.ray_backend import _folder_for, _local_variant, ruleset_files
     files, variant = ruleset_files("collapsible-d", "composure+hang-on")
@@ -142,6 +145,7 @@ MISTAKES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(MISTAKES))
 def test_a_variant_mistake_is_refused_at_its_line(elsewhere, case):
     text, line, message = MISTAKES[case]
@@ -157,6 +161,7 @@ def test_a_variant_mistake_is_refused_at_its_line(elsewhere, case):
     assert message in out, out
 
 
+@pytest.mark.slow
 def test_a_variant_that_changes_nothing_at_all_is_refused(elsewhere):
     path = _write(elsewhere, "same.yaml", "variant: same\nextends: tutorial\ndescription: the same game\n")
     ran = davit("validate", str(path))
@@ -164,6 +169,7 @@ def test_a_variant_that_changes_nothing_at_all_is_refused(elsewhere):
     assert "same.yaml:1:1: error[variant-changes-nothing]: variant 'same' changes nothing" in ran.stdout
 
 
+@pytest.mark.slow
 def test_compare_refuses_an_a_a_run_unless_asked(elsewhere):
     same = "extends: tutorial\nzones:\n  - id: lifeboat\n    capacity: 5\n"
     a = _write(elsewhere, "a.yaml", "variant: a\n" + same)

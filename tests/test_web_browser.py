@@ -25,7 +25,8 @@ from interpreter.rules.loading import load_ruleset
 from interpreter.web.server import BackgroundServer
 from interpreter.web.table import WebTable
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)"),
+              pytest.mark.slow]   # a browser per test
 # decisions clicked in the page per game (the bundled games at their smallest need at most ~130);
 # a longer game would go on through the page's own endpoint, so the file stays well under 90 s of CPU
 CLICKS = 400

@@ -55,6 +55,7 @@ def _stop(proc, timer, sig=signal.SIGKILL):
     proc.stderr.close()
 
 
+@pytest.mark.slow
 def test_a_killed_server_goes_on_with_the_same_game_and_links(tmp_path):
     pytest.importorskip("starlette", reason="the web extra is not installed")
     pytest.importorskip("uvicorn", reason="the web extra is not installed")

@@ -29,7 +29,8 @@ from interpreter.rules.loading import load_ruleset
 from interpreter.web.server import BackgroundServer
 from interpreter.web.table import WebTable
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)")
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium (apt-get install chromium)"),
+              pytest.mark.slow]   # a browser
 CLICKS = 24   # decisions made in the page per game; the rest through its endpoint
 # the five Titanic games, the tutorial and the gallery, each at its smallest table
 GAMES = ["titanic", "titanic-board-game", "sos-titanic", "collapsible-d", "der-mythos", "tutorial",
@@ -205,7 +206,8 @@ def test_an_undo_after_another_person_decided_is_asked_on_their_page_and_done_wh
             page1.set_default_timeout(TIMEOUT_MS)
             page1.goto(link1)
             page1.wait_for_function("!document.getElementById('agree').hidden")
-            assert page1.locator("#asked").inner_text() == f"{table.game.player_name(0)} asks to take back their last move."
+            asked = f"{table.game.player_name(0)} asks to take back their last move."
+            assert page1.locator("#asked").inner_text() == asked
             page1.locator("#agree").click()
             page.wait_for_function("document.body.dataset.state === 'yours' && document.getElementById('asked').hidden")
             assert table.game.decisions < decided and table.game.deciding_players == [0]

@@ -177,6 +177,7 @@ def test_the_last_decisions_changes_and_a_watch_error_reach_every_page():
 def _tutorial_with(tmp_path, entry):
     """The tutorial copied, its display's `sea` entry replaced by ``entry``."""
     import shutil
+
     from interpreter.load.files import resolve_ruleset
     source = resolve_ruleset("tutorial")[0].parent
     dest = tmp_path / "mine"

@@ -37,7 +37,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -79,7 +79,7 @@ class Timed:
         return action
 
 
-@lru_cache(maxsize=None)
+@cache
 def _ruleset(rid):
     return load_ruleset(rid)
 
@@ -110,7 +110,8 @@ def play(rid, players, spec_for_seat, games, seed, bot_seats, workers=1):
         for r in done:   # progress on stderr, game by game
             results.append(r)
             print(f"  {rid} {players}p game {len(results)}/{games}: winners {r['winners']} bot {r['seats']} "
-                  f"{r['values']} team {r['score0']} s/move (wall max mean, CPU max mean) {' '.join(times_text(r['times']))}",
+                  f"{r['values']} team {r['score0']} s/move (wall max mean, CPU max mean) "
+                  f"{' '.join(times_text(r['times']))}",
                   file=sys.stderr, flush=True)
     return results, [t for r in results for t in r["times"]]
 

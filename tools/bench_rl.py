@@ -54,7 +54,7 @@ def environment(env, seconds: float, seed: int) -> dict:
     games = steps = 0
     while time.process_time() - start < seconds or games == 0:
         env.reset(seed=seed + games)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

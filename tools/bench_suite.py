@@ -119,13 +119,15 @@ def main() -> int:
           + ("  new/old" if args.baseline else ""))
     for name in sorted(files["new"], key=files["new"].get, reverse=True)[:args.top]:
         old = files.get("old", {}).get(name)
-        cells = ([f"{old:9.1f}" if old is not None else f"{'-':>9}"] if args.baseline else []) + [f"{files['new'][name]:9.1f}"]
+        cells = (([f"{old:9.1f}" if old is not None else f"{'-':>9}"] if args.baseline else [])
+                 + [f"{files['new'][name]:9.1f}"])
         print(f"{name:<48}" + "".join(cells) + (f"  {_ratio(files['new'][name], old):>7}" if args.baseline else ""))
     print(f"\n{'slowest tests (CPU s)':<100}" + "".join(f"{name:>9}" for name in checkouts))
     slow = runs["new"]["tests"]
     for nodeid in sorted(slow, key=slow.get, reverse=True)[:args.top]:
         old = runs.get("old", {}).get("tests", {}).get(nodeid)
-        cells = ([f"{old:9.2f}" if old is not None else f"{'-':>9}"] if args.baseline else []) + [f"{slow[nodeid]:9.2f}"]
+        cells = (([f"{old:9.2f}" if old is not None else f"{'-':>9}"] if args.baseline else [])
+                 + [f"{slow[nodeid]:9.2f}"])
         print(f"{nodeid[:100]:<100}" + "".join(cells))
     if args.common and args.baseline:
         ids = {name: collect(args.python, path, args.paths) for name, path in checkouts.items()}

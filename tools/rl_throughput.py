@@ -28,7 +28,7 @@ def measure(rid: str, players: int, seconds: float) -> tuple[float, float, int]:
     while time.perf_counter() - start < seconds:
         env.reset(seed=episodes)
         episodes += 1
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

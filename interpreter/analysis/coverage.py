@@ -70,7 +70,8 @@ def coverage_lines(cov: dict) -> list[str]:
         label = row["id"] + ("" if row["kind"] == "action" else " *")
         lines.append(f"{label:<28}{row['offered']:>10}{row['taken']:>10}{row['games']:>8}")
     if any(row["kind"] != "action" for row in cov["actions"]):
-        lines.append(f"  * not an action of the ruleset: '{PASS}' ends a turn, '{CHOOSE}' answers a choice inside a rule")
+        lines.append(f"  * not an action of the ruleset: '{PASS}' ends a turn, "
+                     f"'{CHOOSE}' answers a choice inside a rule")
     if cov["triggers"]:
         lines.append(f"{'trigger':<28}{'fired':>10}{'games':>18}")
         lines += [f"{t['id']:<28}{t['fired']:>10}{t['games']:>18}" for t in cov["triggers"]]

@@ -84,7 +84,7 @@ def decision_rows(ruleset_id: str, variant: str | None, names, records) -> list[
         for i, (seat, options, scores) in enumerate(r.get("trace") or []):
             row = {"game": r["game"], "seed": r["seed"], "ruleset": ruleset_id, "variant": variant or "",
                    "decision": i, "seat": seat, "options": options}
-            for s, name in enumerate(names):
+            for s in range(len(names)):
                 row[f"seat{s}_score"] = scores[s] if s < len(scores) else None
             out.append(row)
     return out

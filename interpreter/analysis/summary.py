@@ -92,7 +92,8 @@ def summarize(records, players: int, rivals: bool = True) -> dict:
 
 
 def metrics_summary(records) -> dict:
-    """Each declared metric (``metrics:`` of the ruleset): mean, interval, spread, and in how many games it had a value."""
+    """Each declared metric (``metrics:`` of the ruleset): mean, interval, spread, and in how many games it had
+    a value."""
     names = list(dict.fromkeys(name for r in records for name in r.get("metrics") or {}))
     out = {}
     for name in names:

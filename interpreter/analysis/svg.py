@@ -126,15 +126,18 @@ def _describe(kind, value, fmt) -> str:
 def _mark(kind, value, at, width, pos, horizontal, colour, tip) -> str:
     title = f"<title>{html.escape(tip)}</title>"
 
+    def line(x1, y1, x2, y2, colour_, dash):
+        return f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour_}"{dash}/>'
+
     def seg(a, b, across, colour_=colour, dash=""):   # a segment along the value axis at ``across``
         if horizontal:
-            return f'<line x1="{pos(a):.1f}" y1="{across:.1f}" x2="{pos(b):.1f}" y2="{across:.1f}" stroke="{colour_}"{dash}/>'
-        return f'<line x1="{across:.1f}" y1="{pos(a):.1f}" x2="{across:.1f}" y2="{pos(b):.1f}" stroke="{colour_}"{dash}/>'
+            return line(pos(a), across, pos(b), across, colour_, dash)
+        return line(across, pos(a), across, pos(b), colour_, dash)
 
     def cross(v, half, colour_=colour, dash=""):       # a segment across the value axis at value ``v``
         if horizontal:
-            return f'<line x1="{pos(v):.1f}" y1="{at - half:.1f}" x2="{pos(v):.1f}" y2="{at + half:.1f}" stroke="{colour_}"{dash}/>'
-        return f'<line x1="{at - half:.1f}" y1="{pos(v):.1f}" x2="{at + half:.1f}" y2="{pos(v):.1f}" stroke="{colour_}"{dash}/>'
+            return line(pos(v), at - half, pos(v), at + half, colour_, dash)
+        return line(at - half, pos(v), at + half, pos(v), colour_, dash)
 
     if kind == "box":
         p10, p25, median, p75, p90, mean = value
@@ -143,7 +146,8 @@ def _mark(kind, value, at, width, pos, horizontal, colour, tip) -> str:
                 if horizontal else
                 f'<rect x="{at - width / 2.5:.1f}" y="{a:.1f}" width="{width / 1.25:.1f}" height="{b - a:.1f}"')
         parts = [rect + f' fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>', seg(p10, p25, at),
-                 seg(p75, p90, at), cross(median, width / 2.5, "#222"), cross(mean, width / 2.5, "#222", ' stroke-dasharray="3 2"'),
+                 seg(p75, p90, at), cross(median, width / 2.5, "#222"),
+                 cross(mean, width / 2.5, "#222", ' stroke-dasharray="3 2"'),
                  cross(p10, width / 5), cross(p90, width / 5)]
         return f'<g class="mark">{title}{"".join(parts)}</g>'
     centre, low, high = value

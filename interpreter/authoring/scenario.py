@@ -229,7 +229,7 @@ class _Runner:
         return []
 
     def _compile_conditions(self, conds):
-        for j, text in enumerate(conds if isinstance(conds, list) else [conds]):
+        for text in conds if isinstance(conds, list) else [conds]:
             if not isinstance(text, str):
                 continue
             self.compiler.expression(text, "expectation")  # the type check says if it is not true/false
@@ -266,8 +266,9 @@ class _Runner:
         if isinstance(value, dict) and "player" in value:
             seat = value["player"]
             if type(seat) is not int or not 0 <= seat < len(table.players):
-                self.fail(f"step {number}: {{player: {show_value(game, seat)}}} names no player: there is no such seat in a "
-                          f"{len(table.players)}-player game (seats are 0 to {len(table.players) - 1})", loc)
+                self.fail(f"step {number}: {{player: {show_value(game, seat)}}} names no player: "
+                          f"there is no such seat in a {len(table.players)}-player game "
+                          f"(seats are 0 to {len(table.players) - 1})", loc)
             return table.players[seat]
         if isinstance(value, list):
             return [self.value(game, v, loc, number) for v in value]

@@ -274,7 +274,8 @@ def compare_lines(rs, result: dict, names) -> list[str]:
     lines.append(INTERVALS)
     lines += _tests_text(result["comparisons"])
     if result["stopped_by"] == "precision":
-        lines.append(f"Stopped when every win-rate interval was at most the asked width, after {result['games']} games.")
+        lines.append("Stopped when every win-rate interval was at most the asked width, "
+                     f"after {result['games']} games.")
     lines.append(f"{result['games_per_second']} games per second ({result['seconds']} s)")
     for r, label in zip(runs, labels):
         if "coverage" in r:

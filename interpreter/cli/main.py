@@ -220,7 +220,8 @@ def cmd_diff(args) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff, "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
+COMMANDS = {"list": cmd_list, "copy": cmd_copy, "draw": cmd_draw, "explain": cmd_explain, "diff": cmd_diff,
+            "validate": cmd_validate, "play": cmd_play, "simulate": cmd_simulate,
             "compare": cmd_compare, "sweep": cmd_sweep, "tune": cmd_tune, "test": cmd_test, "serve": cmd_serve}
 
 if __name__ == "__main__":

@@ -64,7 +64,8 @@ def cmd_serve(args) -> int:
         sys.stdout.flush()
 
     def failed(text):
-        table.notice = printable(f"{text}\ndavit: the edited ruleset does not load; the game goes on with the last good one")
+        table.notice = printable(f"{text}\ndavit: the edited ruleset does not load; "
+                                 "the game goes on with the last good one")
         print(table.notice, file=sys.stderr)   # and on every open page
 
     watcher = RulesetWatcher(args.ruleset, variant_of(args), reloaded, failed).start()

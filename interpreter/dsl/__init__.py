@@ -1,1 +1,1 @@
-"""Stage 2a, the DSL: grammar, parser, syntax tree, type check, the compiler to closures and VM code, and the primitives."""
+"""Stage 2a, the DSL: grammar, parser, syntax tree, type check, the compiler to closures and VM code, the primitives."""

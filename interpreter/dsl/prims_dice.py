@@ -33,7 +33,8 @@ def combinations(g: GameHost, loc, collection, k):
 
 @primitive()
 def matches(g: GameHost, loc, faces, need, count, wild=None):
-    """matches(faces, need, count, wild=none): true if at least `count` of `faces` equal `need`, a `wild` face counting as any.
+    """matches(faces, need, count, wild=none): true if at least `count` of `faces` equal `need`, a `wild` face
+    counting as any.
 
     Example: ``matches(["black", "white"], "black", 2, "white")`` -> ``true``.
     """

@@ -60,7 +60,8 @@ def _tail(g: GameHost, zone_, loc):
 
 @primitive()
 def stack_targets(g: GameHost, loc, thing_, zones, attr, step, same=None):
-    """stack_targets(thing, zones, "value", 1, ["suit"]): the zones whose last thing is face up and continues a sequence with the thing.
+    """stack_targets(thing, zones, "value", 1, ["suit"]): the zones whose last thing is face up and continues a
+    sequence with the thing.
 
     A zone qualifies when its last thing's ``attr`` equals the thing's plus
     ``step`` and it agrees with the thing on every attribute named in ``same``.

@@ -34,7 +34,7 @@ def lark_parser(grammar: str, options: dict) -> Lark:
     import marshal
 
     import lark
-    name = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode("utf-8")).hexdigest()[:32]
+    name = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:32]
     path = folder / f"tables-{name}.bin"
     purpose = "lark " + path.name
     kept = cache_folder.read_regular(path)

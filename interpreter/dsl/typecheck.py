@@ -51,7 +51,8 @@ _RETURNS = {
     "count": NUMBER, "sum": NUMBER, "any": BOOL, "all": BOOL, "range": ("list", NUMBER), "abs": NUMBER,
     "text": TEXT, "zone": ZONE, "space": ZONE, "thing": THING, "things": ("list", THING), "player": PLAYER,
     "top": THING, "bottom": THING, "next_player": PLAYER, "turn_order": ("list", PLAYER),
-    "neighbours": ("list", ZONE), "spaces": ("list", ZONE), "can_enter": BOOL, "refusal": TEXT, "reachable": ("list", ZONE), "path": ("list", ZONE), "distance": NUMBER,
+    "neighbours": ("list", ZONE), "spaces": ("list", ZONE), "can_enter": BOOL, "refusal": TEXT,
+    "reachable": ("list", ZONE), "path": ("list", ZONE), "distance": NUMBER,
 }
 
 

@@ -1,1 +1,2 @@
-"""Stage 1, load: read YAML safely with every position kept, find rulesets, merge includes and variants, check the schemas."""
+"""Stage 1, load: read YAML safely with every position kept, find rulesets, merge includes and variants, check
+the schemas."""

@@ -223,7 +223,7 @@ def _merge_by_id(base: LocList, overlay: list, errors: list, strict: bool) -> No
     if removed:
         keep = [(item, base.loc_of(i)) for i, item in enumerate(base) if str(item["id"]) not in removed]
         base[:] = [k for k, _ in keep]
-        base.locs[:] = [l for _, l in keep]
+        base.locs[:] = [loc for _, loc in keep]
 
 
 VARIANT_KEYS = ("variant", "extends", "description", "source", "reconstructed")

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import stat
-from functools import lru_cache
+from functools import cache
 
 from ..errors import Location, SchemaError
 from . import cache_folder
@@ -31,13 +31,13 @@ from .schema_messages import findings, tidy
 KINDS = ("ruleset", "variant", "scenario")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(kind: str) -> dict:
     path = schemas_dir() / f"{kind}.schema.json"
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str):
     # imported here: a command whose trees are all remembered clean never needs them
     import jsonschema
@@ -90,7 +90,7 @@ def _prune(folder) -> None:
             pass
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schemas_stamp() -> bytes:
     from .. import __version__
     digest = hashlib.sha256(__version__.encode())

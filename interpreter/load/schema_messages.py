@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import linecache
 import re
-from functools import lru_cache
+from functools import cache
 
 import yaml
 
@@ -44,7 +44,7 @@ TYPE_WORDS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _named_definitions() -> dict:
     from .files import schemas_dir
     named = {}

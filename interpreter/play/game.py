@@ -158,7 +158,7 @@ class Game(RuleRuntime):
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         other = Game.__new__(Game)
         other.ruleset = self.ruleset
         other.table = self.table
@@ -182,7 +182,7 @@ class Game(RuleRuntime):
                 "decisions": self.decisions, "work": self.spent, "state": self.state.to_json(), "log": self.log}
 
     @classmethod
-    def from_json(cls, ruleset, data: dict) -> "Game":
+    def from_json(cls, ruleset, data: dict) -> Game:
         try:
             if data.get("ruleset") != ruleset.id or data.get("variant") != ruleset.variant:
                 raise SaveError(f"saved game is for ruleset {data.get('ruleset')!r} "
@@ -424,7 +424,8 @@ def _check_consistent(ruleset, table, state) -> None:
     for frame in state.stack:
         code = ruleset.codes.get(frame[0])
         if code is None or not 0 <= frame[1] <= len(code.instrs):
-            raise SaveError(f"saved game is damaged: it stands at an unknown point of the rules ({frame[0]}:{frame[1]})")
+            raise SaveError("saved game is damaged: it stands at an unknown point of the rules "
+                            f"({frame[0]}:{frame[1]})")
     pending = state.pending
     if pending is not None:
         seats = pending.get("players", [pending.get("player")])

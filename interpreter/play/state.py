@@ -129,7 +129,7 @@ class State:
         if self.held:   # sizes are kept by thing: counted afresh (nothing held, nothing to move)
             self.held = None
 
-    def clone(self) -> "State":
+    def clone(self) -> State:
         other = State.__new__(State)
         other.vars = _copy_dict(self.vars)
         other.pvars = [_copy_dict(p) for p in self.pvars]
@@ -146,7 +146,7 @@ class State:
         self.props_own, other.props_own, other.props_deep = set(deep), set(deep), set(deep)
         other.zprops = _share(self.zprops, deep_zones)
         self.zprops_own, other.zprops_own, other.zprops_deep = set(deep_zones), set(deep_zones), set(deep_zones)
-        other.links = [l[:] for l in self.links]
+        other.links = [link[:] for link in self.links]
         other.added_arcs = self.added_arcs   # shared: replaced, never changed, when a link is added
         other.board_key = self.board_key     # a tuple: dropped, never changed, when the board changes
         other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
@@ -169,7 +169,7 @@ class State:
             "zones": {k: list(v) for k, v in self.zones.items()},
             "props": {k: {pk: enc(pv) for pk, pv in v.items()} for k, v in self.props.items() if v},
             "zprops": {k: {pk: enc(pv) for pk, pv in v.items()} for k, v in self.zprops.items() if v},
-            "links": [list(l) for l in self.links],
+            "links": [list(link) for link in self.links],
             "stack": [[f[0], f[1], {k: enc(v) for k, v in f[2].items()}, f[3]] for f in self.stack],
             "pending": enc(self.pending),
             "rng": str(self.rng),
@@ -180,7 +180,7 @@ class State:
         }
 
     @classmethod
-    def from_json(cls, data: dict, table) -> "State":
+    def from_json(cls, data: dict, table) -> State:
         dec = lambda v: values.decode(v, table)  # noqa: E731
         st = cls()
         st.vars = {k: dec(v) for k, v in data["vars"].items()}
@@ -190,7 +190,7 @@ class State:
         st.where = {t: z for z, ts in st.zones.items() for t in ts}
         st.props = {k: {pk: dec(pv) for pk, pv in v.items()} for k, v in data["props"].items()}
         st.zprops = {k: {pk: dec(pv) for pk, pv in v.items()} for k, v in data["zprops"].items()}
-        st.links = [list(l) for l in data["links"]]
+        st.links = [list(link) for link in data["links"]]
         st.stack = [[f[0], int(f[1]), {k: dec(v) for k, v in f[2].items()}, f[3]] for f in data["stack"]]
         st.pending = dec(data["pending"])
         st.rng = int(data["rng"])

@@ -105,7 +105,8 @@ def view(g, seat, legal: bool = True) -> dict:
         "ruleset": rs.id, "variant": rs.variant, "you": seat,
         "vars": {k: encode(v) for k, v in st.vars.items() if not k.startswith("%")},
         "phase": list(st.phase), "players": players, "zones": zones, "pending": shown_pending,
-        "legal_actions": [a.to_json() | {"label": str(a)} for a in g.legal_actions(seat)] if legal and seat in waiting else [],
+        "legal_actions": ([a.to_json() | {"label": str(a)} for a in g.legal_actions(seat)]
+                          if legal and seat in waiting else []),
         "over": st.over, "winners": g.winners, "draw": g.is_draw,
         "log": _log_seen_by(g, seat),
     }

@@ -55,7 +55,7 @@ class ChanceGame(Game):
         self.forced = _copy(forced)
         super().__init__(ruleset, players, **kwargs)
 
-    def clone(self) -> "ChanceGame":
+    def clone(self) -> ChanceGame:
         other = super().clone()
         other.__class__ = ChanceGame
         other.forced = {}   # type: ignore[attr-defined]  # a ChanceGame now (the line above)
@@ -172,7 +172,7 @@ class ChanceSession(Session):
         session.game.__class__, session.game.forced = ChanceGame, {}
         return session
 
-    def clone(self) -> "ChanceSession":
+    def clone(self) -> ChanceSession:
         other: Any = super().clone()   # a ChanceSession: Session.clone copies the class
         if self.chance is not None:
             chance = Pending(self.chance.base, self.chance.action, self.chance.forced, self.chance.need)

@@ -69,7 +69,8 @@ def hides_information(ruleset, explicit: bool = False) -> bool:
     if any("simultaneous" in node for node in _walk(ruleset.data.get("flow"))):
         return True
     text = repr(ruleset.data)
-    return any(word in text for word in ('"down"', "'down'", "flip(", "peek(")) or (not explicit and uses_chance(ruleset))
+    hides = any(word in text for word in ('"down"', "'down'", "flip(", "peek("))
+    return hides or (not explicit and uses_chance(ruleset))
 
 
 def _game_type(ruleset, explicit: bool = True, utility=None) -> pyspiel.GameType:

@@ -30,7 +30,7 @@ _PLAIN = frozenset((int, float, bool, str, type(None)))
 _IMMUTABLE = _PLAIN | {PlayerRef, ThingRef, ZoneRef}
 
 
-def state_encoder(encoder: ObservationEncoder) -> "StateEncoder":
+def state_encoder(encoder: ObservationEncoder) -> StateEncoder:
     """The :class:`StateEncoder` of ``encoder``, made once and kept with it."""
     found = encoder.__dict__.get("from_state")
     if found is None:

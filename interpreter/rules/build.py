@@ -357,7 +357,7 @@ class Builder:
             cond, reasons = None, []
             if isinstance(spec.get("if"), list):
                 # several conditions, each refused with its own reason
-                for k, item in enumerate(spec["if"]):
+                for item in spec["if"]:
                     fn = self.compiler.expression(item["when"], f"action {aid} condition", local)
                     reasons.append((fn or (lambda g, L: True), str(item.get("reason", ""))))
             elif spec.get("if"):
@@ -473,7 +473,8 @@ class Builder:
             rs.evaluate_scale = float(spec["scale"])
         rs.search = {k: spec[k] for k in ("iterations", "depth", "puct") if spec.get(k) is not None}
         if "seconds" in spec:   # the plain bots think a number of iterations, never a time: a seed replays its game
-            self.error("heuristics 'seconds' is no longer read: the plain search bots' budget is iterations, never a time",
+            self.error("heuristics 'seconds' is no longer read: the plain search bots' budget is iterations, "
+                       "never a time",
                        spec.key_loc("seconds"), "set 'iterations'; a time budget is the player's choice: ismcts:1.5s",
                        code="removed")
         priors: Any = spec.get("priors") or {}

@@ -110,7 +110,7 @@ def _display_names(data) -> list:
     seen: dict = {}   # (per player?, name folded) -> where the first one is named
     board = data.get("board") or {}
     for section in (data.get("zones") or [], board.get("spaces") or []):
-        for i, spec in enumerate(section):
+        for spec in section:
             if not isinstance(spec, dict):
                 continue
             zid = str(spec.get("id"))

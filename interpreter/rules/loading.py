@@ -193,7 +193,7 @@ def combination_problems(ruleset_file: Path) -> list:
     found = variants_of(ruleset_file)
     out = []
     groups = data.get("combinable") or []
-    for g, group in enumerate(groups if isinstance(groups, list) else []):
+    for group in groups if isinstance(groups, list) else []:
         if not isinstance(group, list):
             continue
         overlays = {}

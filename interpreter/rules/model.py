@@ -175,7 +175,8 @@ class Ruleset:
     def fingerprint(self, value: str) -> None:
         self._fingerprint = value
 
-    @lru_cache(maxsize=16)
+    # B019 warns that the cache keeps `self` alive: a loaded ruleset is cached and lives as long anyway
+    @lru_cache(maxsize=16)  # noqa: B019
     def table(self, num_players: int):
         from .table import Table
         return Table(self, num_players)

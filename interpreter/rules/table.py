@@ -38,8 +38,8 @@ def instance_ids(defn: dict, seats) -> list[tuple[str, dict, int | None]]:
 
 
 class Table:
-    __slots__ = ("ruleset", "num_players", "players", "player_names", "seat_zones", "things", "thing_list", "things_by_kind",
-                 "zones", "zone_list", "constants", "start_zone", "space_list", "view_parts",
+    __slots__ = ("ruleset", "num_players", "players", "player_names", "seat_zones", "things", "thing_list",
+                 "things_by_kind", "zones", "zone_list", "constants", "start_zone", "space_list", "view_parts",
                  "kept_answers", "initial_held")
 
     def __init__(self, ruleset, num_players: int):

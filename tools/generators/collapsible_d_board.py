@@ -90,7 +90,7 @@ for x, b in BONUS.items():
 
 # stairways: yellow where (x + r) % 4 == 0, black in the crew shafts x = 6 and x = 13
 edges = []
-for (r, x), s in spaces.items():
+for r, x in spaces:
     if (r, x + 1) in spaces:
         edges.append((sid(r, x), sid(r, x + 1), "walk"))
     if (r + 1, x) in spaces:
@@ -151,7 +151,8 @@ def most_water_before(turn, decks, per_deck=4):
 
 ORDER = water_order(START, _constant(RULES, "bulkhead"), TOP)
 DECKS = [[t["attrs"]["value"] for t in PIECES if t.get("kind") == "flood" and t["attrs"]["deck"] == d] for d in "ABCD"]
-PASSENGERS = sorted((t["attrs"] for t in PIECES if t.get("kind") == "passenger"), key=lambda a: (-a["alarm"], a["start"]))
+PASSENGERS = sorted((t["attrs"] for t in PIECES if t.get("kind") == "passenger"),
+                    key=lambda a: (-a["alarm"], a["start"]))
 
 
 def need(attrs):

@@ -1,4 +1,4 @@
-"""What differs section by section: players, constants, zones, board, things, actions, ... (a part of :class:`Differ`)."""
+"""What differs section by section (a part of :class:`Differ`): players, constants, zones, board, things, ..."""
 from __future__ import annotations
 
 from .changes import (

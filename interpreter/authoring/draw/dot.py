@@ -20,7 +20,7 @@ def _q(text) -> str:
 
 
 def _label(lines) -> str:
-    return '"' + "\\n".join(str(l).replace("\\", "\\\\").replace('"', '\\"') for l in lines) + '"'
+    return '"' + "\\n".join(str(line).replace("\\", "\\\\").replace('"', '\\"') for line in lines) + '"'
 
 
 def _h(text) -> str:
@@ -119,7 +119,8 @@ def to_dot(ruleset) -> str:
             right = max(c.x + c.w / 2 for c in loose)
             out.append(f'    "__containers" [shape=plaintext, style="", fontcolor="{ATTACH_COLOUR}", '
                        f'label="containers", pos="{30:.1f},{-(top + 8):.1f}!"];')
-            for name, (px, py) in (("__containers_nw", (-12.0, top - 6)), ("__containers_se", (right + 12, y + row_h + 12))):
+            corners = (("__containers_nw", (-12.0, top - 6)), ("__containers_se", (right + 12, y + row_h + 12)))
+            for name, (px, py) in corners:
                 out.append(f'    "{name}" [shape=point, style=invis, width=0.01, pos="{px:.1f},{-py:.1f}!"];')
         for c in loose:
             out.append(f"    {_q(c.id)} [shape=box, style=filled, fillcolor=\"{CONTAINER_FILL}\", "

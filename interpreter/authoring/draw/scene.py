@@ -152,7 +152,7 @@ def _value_colour(i: int) -> str:
         return VALUE_PALETTE[i]
     hue = (i * 0.618033988749895) % 1.0   # golden-angle steps keep many colours apart
     r, g, b = colorsys.hls_to_rgb(hue, 0.78, 0.55)
-    return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def _fills(space_ids, attrs):

@@ -20,7 +20,8 @@ ATTACH_COLOUR = "#777777"
 KIND_COLOURS = ["#1f4e79", "#c0392b", "#2e7d32", "#8e44ad", "#d35400", "#00838f", "#6d4c41"]
 KIND_STYLES = ["solid", "dashed", "dotted"]
 SVG_DASH = {"solid": None, "dashed": "8,5", "dotted": "2,4"}
-DOT_SAMPLE = {"solid": "\u2501\u2501\u2501\u2501", "dashed": "\u2501 \u2501 \u2501", "dotted": "\u00b7 \u00b7 \u00b7 \u00b7 \u00b7"}
+DOT_SAMPLE = {"solid": "\u2501\u2501\u2501\u2501", "dashed": "\u2501 \u2501 \u2501",
+              "dotted": "\u00b7 \u00b7 \u00b7 \u00b7 \u00b7"}
 
 ATTACH_KEYS = ("access", "attached_to", "beside")
 COLOUR_KEYS = ("colour", "color")

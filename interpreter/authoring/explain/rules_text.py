@@ -285,4 +285,5 @@ def _stage_text(stage) -> str:
     """One stage of a turn: its name, what it offers and what moves the turn on."""
     offered = ", ".join(f"**{a}**" for a in stage.get("actions") or [])
     ends = stage.get("ends_after")
-    return f"“{stage.get('stage')}” ({offered}" + (f"; over after {', '.join(f'**{a}**' for a in ends)})" if ends else ")")
+    over = f"; over after {', '.join(f'**{a}**' for a in ends)})" if ends else ")"
+    return f"“{stage.get('stage')}” ({offered}" + over
