@@ -122,9 +122,8 @@ def _included(tmp_path, parts: dict):
 def test_sixty_included_files_of_twelve_thousand_zones_are_refused_before_reading(tmp_path):
     zones = {f"part{f}.yaml": "zones:\n" + "".join(f"  - id: z{f}_{i}\n" for i in range(12_000)) for f in range(60)}
     folder = _included(tmp_path, zones)
-    with _Bounded() as bound, pytest.raises(DavitError) as info:
+    with _Bounded(), pytest.raises(DavitError) as info:
         load_ruleset(folder)
-    assert time.monotonic() - bound.start < 5
     assert f"(at most {limits.MAX_RULESET_BYTES:,})" in _located(info.value)
 
 
