@@ -225,22 +225,8 @@ class ChanceSession(Session):
                 self.chance = None
                 self.truncated = True   # the ruleset's limits.max_steps: the game is cut short
 
-    def step(self, token: int) -> None:
-        """Choose the next token of the acting seat's action; the action is played when complete."""
-        if token not in self.legal_tokens():
-            raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
-        self.prefix.append(int(token))
-        self._seen = {}
-        # a legal token: a seat acts
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
-        if action is None:
-            return
-        self.prefix = []
-        self._spelt = {}
-        try:
-            self._play(self.game, action, {})
-        except RunawayGameError:
-            self.truncated = True   # the ruleset's limits.max_steps: the game is cut short
+    def _act(self, action) -> None:
+        self._play(self.game, action, {})
 
 
 def _unstarted(ruleset, players: int, seed: int) -> ChanceGame:

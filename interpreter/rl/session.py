@@ -144,11 +144,14 @@ class Session:
         self.prefix = []
         self._spelt = {}
         try:
-            result = self.game.apply(action)
+            self._act(action)
         except RunawayGameError:
             # the ruleset's limits.max_steps: the game is cut short (truncation)
             self.truncated = True
-            return
+
+    def _act(self, action) -> None:
+        """Play a complete, legal action (a session with explicit chance plays it up to its chance event)."""
+        result = self.game.apply(action)
         if not result:
             # falsy: a Refused
             raise CatalogueError(f"the engine refused a legal action: {result.reason}")  # type: ignore[union-attr]
