@@ -1,11 +1,9 @@
 """A person at the terminal: the question is shown, forced choices pass, help/undo/save/quit, --resume."""
-import builtins
-import io
 import json
 import re
-import sys
 
 import pytest
+from cli_runner import feed
 from cli_runner import run as _run
 
 from interpreter.agents import RandomAgent
@@ -89,28 +87,16 @@ def test_undo_is_refused_once_something_random_or_hidden_came_to_light():
     assert _undo_refusal(before, game, seat)
 
 
-def _feed(monkeypatch, answers):
-    answers = iter(answers)
-
-    def fake_input(prompt=""):
-        answer = next(answers)
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-    monkeypatch.setattr(builtins, "input", fake_input)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-
-
 def test_undo_ctrl_c_saves_and_resume_plays_to_the_end(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
-    _feed(monkeypatch, ["1", "undo", "2", KeyboardInterrupt()])
+    feed(monkeypatch, ["1", "undo", "2", KeyboardInterrupt()])
     rc = _run(["play", "tutorial", "--agents", "human,random", "--seed", "1"])
     captured = capsys.readouterr()
     assert rc == 130
     assert "Undone" in captured.out
     saved = list(tmp_path.glob("*.json"))
     assert len(saved) == 1 and saved[0].name in captured.err and "--resume" in captured.err
-    _feed(monkeypatch, ["1"] * 500)
+    feed(monkeypatch, ["1"] * 500)
     rc = _run(["play", "tutorial", "--agents", "human,random", "--resume", str(saved[0])])
     out = capsys.readouterr().out
     assert rc == 0
@@ -122,7 +108,7 @@ def test_undo_ctrl_c_saves_and_resume_plays_to_the_end(monkeypatch, capsys, tmp_
 
 def test_quit_saves_and_says_where(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
-    _feed(monkeypatch, ["quit"])
+    feed(monkeypatch, ["quit"])
     rc = _run(["play", "der-mythos", "--agents", "human,random", "--seed", "1"])
     err = capsys.readouterr().err
     assert rc == 130

@@ -1,31 +1,14 @@
 """The terminal, polished (issue 29.5): identical choices shown once, `help N`, hot seat hands the screen over,
 a resumed game keeps its agents, and an unseeded game prints its random seed."""
-import builtins
-import io
 import json
-import sys
 
+from cli_runner import feed
 from cli_runner import run as _run
 
 from interpreter.agents.human import HumanAgent, describe_option, merged
 from interpreter.play.decisions import Action
 from interpreter.play.game import Game
 from interpreter.rules.loading import load_ruleset
-
-
-def _feed(monkeypatch, answers):
-    answers = iter(answers)
-    prompts = []
-
-    def fake_input(prompt=""):
-        prompts.append(prompt)
-        answer = next(answers)
-        if isinstance(answer, BaseException):
-            raise answer
-        return answer
-    monkeypatch.setattr(builtins, "input", fake_input)
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    return prompts
 
 
 def test_identical_choices_are_shown_once():
@@ -53,7 +36,7 @@ def test_help_n_describes_a_choice():
 
 def test_hot_seat_hands_the_screen_over_and_its_save_warns(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
-    prompts = _feed(monkeypatch, ["1"] * 8 + [KeyboardInterrupt()])
+    prompts = feed(monkeypatch, ["1"] * 8 + [KeyboardInterrupt()])
     assert _run(["play", "titanic", "--agents", "human,human", "--seed", "2"]) == 130
     captured = capsys.readouterr()
     handed = [i for i, p in enumerate(prompts) if p.startswith("Pass the terminal to")]
@@ -65,14 +48,14 @@ def test_hot_seat_hands_the_screen_over_and_its_save_warns(monkeypatch, capsys, 
 
 def test_resume_keeps_the_agents_and_an_unseeded_game_prints_its_seed(monkeypatch, capsys, tmp_path):
     monkeypatch.chdir(tmp_path)
-    _feed(monkeypatch, ["quit"])
+    feed(monkeypatch, ["quit"])
     assert _run(["play", "der-mythos", "--agents", "human,first"]) == 130
     err = capsys.readouterr().err
     assert "play this game again with --seed" in err
     (saved,) = tmp_path.glob("*.json")
     data = json.loads(saved.read_text())
     assert data["agents"] == ["human", "first"] and f"--seed {data['seed']}" in err
-    prompts = _feed(monkeypatch, ["1"] * 500)
+    prompts = feed(monkeypatch, ["1"] * 500)
     assert _run(["play", "der-mythos", "--resume", str(saved)]) == 0
     assert any(p.startswith("[1-") for p in prompts)   # a person was asked again: the human seat stayed human
     assert "Game over" in capsys.readouterr().out
