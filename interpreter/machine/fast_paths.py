@@ -30,6 +30,7 @@ command, which reports it in one line).
 """
 from __future__ import annotations
 
+import functools
 import os
 
 from ..errors import DavitError
@@ -37,14 +38,10 @@ from ..errors import DavitError
 VARIABLE = "DAVIT_FAST_PATHS"
 
 
-_answer: list = []
-
-
+@functools.cache
 def on() -> bool:
     """Whether the fast paths are on in this process (``DAVIT_FAST_PATHS``, default ``on``)."""
-    if not _answer:
-        value = os.environ.get(VARIABLE, "on").strip().lower()
-        if value not in ("on", "off"):
-            raise DavitError(f"{VARIABLE} must be 'on' or 'off', not {value!r}")
-        _answer.append(value == "on")
-    return _answer[0]
+    value = os.environ.get(VARIABLE, "on").strip().lower()
+    if value not in ("on", "off"):
+        raise DavitError(f"{VARIABLE} must be 'on' or 'off', not {value!r}")
+    return value == "on"
