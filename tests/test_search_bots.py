@@ -199,6 +199,22 @@ def test_the_search_prefers_the_sure_gain(tmp_path):
     assert ISMCTSAgent(0, iterations=60).choose(game, 0, game.legal_actions(0)).name == "big"
 
 
+def test_a_move_the_rules_refuse_inside_the_search_is_judged_not_a_crash(tmp_path):
+    # A sampled world can make a move fail (Titanic: a card dealt into a slot it never goes to, read at
+    # the final scoring). The failed move's node must still count its visit, or the next selection
+    # among tried actions divides by zero.
+    fragile = {"player": {"vars": {"score": 0, "moves": 0}},
+               "actions": [{"id": "safe", "do": "score(player, 1)\nplayer.moves += 1"},
+                           {"id": "broken", "do": "x = [1, 2][player.moves + 5]\nplayer.moves += 1"}],
+               "flow": [{"each_player": "current", "steps": [
+                   {"turn": {"player": "current", "actions": ["safe", "broken"], "pass": False,
+                             "until": "current.moves > 0"}}]}]}
+    game = Game(build(tmp_path, fragile, max_players=2), 2, seed=0)
+    with pytest.raises(DavitError):
+        game.clone().apply(next(a for a in game.legal_actions(0) if a.name == "broken"))
+    assert ISMCTSAgent(0, iterations=30).choose(game, 0, game.legal_actions(0)).name == "safe"
+
+
 def test_judging_rewards_the_winner_then_the_losers_nearest_the_winner():
     rs = load_ruleset("der-mythos")
     winners = set()

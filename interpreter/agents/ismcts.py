@@ -175,8 +175,10 @@ class SearchAgent:
                 new = child is None
                 if new:   # the tree grows by one node an iteration; the rollout goes on from it
                     child = children[keys[i]] = Node(mover, n)
-                sample.carry_out_legal(legal[i])   # from the sample's own legal list: no check
+                # on the path before the move is carried out: a move the rules refuse in this sample
+                # (GameError below) still counts the visit, so no child is left with none to divide by
                 path.append(child)
+                sample.carry_out_legal(legal[i])   # from the sample's own legal list: no check
                 if new:
                     break
                 node = child
