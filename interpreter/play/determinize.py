@@ -46,6 +46,7 @@ from __future__ import annotations
 import random
 
 from ..machine.values import ThingRef
+from .position import counted
 from .state import copy_data
 from .views import back_of
 from .visibility import can_see
@@ -74,38 +75,61 @@ def hidden_groups(game, seat: int) -> dict:
     return groups
 
 
-def deal_plan(game, seat: int) -> list:
-    """What :func:`determinize` deals: per group of hidden things of one look (two or more, in a fixed
-    order), its slots and its ids sorted. It depends on the position and the seat only, so a bot that
-    samples one position many times works it out once and passes it on."""
+class DealPlan:
+    """What :func:`determinize` deals in one position for one seat, worked out once for many samples.
+
+    ``groups``: per group of hidden things of one look (two or more, in a fixed order), its slots, its
+    ids sorted and the shuffle's steps (index, bound, bits). ``sites``: the state's slots (variables, counters, the rules' locals, the pending
+    decision) whose value holds a reference to one of those things, the only ones a deal can change.
+    Both depend on the position and the seat only, never on which hidden thing is where.
+    """
+    __slots__ = ("groups", "sites")
+
+    def __init__(self, groups: list, sites: list):
+        self.groups = groups
+        self.sites = sites
+
+
+def deal_plan(game, seat: int) -> DealPlan:
+    """:class:`DealPlan` of ``game`` for ``seat``: a bot that samples one position many times works it
+    out once and passes it on to :func:`determinize`."""
     groups = hidden_groups(game, seat)
     plan = []
     for key in sorted(groups, key=repr):
         slots = groups[key]
         if len(slots) >= 2:
-            plan.append((slots, sorted(tid for _, _, tid in slots)))
-    return plan
+            steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(slots) - 1, 0, -1)]
+            plan.append((slots, sorted(tid for _, _, tid in slots), steps))
+    dealt = {tid for _, ordered, _ in plan for tid in ordered}
+    return DealPlan(plan, _ref_sites(game.state, dealt) if dealt else [])
 
 
-def determinize(game, seat: int, rand: random.Random, plan: list | None = None):
+def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = None):
     """A clone of ``game`` that ``seat`` cannot tell from the real one (see the module text); ``plan`` is
     :func:`deal_plan` of this game and seat, when the caller has it."""
-    sample = game.clone()
+    if plan is None:
+        plan = deal_plan(game, seat)
+    sample = game.clone(keep_log=False)   # the log holds events the seat may not read: the sample has none
     sample.record = False
-    sample.log = []
     st = sample.state
     mapping: dict[str, str] = {}
     zones, where = st.zones, st.where
-    for slots, ordered in (deal_plan(game, seat) if plan is None else plan):
+    getrandbits = rand.getrandbits
+    for slots, ordered, steps in plan.groups:
         ids = ordered[:]
-        rand.shuffle(ids)
+        # random.Random.shuffle, step for step (the same draws from the same stream), without its calls
+        for i, n, k in steps:
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            ids[i], ids[j] = ids[j], ids[i]
         for (zid, index, old), new in zip(slots, ids):
             if old != new:
                 mapping[old] = new
                 zones[zid][index] = new
                 where[new] = zid
     if mapping:
-        _relabel(sample, mapping)
+        _relabel(sample, mapping, plan.sites)
     _forget_hidden_counters(sample, seat)
     st.rng = rand.getrandbits(63)
     st.pins = {}
@@ -116,48 +140,70 @@ def determinize(game, seat: int, rand: random.Random, plan: list | None = None):
     return sample
 
 
-def _relabel(sample, mapping: dict) -> None:
+def _ref_sites(st, dealt: set) -> list:
+    """The slots of state ``st`` whose value holds a reference to a thing in ``dealt``: (where, key), where
+    is "vars", a seat (its counters), ("frame", index) (a frame's locals) or "pending"."""
+    sites = []
+    for where, table in [("vars", st.vars), *enumerate(st.pvars),
+                         *((("frame", i), frame[2]) for i, frame in enumerate(st.stack)),
+                         *([("pending", st.pending)] if st.pending is not None else [])]:
+        for key, value in table.items():
+            if value.__class__ not in _PLAIN and _refers_to(value, dealt):
+                sites.append((where, key))
+    return sites
+
+
+def _refers_to(value, ids: set) -> bool:
+    if isinstance(value, ThingRef):
+        return value.id in ids
+    if isinstance(value, (list, tuple)):
+        return any(_refers_to(v, ids) for v in value)
+    if isinstance(value, dict):
+        return any(_refers_to(v, ids) for v in value.values())
+    return False
+
+
+def _relabel(sample, mapping: dict, sites: list) -> None:
     """Thing ``mapping[old]`` now lies where ``old`` did (the zones say so already): it takes over the
-    slot's properties and every reference to ``old`` in the state."""
+    slot's properties and every reference to ``old`` in the state (in ``sites``, the only slots that
+    hold one: the clone's own dicts, State.clone copied them and the lists and dicts inside)."""
     st, things = sample.state, sample.table.things
     st.move_props(mapping)
-    refs = {things[old]: things[new] for old, new in mapping.items()}
-    # the clone's own dicts (State.clone copied them, and the lists and dicts inside): changed in place,
-    # and only where a value is not plain, which most are
-    _swap_in(st.vars, refs)
-    for pvars in st.pvars:
-        _swap_in(pvars, refs)
-    for frame in st.stack:
-        _swap_in(frame[2], refs)
-    if st.pending is not None:
-        _swap_in(st.pending, refs)
+    for where, key in sites:
+        if where == "vars":
+            table = st.vars
+        elif where == "pending":
+            table = st.pending
+        elif where.__class__ is int:
+            table = st.pvars[where]
+        else:
+            table = st.stack[where[1]][2]
+        table[key] = _swap_refs(table[key], mapping, things)   # an existing key: the dict's order stays
 
 
 _PLAIN = frozenset({int, float, str, bool, type(None)})
 
 
-def _swap_in(table: dict, refs: dict) -> None:
-    for key, value in table.items():
-        if value.__class__ not in _PLAIN:
-            table[key] = _swap_refs(value, refs)   # an existing key: the dict's order stays
-
-
-def _swap_refs(value, refs: dict):
-    if isinstance(value, ThingRef):
-        return refs.get(value, value)
+def _swap_refs(value, mapping: dict, things: dict):
+    if value.__class__ is ThingRef:
+        new = mapping.get(value.id)
+        return value if new is None else things[new]
     if isinstance(value, list):
-        return [_swap_refs(v, refs) for v in value]
+        return [_swap_refs(v, mapping, things) for v in value]
     if isinstance(value, tuple):
-        return tuple(_swap_refs(v, refs) for v in value)
+        return tuple(_swap_refs(v, mapping, things) for v in value)
     if isinstance(value, dict):
-        return {k: _swap_refs(v, refs) for k, v in value.items()}
+        return {k: _swap_refs(v, mapping, things) for k, v in value.items()}
     return value
 
 
 def _forget_hidden_counters(sample, seat: int) -> None:
+    st = sample.state
     specs = sample.ruleset.player_vars
-    for other, pvars in enumerate(sample.state.pvars):
+    for other, pvars in enumerate(st.pvars):
         for name, spec in specs.items():
             vis = spec.visibility
             if vis == "nobody" or (vis == "owner" and other != seat):
-                pvars[name] = copy_data(spec.initial)
+                pvars[name] = value = copy_data(spec.initial)
+                if st.held is not None and ((other, name) in st.held or counted(value)):
+                    st.held = None   # the position's size changed: counted afresh at the sample's first decision

@@ -126,15 +126,19 @@ class State:
             self.props_deep |= deep
         for old, new in mapping.items():
             self.props[new] = moved[old]
-        if self.held:   # sizes are kept by thing: counted afresh (nothing held, nothing to move)
-            self.held = None
+        held = self.held
+        if held:   # the sizes kept by (thing, property) move with the properties; the total stays
+            keys = [key for key in held if key.__class__ is tuple and len(key) == 2 and key[0] in mapping]
+            sizes = [held.pop(key) for key in keys]
+            for (old, name), size in zip(keys, sizes):
+                held[(mapping[old], name)] = size
 
     def clone(self) -> State:
         other = State.__new__(State)
         other.vars = _copy_dict(self.vars)
         other.pvars = [_copy_dict(p) for p in self.pvars]
         other.out = list(self.out)
-        other.zones = {k: v[:] for k, v in self.zones.items()}
+        other.zones = dict(zip(self.zones, map(list.copy, self.zones.values())))
         other.where = dict(self.where)
         # shared until written (own_props, own_zprops); the ones holding lists or dicts are copied now
         if self.props_deep is None:
