@@ -157,7 +157,7 @@ class SearchAgent:
                 prefer = None
                 if mover is None:
                     break
-                keys = [action_key(a) for a in legal]
+                keys = action_keys(legal)
                 avail, children = node.avail, node.children
                 for k in keys:
                     avail[k] = avail.get(k, 0) + 1
@@ -255,6 +255,16 @@ def action_key(action):
         return (action.player, action.name, action.args)
     except TypeError:
         return (action.player, action.name, repr(action.args))
+
+
+def action_keys(actions) -> list:
+    """``action_key`` of each action: the plain keys at once when every action's arguments are hashable."""
+    keys = [(a.player, a.name, a.args) for a in actions]
+    try:
+        hash(tuple(keys))
+    except TypeError:
+        return [action_key(a) for a in actions]
+    return keys
 
 
 def _to_move(sample, prefer):

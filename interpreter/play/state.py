@@ -95,7 +95,8 @@ class State:
         """Thing ``tid``'s properties, to change: copied first if a clone may share them."""
         props = self.props[tid]
         if tid not in self.props_own:
-            props = self.props[tid] = _copy_props(props)
+            deep = self.props_deep   # a thing not among them holds no list or dict: one flat copy does
+            props = self.props[tid] = props.copy() if deep is not None and tid not in deep else _copy_props(props)
             self.props_own.add(tid)
         return props
 
