@@ -186,6 +186,9 @@ class SearchAgent:
         except GameError:
             pass   # a sample the rules cannot carry on (e.g. a step limit): judge it as it stands
         rewards = judge(sample, self._baseline)
+        # the offered actions point back at the sample (their labels are made from it): without the
+        # cycle the sample is freed here, not left for the cyclic collector to find and walk
+        sample.offered_cache = sample.committed = None
         for nd in path:
             nd.visits += 1
             total = nd.total
