@@ -14,6 +14,7 @@ from interpreter.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, make_agents,
 from interpreter.agents.ismcts import Node, judge, leads
 from interpreter.errors import DavitError
 from interpreter.play.determinize import determinize, hidden_groups
+from interpreter.play.position import recount
 
 # Two face-down cards that look alike, one in each of two hidden boxes: one is
 # worth 10, the other nothing. Each player opens one box. Only a bot that
@@ -117,6 +118,45 @@ def test_other_seats_simultaneous_choices_are_forgotten():
     assert sorted(sample.deciding_players) == [0, 1, 2]   # in the sample seat 1 chooses again
     mine = determinize(game, 1, random.Random(0))
     assert 1 not in mine.deciding_players                  # a seat keeps its own choice
+
+
+# Four cards of one look face down, a variable, a list and a waiting rule's local pointing at some of them,
+# and a list in a property of the top one: what a sample must carry from each slot to the card dealt there.
+SECRETS = {
+    "variables": {"marked": None, "pair": [], "plain": []},
+    "zones": [{"id": "deck", "visibility": "nobody", "face": "down"},
+              {"id": "table", "visibility": "everyone", "face": "up"}],
+    "things": [{"id": "card", "count": 4, "start": "deck"}],
+    "props": {"things": {"tags": []}},
+    "setup": "marked = top(deck)\npair = [top(deck), 'x', [thing('card.2')]]\nplain = [1, 2]\n"
+             "top(deck).tags = [1, 2, 3]",
+    "flow": [{"do": "c = thing('card.3')\nn = choose(player(0), [1, 2], prompt='n')\nmove(c, table)"}],
+}
+
+
+def test_a_sample_carries_references_properties_and_sizes_with_the_place(tmp_path):
+    game = Game(build(tmp_path, SECRETS, max_players=2), 2, seed=0)
+    real = game.state
+    local = next(f[2] for f in real.stack if "c" in f[2])
+    dealt = 0
+    for seed in range(8):
+        sample = determinize(game, 1, random.Random(seed))
+        st = sample.state
+        stands = dict(zip(real.zones["deck"], st.zones["deck"]))   # the card dealt where each one lay
+        dealt += any(a != b for a, b in stands.items())
+        assert st.vars["marked"].id == stands[real.vars["marked"].id]
+        first, text, inner = st.vars["pair"]
+        assert (first.id, text, inner[0].id) == (stands[real.vars["pair"][0].id], "x", stands["card.2"])
+        assert st.vars["plain"] == [1, 2]
+        assert next(f[2] for f in st.stack if "c" in f[2])["c"].id == stands[local["c"].id]
+        for old, new in stands.items():
+            assert st.props[new] == real.props[old]   # the place keeps its bookkeeping
+        top = stands[real.vars["marked"].id]
+        assert st.props[top]["tags"] == [1, 2, 3] and (top, "tags") in st.held
+        counted = sample.clone()
+        assert (dict(st.held), st.held_total) == (recount(counted), counted.state.held_total)   # as if counted afresh
+        assert real.vars["marked"].id == "card.1" and real.props["card.1"]["tags"] == [1, 2, 3]   # untouched
+    assert dealt > 0
 
 
 # -- no cheating -----------------------------------------------------------------------------
