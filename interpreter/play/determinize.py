@@ -79,9 +79,10 @@ class DealPlan:
     """What :func:`determinize` deals in one position for one seat, worked out once for many samples.
 
     ``groups``: per group of hidden things of one look (two or more, in a fixed order), its slots, its
-    ids sorted and the shuffle's steps (index, bound, bits). ``sites``: the state's slots (variables, counters, the rules' locals, the pending
-    decision) whose value holds a reference to one of those things, the only ones a deal can change.
-    Both depend on the position and the seat only, never on which hidden thing is where.
+    ids sorted and the shuffle's steps (index, bound, bits). ``sites``: the state's slots (variables,
+    counters, the rules' locals, the pending decision) whose value holds a reference to one of those
+    things, the only ones a deal can change. Both depend on the position and the seat only, never on
+    which hidden thing is where.
     """
     __slots__ = ("groups", "sites")
 
