@@ -110,8 +110,9 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
     :func:`deal_plan` of this game and seat, when the caller has it."""
     if plan is None:
         plan = deal_plan(game, seat)
-    sample = game.clone(keep_log=False)   # the log holds events the seat may not read: the sample has none
+    sample = game.clone()
     sample.record = False
+    sample.log = []   # it holds events the seat may not read
     st = sample.state
     mapping: dict[str, str] = {}
     zones, where = st.zones, st.where

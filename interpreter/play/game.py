@@ -158,15 +158,13 @@ class Game(RuleRuntime):
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()
 
-    def clone(self, keep_log: bool = True) -> Game:
-        """An independent copy of the game; without ``keep_log`` its event log starts empty (a search's
-        sample needs none, and a long game's log would be copied for nothing)."""
+    def clone(self) -> Game:
         other = Game.__new__(Game)
         other.ruleset = self.ruleset
         other.table = self.table
         other.board = self.board
         other.codes = self.codes
-        other.log = list(self.log) if keep_log else []
+        other.log = list(self.log)
         other.record = self.record
         other.retval = None
         other.seed = self.seed
