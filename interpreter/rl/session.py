@@ -15,6 +15,7 @@ from ..machine.waits import CHOOSE
 from ..play import views
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
+from .incremental import Following
 from .state_encoding import state_encoder
 
 REWARDS = ("win", "score")
@@ -45,6 +46,9 @@ class Session:
         self.record = record
         self.reward = reward
         self.catalogue = catalogue_for(ruleset, players)
+        # encoder -> its Following of this session's games (observation()): kept across games, as a new game
+        # of the same table differs from the last one's end in part only
+        self._following: dict = {}
         self.reset(seed, start)
 
     def reset(self, seed: int, start: Game | None = None) -> None:
@@ -69,7 +73,9 @@ class Session:
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
-        other._seen = dict(self._seen)
+        # the encodings are the Following's arrays, changed in place as this session goes on: not shared
+        other._seen = {seat: (view, None) for seat, (view, _) in self._seen.items()}
+        other._following = {}
         return other
 
     frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
@@ -179,11 +185,20 @@ class Session:
         return view
 
     def observation(self, seat: int, encoder):
-        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it), read
-        from the game's state as the encoder would read ``view(seat)``."""
+        """The seat's encoded view (numpy array, kept until the next step and then changed in place: copy it
+        to keep or change it), read from the game's state as the encoder would read ``view(seat)``. A session
+        that goes on follows the game's changes (:mod:`interpreter.rl.incremental`); a frozen one (a state of
+        the OpenSpiel adapter, asked once) encodes it whole."""
         view, encoded = self._seen.get(seat, (None, None))
         if encoded is None:
-            encoded = state_encoder(encoder).encode(self.game, seat, self.prefix if self.acting() == seat else ())
+            partial = self.prefix if self.acting() == seat else ()
+            if self.frozen:
+                encoded = state_encoder(encoder).encode(self.game, seat, partial)
+            else:
+                following = self._following.get(encoder)
+                if following is None:
+                    following = self._following[encoder] = Following(state_encoder(encoder))
+                encoded = following.encode(self.game, seat, partial)
             self._seen[seat] = (view, encoded)
         return encoded
 

@@ -83,8 +83,21 @@ class StateEncoder:
         return self.encoder.scalar(v if v.__class__ in _PLAIN else encode(v))
 
     def encode(self, g, seat: int, partial=(), out=None):
-        e, st = self.encoder, g.state
+        e = self.encoder
         buf = {}
+        self.head(g, seat, buf)
+        self._zones(g, seat, buf)
+        self.partial(partial, buf)
+        tensor = np.zeros(e.size, np.float32) if out is None else out
+        if out is not None:
+            tensor[:] = 0.0
+        if buf:
+            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
+        return tensor
+
+    def head(self, g, seat: int, buf: dict) -> None:
+        """The cells before the zones (you, over, globals, players, phase, pending) into ``buf``."""
+        e, st = self.encoder, g.state
         at = e.offsets
         buf[at["you"] + seat] = 1.0
         buf[at["over"]] = float(bool(st.over))
@@ -118,54 +131,55 @@ class StateEncoder:
             i = e.decision_index.get(pending.get("name")) if pending.get("name") else None
             if i is not None:
                 buf[row + len(KINDS) + 1 + e.players + i] = 1.0
-        self._zones(g, seat, buf)
+
+    def partial(self, partial, buf: dict) -> None:
+        """The cells of the ids the seat has chosen so far for the action it spells, into ``buf``."""
+        e = self.encoder
+        at = e.offsets["partial"]
         for token in partial:
-            buf[at["partial"] + token] = buf.get(at["partial"] + token, 0.0) + e.per_token
-        tensor = np.zeros(e.size, np.float32) if out is None else out
-        if out is not None:
-            tensor[:] = 0.0
-        if buf:
-            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
-        return tensor
+            buf[at + token] = buf.get(at + token, 0.0) + e.per_token
 
     def _zones(self, g, seat, buf):
+        for zid, items in g.state.zones.items():
+            cells = self.zone(g, seat, zid, items)
+            if cells:
+                buf.update(cells)
+
+    def zone(self, g, seat, zid, items) -> dict | None:
+        """The cells of zone ``zid`` (holding ``items``) and of the things in it that ``seat`` sees; None for
+        the box and an empty zone without properties (nothing to write). Do not change the dict returned."""
+        if zid == "box":
+            return None
         st = g.state
-        every_prop, kept = st.props, self.kept
-        get_props = every_prop.__getitem__
+        extra = st.zprops.get(zid)
+        if not items and not extra:
+            return None
+        # a zone's cells follow from its things in order, their properties and its own: kept, and checked
+        # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
+        # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
+        now = list(map(st.props.__getitem__, items))
+        if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
+            return self._zone_cells(zid, items, now, extra, self._open(g, seat, zid), seat)
+        kept = self.kept
+        key = (seat, zid, tuple(items))
+        found = kept.get(key)
+        if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
+            return found[2]
+        cells = self._zone_cells(zid, items, now, extra, self._open(g, seat, zid), seat)
+        if len(kept) >= ZONES_KEPT:
+            kept.clear()
+        if found is None:
+            # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
+            # again, and copying each new one cost more than keeping saved)
+            kept[key] = _SEEN
+        elif _snapshot_safe(now, extra):
+            kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
+        return cells
+
+    def _open(self, g, seat, zid) -> bool:
         open_zones = self.open_zones.get(seat)
         if open_zones is None:   # a zone's visibility and owner are the table's: the same for every state
             open_zones = self.open_zones[seat] = {}
-        for zid, items in st.zones.items():
-            if zid == "box":
-                continue
-            extra = st.zprops.get(zid)
-            if not items and not extra:
-                continue
-            # a zone's cells follow from its things in order, their properties and its own: kept, and checked
-            # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
-            # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
-            now = list(map(get_props, items))
-            if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
-                buf.update(self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat))
-                continue
-            key = (seat, zid, tuple(items))
-            found = kept.get(key)
-            if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
-                buf.update(found[2])
-                continue
-            cells = self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat)
-            if len(kept) >= ZONES_KEPT:
-                kept.clear()
-            if found is None:
-                # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
-                # again, and copying each new one cost more than keeping saved)
-                kept[key] = _SEEN
-            elif _snapshot_safe(now, extra):
-                kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
-            buf.update(cells)
-
-    @staticmethod
-    def _open(g, seat, zid, open_zones) -> bool:
         found = open_zones.get(zid)
         if found is None:
             found = open_zones[zid] = zone_open_to(g, seat, zid)
