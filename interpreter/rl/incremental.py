@@ -59,7 +59,9 @@ class _Seat:
         self.position = {zid: i for i, zid in enumerate(self.zone_ids)}
         n = len(self.zone_ids)
         self.items: list = [_NEVER] * n                 # each zone's things, in order
-        self.extra: list = [_NEVER] * n                 # each zone's own properties
+        self.zprops: dict = {"": _NEVER}                # the zones' own properties (at first equal to none)
+        self.vars, self.vars_cells = _NEVER, {}         # the global variables and their cells
+        self.rows: list = []                            # per seat: (its counters, whether out, the row's cells)
         self.props: list = [_NEVER] * len(self.thing_ids)   # each thing's properties
         self.written: list = [()] * n                   # the cells each zone wrote
         self.state = None                               # the state last checked to fit (its keys never change)
@@ -78,9 +80,16 @@ class _Seat:
     def update(self, g, seat: int, partial):
         st, encoder, tensor = g.state, self.encoder, self.tensor
         zones, props, zid_of = st.zones, st.props, self.zone_ids
-        extras = list(map(st.zprops.get, zid_of))
         dirty = set(compress(range(len(zid_of)), map(ne, zones.values(), self.items)))
-        dirty.update(compress(range(len(zid_of)), map(ne, extras, self.extra)))
+        if st.zprops != self.zprops:   # most steps change no zone's own properties: one comparison
+            now, before, position = st.zprops, self.zprops, self.position
+            for zid in [zid for zid in now.keys() | before.keys() if now.get(zid) != before.get(zid)]:
+                if zid in now:
+                    before[zid] = copy_data(now[zid])
+                else:
+                    del before[zid]
+                if zid in position:
+                    dirty.add(position[zid])
         changed = list(compress(range(len(self.thing_ids)), map(ne, props.values(), self.props)))
         if changed:
             where, position, tids, kept = st.where, self.position, self.thing_ids, self.props
@@ -97,9 +106,7 @@ class _Seat:
             for zi in dirty:
                 zid = zid_of[zi]
                 items = zones[zid]
-                extra = extras[zi]
                 self.items[zi] = items[:]
-                self.extra[zi] = copy_data(extra)
                 cells = encoder.zone(g, seat, zid, items)
                 if cells:
                     buf.update(cells)
@@ -108,11 +115,26 @@ class _Seat:
                     self.written[zi] = ()
             if buf:
                 tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
-        # the rest is small and changes at almost every step: written afresh
+        # the cells before the zones: variables and counters kept by their values (a step changes few), the
+        # rest written afresh, as the partial action
+        buf = {}
+        if st.vars != self.vars:
+            self.vars = copy_data(st.vars)
+            self.vars_cells = {}
+            encoder.globals(st.vars, self.vars_cells)
+        buf.update(self.vars_cells)
+        rows, out = self.rows, st.out
+        for s, counters in enumerate(st.pvars):
+            if s >= len(rows):
+                rows.append((_NEVER, None, None))
+            if counters != rows[s][0] or out[s] != rows[s][1]:
+                cells: dict = {}
+                encoder.player(seat, s, counters, out[s], cells)
+                rows[s] = (copy_data(counters), out[s], cells)
+            buf.update(rows[s][2])
+        encoder.flow(st, seat, buf)
+        encoder.partial(partial, buf)
         tensor[:self.zones_at] = 0.0
         tensor[self.partial_at:] = 0.0
-        buf = {}
-        encoder.head(g, seat, buf)
-        encoder.partial(partial, buf)
         tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
         return tensor

@@ -15,6 +15,9 @@ trade places.
 """
 from __future__ import annotations
 
+from collections import Counter
+from itertools import accumulate, chain, repeat
+
 import numpy as np
 
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, encode
@@ -73,10 +76,14 @@ class StateEncoder:
             self.static_cells[t.id] = [(e.thing_prop_slots[k], e.scalar(v)) for k, v in static.items()
                                        if k in e.thing_prop_slots and v is not None]
         self.face_up_slot = e.thing_prop_slots.get("face_up")
+        # n things' share of a count, added up one by one as the view's encoding does (the same float to the bit)
+        self.sums = list(accumulate(repeat(e.per_thing, len(table.thing_list)), initial=0.0))
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
+        self.shown: dict = {}        # (observer, seat) -> the counters of seat's row the observer sees: (j, name)
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
-        self.rows: dict = {}         # (thing, zone, position, properties) -> the cells of its row
+        self.rows: dict = {}         # (thing, zone, properties) -> the cells of its row but its place
+        self.trows = {tid: e.offsets["things"] + i * e.thing_width for tid, i in e.thing_index.items()}
 
     def value(self, v) -> float:
         """The scalar of a state value, as the view would encode it."""
@@ -97,25 +104,43 @@ class StateEncoder:
 
     def head(self, g, seat: int, buf: dict) -> None:
         """The cells before the zones (you, over, globals, players, phase, pending) into ``buf``."""
-        e, st = self.encoder, g.state
+        st = g.state
+        self.globals(st.vars, buf)
+        for s, counters in enumerate(st.pvars):
+            self.player(seat, s, counters, st.out[s], buf)
+        self.flow(st, seat, buf)
+
+    def globals(self, variables: dict, buf: dict) -> None:
+        """The cells of the global variables."""
+        e, value = self.encoder, self.value
+        index, base = e.global_index, e.offsets["globals"]
+        for name, v in variables.items():
+            i = index.get(name)
+            if i is not None:
+                buf[base + i] = value(v)
+
+    def player(self, seat: int, s: int, counters: dict, out, buf: dict) -> None:
+        """The cells of seat ``s``'s row as ``seat`` sees it: out, and each counter ``seat`` may see."""
+        e = self.encoder
+        row = e.offsets["players"] + s * (1 + 2 * len(e.pvars))
+        buf[row] = float(bool(out))
+        shown = self.shown.get((seat, s))
+        if shown is None:   # which counters a seat sees of another is declared: worked out once
+            shown = self.shown[seat, s] = [(j, name) for j, (name, visibility) in enumerate(self.visibility)
+                                           if visibility == "everyone" or (visibility == "owner" and seat == s)]
+        counter = e.counter
+        for j, name in shown:
+            if name in counters:
+                v = counters[name]
+                buf[row + 1 + 2 * j] = counter(j, v if v.__class__ in _PLAIN else encode(v))
+                buf[row + 2 + 2 * j] = 1.0
+
+    def flow(self, st, seat: int, buf: dict) -> None:
+        """The cells of who is asked, whether the game is over, the phases and the pending decision."""
+        e = self.encoder
         at = e.offsets
         buf[at["you"] + seat] = 1.0
         buf[at["over"]] = float(bool(st.over))
-        value = self.value
-        base = at["globals"]
-        for name, v in st.vars.items():
-            i = e.global_index.get(name)
-            if i is not None:
-                buf[base + i] = value(v)
-        width = 1 + 2 * len(e.pvars)
-        for s, counters in enumerate(st.pvars):
-            row = at["players"] + s * width
-            buf[row] = float(bool(st.out[s]))
-            for j, (name, visibility) in enumerate(self.visibility):
-                if name in counters and (visibility == "everyone" or (visibility == "owner" and seat == s)):
-                    v = counters[name]
-                    buf[row + 1 + 2 * j] = e.counter(j, v if v.__class__ in _PLAIN else encode(v))
-                    buf[row + 2 + 2 * j] = 1.0
         for name in st.phase:
             i = e.phase_index.get(name)
             if i is not None:
@@ -158,19 +183,21 @@ class StateEncoder:
         # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
         # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
         now = list(map(st.props.__getitem__, items))
+        open_zone = self._open(g, seat, zid)
         if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
-            return self._zone_cells(zid, items, now, extra, self._open(g, seat, zid), seat)
+            return self._zone_cells(zid, items, now, extra, open_zone, seat)
         kept = self.kept
-        key = (seat, zid, tuple(items))
+        key = (-1 if open_zone else seat, zid, tuple(items))   # a zone open to a seat shows every such seat alike
         found = kept.get(key)
         if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
             return found[2]
-        cells = self._zone_cells(zid, items, now, extra, self._open(g, seat, zid), seat)
+        cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
         if len(kept) >= ZONES_KEPT:
             kept.clear()
-        if found is None:
+        if found is None and not open_zone:
             # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
-            # again, and copying each new one cost more than keeping saved)
+            # again, and copying each new one cost more than keeping saved); an open zone's, shared by the
+            # seats, are kept at once: the other seats are likely to ask for it next
             kept[key] = _SEEN
         elif _snapshot_safe(now, extra):
             kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
@@ -190,28 +217,33 @@ class StateEncoder:
         e = self.encoder
         zi = e.zone_index[zid]
         row = e.offsets["zones"] + zi * e.zone_width
-        per_thing, rows = e.per_thing, self.rows
+        per_thing, rows, trows = e.per_thing, self.rows, self.trows
         cells = {row: len(items) * per_thing}
+        hidden = []
         for position, (tid, props) in enumerate(zip(items, props_list)):
             if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
-                for cell in self.hidden_cells[tid]:
-                    cells[row + cell] = cells.get(row + cell, 0.0) + per_thing
+                hidden.append(tid)
                 continue
-            # a seen thing's row, kept by its place and properties: a zone seldom met twice (a hand of cards)
-            # still holds things met before in the same place
+            # a seen thing's row but its place, kept by its zone and properties: a zone seldom met twice (a hand
+            # of cards, a pile after a draw) still holds things met before; the place is written apart
             key: tuple | None
             try:
-                key = (tid, zi, position, tuple(props.items()))
+                key = (tid, zi, tuple(props.items()))
                 row_cells = rows.get(key)
             except TypeError:   # a list or map among the properties: not kept
                 key = row_cells = None
             if row_cells is None:
-                row_cells = self._thing_row(tid, zi, position, props)
+                row_cells = self._thing_row(tid, zi, props)
                 if key is not None:
                     if len(rows) >= ROWS_KEPT:
                         rows.clear()
                     rows[key] = row_cells
             cells.update(row_cells)
+            cells[trows[tid] + 2] = position * per_thing
+        if hidden:   # each cell counts the hidden things it holds: counted in C, the sum the view's encoding adds up
+            sums = self.sums
+            for cell, n in Counter(chain.from_iterable(map(self.hidden_cells.__getitem__, hidden))).items():
+                cells[row + cell] = sums[n]
         if extra:
             props_at = 2 + len(e.kinds) + len(e.public_index)
             for j, name in enumerate(e.zone_props):
@@ -219,12 +251,13 @@ class StateEncoder:
                     cells[row + props_at + j] = self.value(extra[name])
         return cells
 
-    def _thing_row(self, tid, zi, position, props) -> dict:
-        """The cells of a seen thing's row: seen, its zone, its place there, face up, its declared properties."""
+    def _thing_row(self, tid, zi, props) -> dict:
+        """The cells of a seen thing's row but its place in the zone: seen, its zone, face up, its declared
+        properties."""
         e = self.encoder
-        trow = e.offsets["things"] + e.thing_index[tid] * e.thing_width
+        trow = self.trows[tid]
         face_up = float(bool(props.get("face_up")))
-        cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 2: position * e.per_thing, trow + 3: face_up}
+        cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 3: face_up}
         for slot, v in self.static_cells[tid]:
             cells[trow + slot] = v
         if self.face_up_slot is not None:   # the view's entry holds the truth value: encoded as a value
