@@ -19,6 +19,7 @@ import pytest
 REASON = "needs the rl extra: pip install '.[test,rl]'"
 np = pytest.importorskip("numpy", reason=REASON)
 pytest.importorskip("pettingzoo", reason=REASON)
+from ruleset_builder import load  # noqa: E402
 
 from interpreter import load_ruleset  # noqa: E402
 from interpreter.rl import pettingzoo as davit_pz  # noqa: E402
@@ -126,3 +127,30 @@ def test_the_environment_hands_out_the_fresh_observation(rid):
             env.step(int(pick.choice(list(np.flatnonzero(obs["action_mask"])))))
             steps += 1
     assert steps > 0
+
+
+def test_a_zone_shuffled_in_play_is_encoded_again(tmp_path):
+    # an open row of tiles shuffled by an action: the order every seat sees changes, though no thing moved
+    # from one zone to another and no property was set
+    rs = load(tmp_path, {
+        "players": {"min": 2, "max": 2},
+        "limits": {"max_decisions": 40},
+        "zones": [{"id": "row", "face": "up"}, {"id": "bag", "face": "up"}],
+        "things": [{"id": "tile", "kind": "tile", "count": 6, "start": "row"}],
+        "actions": [{"id": "mix", "label": "mix", "do": "shuffle(row)"},
+                    {"id": "drop", "label": "drop", "do": "move(top(row), bag)"}],
+        "flow": [{"repeat": "until_end", "steps": [{"each_player": "current", "steps": [
+            {"turn": {"player": "current", "actions": ["mix", "drop"], "max_actions": 1}}]}]}],
+        "end": {"when": "count(bag) >= 4"},
+    })
+    session = Session(rs, 2, seed=1)
+    encoder = ObservationEncoder(rs, 2, session.catalogue)
+    mix = session.catalogue.names.index("mix")
+    orders = set()
+    for _ in range(6):
+        assert mix in session.legal_tokens()
+        session.step(mix)
+        orders.add(tuple(session.game.state.zones["row"]))
+        for seat in range(2):
+            assert np.array_equal(session.observation(seat, encoder), _from_scratch(session, encoder, seat))
+    assert len(orders) > 1   # the shuffles did change the order

@@ -83,11 +83,21 @@ class StateEncoder:
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
         self.rows: dict = {}         # (thing, zone, properties) -> the cells of its row but its place
+        self.values: dict = {}       # a value -> its scalar
         self.trows = {tid: e.offsets["things"] + i * e.thing_width for tid, i in e.thing_index.items()}
 
     def value(self, v) -> float:
-        """The scalar of a state value, as the view would encode it."""
-        return self.encoder.scalar(v if v.__class__ in _PLAIN else encode(v))
+        """The scalar of a state value, as the view would encode it (kept by value: values that compare equal
+        encode alike, and a reference's encoding builds a dict)."""
+        try:
+            found = self.values.get(v)
+        except TypeError:   # a list or a map
+            return self.encoder.scalar(encode(v))
+        if found is None:
+            if len(self.values) >= ROWS_KEPT:
+                self.values.clear()
+            found = self.values[v] = self.encoder.scalar(v if v.__class__ in _PLAIN else encode(v))
+        return found
 
     def encode(self, g, seat: int, partial=(), out=None):
         e = self.encoder
