@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..errors import RunawayGameError
 from ..machine.waits import CHOOSE
-from ..play import views
+from ..play import decisions, views
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
 from .incremental import Following
@@ -97,9 +97,10 @@ class Session:
 
     def acting(self) -> int | None:
         """The seat whose token comes next (None when the game is over)."""
-        if self.over:
+        st = self.game.state   # read directly: asked several times a step, through properties it cost more
+        if st.over or self.truncated:
             return None
-        return self.game.deciding_players[0]
+        return decisions.deciding(st.pending)[0]
 
     def legal_tokens(self, seat: int | None = None) -> list[int]:
         """The ids ``seat`` (default: the acting seat) may choose next.
@@ -108,43 +109,51 @@ class Session:
         decision) gets the ids it could start its action with: it will choose
         when its turn in the AEC order comes.
         """
+        return list(self.next_tokens(seat))
+
+    def next_tokens(self, seat: int | None):
+        """``legal_tokens`` without the copy: the list kept for the decision (do not change it)."""
         acting = self.acting()
-        seat = acting if seat is None else seat
-        if acting is None or seat not in self.game.deciding_players:
-            return []
-        prefix = tuple(self.prefix) if seat == acting else ()
-        return list(self._spellings(seat)[1].get(prefix, ()))
+        if acting is None:
+            return ()
+        if seat is None or seat == acting:
+            return self._spellings(acting)[1].get(tuple(self.prefix), ())
+        if seat not in self.game.deciding_players:
+            return ()
+        return self._spellings(seat)[1].get((), ())
 
     def _spellings(self, seat: int):
-        if seat not in self._spelt:
-            sequences: dict = {}
-            for index, action in enumerate(self.game.legal_actions(seat)):
-                # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
-                seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
-                       else self.catalogue.spell(action))
-                if len(seq) > self.catalogue.max_length:   # the bound the OpenSpiel game declares rests on it
-                    raise CatalogueError(f"{action} is spelt in {len(seq)} ids, more than the catalogue's bound "
-                                         f"of {self.catalogue.max_length}")
-                if seq in sequences and sequences[seq] != action:
-                    raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
-                sequences[seq] = action
-            following: dict = {}
-            for seq in sequences:
-                for k in range(len(seq)):
-                    following.setdefault(seq[:k], set()).add(seq[k])
-            # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
-            following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
-            self._spelt[seat] = (sequences, following)
+        found = self._spelt.get(seat)
+        if found is not None:
+            return found
+        sequences: dict = {}
+        for index, action in enumerate(self.game.legal_actions(seat)):
+            # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
+            seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
+                   else self.catalogue.spell(action))
+            if len(seq) > self.catalogue.max_length:   # the bound the OpenSpiel game declares rests on it
+                raise CatalogueError(f"{action} is spelt in {len(seq)} ids, more than the catalogue's bound "
+                                     f"of {self.catalogue.max_length}")
+            if seq in sequences and sequences[seq] != action:
+                raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
+            sequences[seq] = action
+        following: dict = {}
+        for seq in sequences:
+            for k in range(len(seq)):
+                following.setdefault(seq[:k], set()).add(seq[k])
+        # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
+        following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
+        self._spelt[seat] = (sequences, following)
         return self._spelt[seat]
 
     def step(self, token: int) -> None:
         """Choose the next token of the acting seat's action; the action is applied when complete."""
-        if token not in self.legal_tokens():
+        acting = self.acting()
+        if acting is None or token not in self._spellings(acting)[1].get(tuple(self.prefix), ()):
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
         self._seen = {}
-        # a legal token: not over
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
+        action = self._spellings(acting)[0].get(tuple(self.prefix))
         if action is None:
             return
         self.prefix = []
