@@ -27,6 +27,8 @@ done differs.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..play.state import copy_data
@@ -42,7 +44,10 @@ class Following:
     def __init__(self, encoder: StateEncoder):
         self.encoder = encoder
         self.seats: dict[int, _Seat] = {}
-        self.game = self.state = self.changes = None   # the game followed, its state, the set put in it
+        # the game followed, its state, the set put in it
+        self.game: Any = None
+        self.state: Any = None
+        self.changes: set | None = None
 
     def encode(self, g, seat: int, partial=()):
         """The seat's encoding of ``g`` as :meth:`StateEncoder.encode` gives it. The array is this object's:
@@ -57,9 +62,8 @@ class Following:
             for track in self.seats.values():
                 track.pending |= self.changes
             self.changes.clear()
-        track = self.seats.get(seat)
-        if track is None:
-            track = self.seats[seat] = _Seat(self.encoder)
+        found = self.seats.get(seat)
+        track = found if found is not None else self.seats.setdefault(seat, _Seat(self.encoder))
         return track.update(g, seat, partial)
 
 
@@ -71,7 +75,8 @@ class _Seat:
         self.everything = True      # every zone to encode (a new game)
         self.pending: set = set()   # the zones changed since the last look
         self.written: dict = {}     # zone -> the cells it wrote
-        self.vars, self.vars_cells = _NEVER, {}   # the global variables and their cells
+        self.vars: Any = _NEVER     # the global variables ...
+        self.vars_cells: dict = {}  # ... and their cells
         self.rows: list = []        # per seat: (its counters, whether out, the row's cells)
         e = encoder.encoder
         self.zones_at, self.partial_at = e.offsets["zones"], e.offsets["partial"]

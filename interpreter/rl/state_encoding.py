@@ -101,7 +101,7 @@ class StateEncoder:
 
     def encode(self, g, seat: int, partial=(), out=None):
         e = self.encoder
-        buf = {}
+        buf: dict = {}
         self.head(g, seat, buf)
         self._zones(g, seat, buf)
         self.partial(partial, buf)
