@@ -37,6 +37,14 @@ def _players(rs):
     return max(2, rs.min_players) if rs.max_players >= 2 else rs.min_players
 
 
+def _start(rid, seed):
+    """A session of ``rid`` at its usual player count, and an encoder for it."""
+    rs = load_ruleset(rid)
+    players = _players(rs)
+    session = Session(rs, players, seed=seed)
+    return session, ObservationEncoder(rs, players, session.catalogue), players
+
+
 def _from_scratch(session, encoder, seat):
     partial = session.prefix if session.acting() == seat else ()
     return state_encoder(encoder).encode(session.game, seat, partial)
@@ -59,11 +67,8 @@ def _play(session, encoder, pick, looks, steps):
 
 @pytest.mark.parametrize("rid", RULESETS)
 def test_the_kept_observation_is_the_fresh_one_at_every_step(rid):
-    rs = load_ruleset(rid)
-    players = _players(rs)
+    session, encoder, players = _start(rid, 0)
     pick = random.Random(11)
-    session = Session(rs, players, seed=0)
-    encoder = ObservationEncoder(rs, players, session.catalogue)
     every_seat = lambda s: range(players)   # noqa: E731
     checked = 0
     for seed in range(3):   # new games on the same session: its follower goes from one game's end to a start
@@ -76,11 +81,8 @@ def test_the_kept_observation_is_the_fresh_one_at_every_step(rid):
 def test_a_seat_that_looks_seldom_gets_the_fresh_observation(rid):
     # only the acting seat looks (a learner's pattern), and seat 0 besides every seventh step: between two looks
     # of a seat many zones change
-    rs = load_ruleset(rid)
-    players = _players(rs)
+    session, encoder, players = _start(rid, 3)
     pick = random.Random(5)
-    session = Session(rs, players, seed=3)
-    encoder = ObservationEncoder(rs, players, session.catalogue)
     step = iter(range(10 ** 6))
 
     def looks(s):
@@ -94,10 +96,7 @@ def test_a_seat_that_looks_seldom_gets_the_fresh_observation(rid):
 @pytest.mark.parametrize("rid", ["sos-titanic", "titanic"])
 def test_a_clone_follows_its_own_game(rid):
     # a clone of a session goes its own way: neither's observations are the other's
-    rs = load_ruleset(rid)
-    players = _players(rs)
-    session = Session(rs, players, seed=4)
-    encoder = ObservationEncoder(rs, players, session.catalogue)
+    session, encoder, players = _start(rid, 4)
     pick = random.Random(2)
     _play(session, encoder, pick, lambda s: range(players), 10)
     other = session.clone()

@@ -27,6 +27,7 @@ done differs.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -101,12 +102,12 @@ class _Seat:
             for zid in dirty:
                 old = written.get(zid)
                 if old:
-                    buf.update(dict.fromkeys(old, 0.0))
+                    buf.update(zip(old, repeat(0.0)))
         for zid in dirty:
             cells = encoder.zone(g, seat, zid, zones[zid])
             if cells:
                 buf.update(cells)
-                written[zid] = tuple(cells)
+                written[zid] = cells   # never changed once made (StateEncoder.zone): kept as it is
             else:
                 written.pop(zid, None)
         self.pending = set()
