@@ -79,6 +79,7 @@ class _Seat:
         self.vars: Any = _NEVER     # the global variables ...
         self.vars_cells: dict = {}  # ... and their cells
         self.rows: list = []        # per seat: (its counters, whether out, the row's cells)
+        self.spelling = False       # whether the tensor holds a partial action
         e = encoder.encoder
         self.zones_at, self.partial_at = e.offsets["zones"], e.offsets["partial"]
         self.tensor = np.zeros(e.size, np.float32)
@@ -111,26 +112,38 @@ class _Seat:
             else:
                 written.pop(zid, None)
         self.pending = set()
-        # variables and counters kept with their cells (a step changes few); the rest written afresh
+        tensor = self.tensor
+        if buf:
+            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
+        # the cells before the zones, written whole from a list (a few dozen): variables and counters kept with
+        # their cells (a step changes few), the rest worked out afresh
+        head: dict = {}
         if st.vars != self.vars:
             self.vars = copy_data(st.vars)
             self.vars_cells = {}
             encoder.globals(st.vars, self.vars_cells)
-        buf.update(self.vars_cells)
+        head.update(self.vars_cells)
         rows, out = self.rows, st.out
         for s, counters in enumerate(st.pvars):
             if s >= len(rows):
                 rows.append((_NEVER, None, None))
             row = rows[s]
             if counters != row[0] or out[s] != row[1]:
-                cells = {}
-                encoder.player(seat, s, counters, out[s], cells)
-                row = rows[s] = (copy_data(counters), out[s], cells)
-            buf.update(row[2])
-        encoder.flow(st, seat, buf)
-        encoder.partial(partial, buf)
-        tensor = self.tensor
-        tensor[:self.zones_at] = 0.0
-        tensor[self.partial_at:] = 0.0
-        tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
+                shown: dict = {}
+                encoder.player(seat, s, counters, out[s], shown)
+                row = rows[s] = (copy_data(counters), out[s], shown)
+            head.update(row[2])
+        encoder.flow(st, seat, head)
+        line = [0.0] * self.zones_at
+        for i, v in head.items():
+            line[i] = v
+        tensor[:self.zones_at] = line
+        # the partial action: most steps have none, and then neither had the last most often
+        if partial or self.spelling:
+            tensor[self.partial_at:] = 0.0
+            spelt: dict = {}
+            encoder.partial(partial, spelt)
+            for i, v in spelt.items():
+                tensor[i] = v
+            self.spelling = bool(partial)
         return tensor

@@ -106,12 +106,8 @@ class DavitEnv(AECEnv):
     def observe(self, agent):
         seat = self._seat_of[agent]
         session = self._session
-        observation = session.observation(seat, self.encoder).copy()
-        mask = np.zeros(self.catalogue.size, np.int8)
-        legal = session.next_tokens(seat)
-        if legal:
-            mask[legal] = 1
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": session.observation(seat, self.encoder).copy(),
+                "action_mask": session.legal_mask(seat).copy()}
 
     def step(self, action):
         agent = self.agent_selection

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from ..errors import RunawayGameError
 from ..machine.waits import CHOOSE
 from ..play import decisions, views
@@ -109,9 +111,9 @@ class Session:
         decision) gets the ids it could start its action with: it will choose
         when its turn in the AEC order comes.
         """
-        return list(self.next_tokens(seat))
+        return list(self._next_tokens(seat))
 
-    def next_tokens(self, seat: int | None):
+    def _next_tokens(self, seat: int | None):
         """``legal_tokens`` without the copy: the list kept for the decision (do not change it)."""
         acting = self.acting()
         if acting is None:
@@ -121,6 +123,22 @@ class Session:
         if seat not in self.game.deciding_players:
             return ()
         return self._spellings(seat)[1].get((), ())
+
+    def legal_mask(self, seat: int):
+        """``legal_tokens(seat)`` as an int8 array over the catalogue, 1 at each legal id: kept for the decision,
+        so copy it before changing it."""
+        acting = self.acting()
+        if acting is None or (seat != acting and seat not in self.game.deciding_players):
+            return np.zeros(self.catalogue.size, np.int8)
+        prefix = tuple(self.prefix) if seat == acting else ()
+        spelt = self._spellings(seat)
+        found = spelt[2].get(prefix)
+        if found is None:
+            found = spelt[2][prefix] = np.zeros(self.catalogue.size, np.int8)
+            ids = spelt[1].get(prefix)
+            if ids:
+                found[ids] = 1
+        return found
 
     def _spellings(self, seat: int):
         found = self._spelt.get(seat)
@@ -143,7 +161,7 @@ class Session:
                 following.setdefault(seq[:k], set()).add(seq[k])
         # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
         following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
-        self._spelt[seat] = (sequences, following)
+        self._spelt[seat] = (sequences, following, {})   # and the masks made, by prefix (legal_mask)
         return self._spelt[seat]
 
     def step(self, token: int) -> None:
