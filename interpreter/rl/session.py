@@ -155,12 +155,17 @@ class Session:
             if seq in sequences and sequences[seq] != action:
                 raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
             sequences[seq] = action
+        # the ids that may follow each prefix, sorted once per decision: the mask, the check of a step and
+        # OpenSpiel all ask for them
         following: dict = {}
-        for seq in sequences:
-            for k in range(len(seq)):
-                following.setdefault(seq[:k], set()).add(seq[k])
-        # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
-        following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
+        if all(len(seq) == 1 for seq in sequences):   # most decisions: every action one id (distinct, above)
+            if sequences:
+                following[()] = sorted(seq[0] for seq in sequences)
+        else:
+            for seq in sequences:
+                for k in range(len(seq)):
+                    following.setdefault(seq[:k], set()).add(seq[k])
+            following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
         self._spelt[seat] = (sequences, following, {})   # and the masks made, by prefix (legal_mask)
         return self._spelt[seat]
 
