@@ -204,10 +204,9 @@ class StateEncoder:
         cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
         if len(kept) >= ZONES_KEPT:
             kept.clear()
-        if found is None and not open_zone:
+        if found is None:
             # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
-            # again, and copying each new one cost more than keeping saved); an open zone's, shared by the
-            # seats, are kept at once: the other seats are likely to ask for it next
+            # again, and copying each new one cost more than keeping saved)
             kept[key] = _SEEN
         elif _snapshot_safe(now, extra):
             kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
