@@ -17,6 +17,10 @@ the observation (who is asked, variables, counters, phase, the pending
 decision, the partial action) is small: variables and counters are kept
 with their cells and compared by value, the others written afresh.
 
+Only the engine's own methods are seen: a state changed by hand (a test
+swapping two things in ``game.state.zones``) is not, so put such a state in
+place as a new game (``env.reset_to(game)``, ``Session(..., start=game)``).
+
 A zone's cells depend only on its things, their properties, its own
 properties and whether the seat sees into it, so a zone the engine did not
 name keeps exactly the cells it had: the result is cell for cell the

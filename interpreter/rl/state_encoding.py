@@ -249,9 +249,17 @@ class StateEncoder:
                     rows[key] = row_cells
             cells.update(row_cells)
             cells[trows[tid] + 2] = position * per_thing
-        if hidden:   # each cell counts the hidden things it holds: counted in C, the sum the view's encoding adds up
-            sums = self.sums
-            for cell, n in Counter(chain.from_iterable(map(self.hidden_cells.__getitem__, hidden))).items():
+        if hidden:   # each cell counts the hidden things it holds, its value the sum the view's encoding adds up
+            sums, of = self.sums, self.hidden_cells
+            counts: dict
+            if len(hidden) > 4:   # counted in C (making a Counter costs more than a loop over a few)
+                counts = Counter(chain.from_iterable(map(of.__getitem__, hidden)))
+            else:
+                counts = {}
+                for tid in hidden:
+                    for cell in of[tid]:
+                        counts[cell] = counts.get(cell, 0) + 1
+            for cell, n in counts.items():
                 cells[row + cell] = sums[n]
         if extra:
             props_at = 2 + len(e.kinds) + len(e.public_index)
