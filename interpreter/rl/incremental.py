@@ -40,6 +40,9 @@ from ..play.state import copy_data
 from .state_encoding import StateEncoder
 
 _NEVER = object()   # a value nothing equals: the first look encodes the counters
+# variables and a seat's counters are kept with their cells when there are this many or more: comparing
+# and copying a few costs more than encoding them again (Kuhn poker's change at every step)
+FEW = 8
 
 
 class Following:
@@ -122,15 +125,22 @@ class _Seat:
         # the cells before the zones, written whole from a list (a few dozen): variables and counters kept with
         # their cells (a step changes few), the rest worked out afresh
         head: dict = {}
-        if st.vars != self.vars:
-            self.vars = copy_data(st.vars)
-            self.vars_cells = {}
-            encoder.globals(st.vars, self.vars_cells)
-        head.update(self.vars_cells)
+        variables = st.vars
+        if len(variables) < FEW:
+            encoder.globals(variables, head)
+        else:
+            if variables != self.vars:
+                self.vars = copy_data(variables)
+                self.vars_cells = {}
+                encoder.globals(variables, self.vars_cells)
+            head.update(self.vars_cells)
         rows, out = self.rows, st.out
         for s, counters in enumerate(st.pvars):
+            if len(counters) < FEW:
+                encoder.player(seat, s, counters, out[s], head)
+                continue
             if s >= len(rows):
-                rows.append((_NEVER, None, None))
+                rows.extend([(_NEVER, None, None)] * (s + 1 - len(rows)))
             row = rows[s]
             if counters != row[0] or out[s] != row[1]:
                 shown: dict = {}

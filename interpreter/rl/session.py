@@ -158,9 +158,8 @@ class Session:
         # the ids that may follow each prefix, sorted once per decision: the mask, the check of a step and
         # OpenSpiel all ask for them
         following: dict = {}
-        if all(len(seq) == 1 for seq in sequences):   # most decisions: every action one id (distinct, above)
-            if sequences:
-                following[()] = sorted(seq[0] for seq in sequences)
+        if set(map(len, sequences)) == {1}:   # most decisions: every action one id (distinct, above)
+            following[()] = sorted(seq[0] for seq in sequences)
         else:
             for seq in sequences:
                 for k in range(len(seq)):

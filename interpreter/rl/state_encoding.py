@@ -88,7 +88,10 @@ class StateEncoder:
 
     def value(self, v) -> float:
         """The scalar of a state value, as the view would encode it (kept by value: values that compare equal
-        encode alike, and a reference's encoding builds a dict)."""
+        encode alike, and a reference's encoding builds a dict); a number at once, as quick as the lookup."""
+        kind = v.__class__
+        if kind is int or kind is float or kind is bool or v is None:
+            return self.encoder.scalar(v)
         try:
             found = self.values.get(v)
         except TypeError:   # a list or a map
