@@ -53,6 +53,9 @@ class RuleRuntime:
     record: bool       # whether events are kept (a bot's playouts keep none)
     log: list
     item_loc: Location | None = None   # where the last assignment into an item was (the position is counted again)
+    # the zones whose things, their properties or the zone's own changed, for whoever set it (the RL
+    # environment's observations, interpreter/rl/incremental.py, then encode only those); None: nobody asks
+    changed: set | None = None
 
     if TYPE_CHECKING:   # defined by Game (play/game.py)
         def emit(self, event: dict) -> None: ...
@@ -195,6 +198,8 @@ class RuleRuntime:
             self.state.own_props(obj.id)[name] = value
             if isinstance(value, (list, dict)):
                 self.state.mark_deep(obj.id)
+            if self.changed is not None:
+                self.changed.add(self.state.where[obj.id])
             return
         if isinstance(obj, ZoneRef):
             if name not in self.ruleset.zone_props:
@@ -209,6 +214,8 @@ class RuleRuntime:
         if counted(value):
             hold(self, ("z", zid, name), value, None)
         st.own_zprops(zid)[name] = value
+        if self.changed is not None:
+            self.changed.add(zid)
         if name == "removed":   # the board changed: its breadth-first trees are looked up afresh
             st.board_key = None
         if isinstance(value, (list, dict)) and st.zprops_deep is not None:
@@ -263,6 +270,8 @@ class RuleRuntime:
         else:
             dest.append(thing.id)
         st.where[thing.id] = zone.id
+        if self.changed is not None:
+            self.changed.update((src, zone.id))
         up = (zone.defn.face == "up") if face is None else (face == "up")
         props = st.props[thing.id]
         if props.get("face_up") is not up or "known_to" in props:   # copied on write only when it changes
@@ -283,6 +292,8 @@ class RuleRuntime:
         new = (not props.get("face_up", False)) if up is None else bool(up)
         if props.get("face_up", False) != new:
             self.state.own_props(thing.id)["face_up"] = new
+            if self.changed is not None:
+                self.changed.add(self.state.where[thing.id])
             self.emit({"e": "flip", "thing": thing.id, "face_up": new})
 
     def let_see(self, who, thing, loc) -> None:
@@ -297,6 +308,8 @@ class RuleRuntime:
             self.state.mark_deep(t.id)
             if who.seat not in known:
                 known.append(who.seat)
+            if self.changed is not None:
+                self.changed.add(self.state.where[t.id])
         event = {"e": "peek", "player": who.seat, "only": [who.seat]}
         if isinstance(thing, list):
             event["things"] = [t.id for t in things]
@@ -319,6 +332,8 @@ class RuleRuntime:
         else:
             st.rng, shuffled = rng.shuffled(st.rng, items)
             st.zones[zone.id] = shuffled
+        if self.changed is not None:
+            self.changed.add(zone.id)
         self.emit({"e": "shuffle", "zone": zone.id, "name": key})
 
     def random_pick(self, items, name, loc):

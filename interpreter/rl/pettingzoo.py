@@ -35,6 +35,7 @@ class DavitEnv(AECEnv):
         self.metadata = dict(self.metadata, name=f"davit_{self.ruleset.id}_v0",
                              is_parallelizable=_only_simultaneous(self.ruleset))
         self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self._session = Session(self.ruleset, players, seed=0, reward=reward)
         self.catalogue = self._session.catalogue
         self.encoder = ObservationEncoder(self.ruleset, players, self.catalogue)
@@ -103,12 +104,10 @@ class DavitEnv(AECEnv):
             self.agent_selection = self.agents[0] if self.agents else None  # type: ignore[assignment]
 
     def observe(self, agent):
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         session = self._session
-        observation = session.observation(seat, self.encoder).copy()
-        mask = np.zeros(self.catalogue.size, np.int8)
-        mask[session.legal_tokens(seat)] = 1
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": session.observation(seat, self.encoder).copy(),
+                "action_mask": session.legal_mask(seat).copy()}
 
     def step(self, action):
         agent = self.agent_selection

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
 from ..errors import RunawayGameError
 from ..machine.waits import CHOOSE
-from ..play import views
+from ..play import decisions, views
 from ..play.game import Game
 from .catalogue import Catalogue, CatalogueError
+from .incremental import Following
 from .state_encoding import state_encoder
 
 REWARDS = ("win", "score")
@@ -45,6 +48,9 @@ class Session:
         self.record = record
         self.reward = reward
         self.catalogue = catalogue_for(ruleset, players)
+        # encoder -> its Following of this session's games (observation()): kept across games, as a new game
+        # of the same table differs from the last one's end in part only
+        self._following: dict = {}
         self.reset(seed, start)
 
     def reset(self, seed: int, start: Game | None = None) -> None:
@@ -69,7 +75,9 @@ class Session:
         other.game = self.game.clone()
         other.prefix = list(self.prefix)
         other._spelt = dict(self._spelt)
-        other._seen = dict(self._seen)
+        # the encodings are the Following's arrays, changed in place as this session goes on: not shared
+        other._seen = {seat: (view, None) for seat, (view, _) in self._seen.items()}
+        other._following = {}
         return other
 
     frozen = False   # a session no one changes any more (the OpenSpiel adapter's): copies share it
@@ -91,9 +99,10 @@ class Session:
 
     def acting(self) -> int | None:
         """The seat whose token comes next (None when the game is over)."""
-        if self.over:
+        st = self.game.state   # read directly: asked several times a step, through properties it cost more
+        if st.over or self.truncated:
             return None
-        return self.game.deciding_players[0]
+        return decisions.deciding(st.pending)[0]
 
     def legal_tokens(self, seat: int | None = None) -> list[int]:
         """The ids ``seat`` (default: the acting seat) may choose next.
@@ -102,43 +111,71 @@ class Session:
         decision) gets the ids it could start its action with: it will choose
         when its turn in the AEC order comes.
         """
+        return list(self._next_tokens(seat))
+
+    def _next_tokens(self, seat: int | None):
+        """``legal_tokens`` without the copy: the list kept for the decision (do not change it)."""
         acting = self.acting()
-        seat = acting if seat is None else seat
-        if acting is None or seat not in self.game.deciding_players:
-            return []
+        if acting is None:
+            return ()
+        if seat is None or seat == acting:
+            return self._spellings(acting)[1].get(tuple(self.prefix), ())
+        if seat not in self.game.deciding_players:
+            return ()
+        return self._spellings(seat)[1].get((), ())
+
+    def legal_mask(self, seat: int):
+        """``legal_tokens(seat)`` as an int8 array over the catalogue, 1 at each legal id: kept for the decision,
+        so copy it before changing it."""
+        acting = self.acting()
+        if acting is None or (seat != acting and seat not in self.game.deciding_players):
+            return np.zeros(self.catalogue.size, np.int8)
         prefix = tuple(self.prefix) if seat == acting else ()
-        return list(self._spellings(seat)[1].get(prefix, ()))
+        spelt = self._spellings(seat)
+        found = spelt[2].get(prefix)
+        if found is None:
+            found = spelt[2][prefix] = np.zeros(self.catalogue.size, np.int8)
+            ids = spelt[1].get(prefix)
+            if ids:
+                found[ids] = 1
+        return found
 
     def _spellings(self, seat: int):
-        if seat not in self._spelt:
-            sequences: dict = {}
-            for index, action in enumerate(self.game.legal_actions(seat)):
-                # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
-                seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
-                       else self.catalogue.spell(action))
-                if len(seq) > self.catalogue.max_length:   # the bound the OpenSpiel game declares rests on it
-                    raise CatalogueError(f"{action} is spelt in {len(seq)} ids, more than the catalogue's bound "
-                                         f"of {self.catalogue.max_length}")
-                if seq in sequences and sequences[seq] != action:
-                    raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
-                sequences[seq] = action
-            following: dict = {}
+        found = self._spelt.get(seat)
+        if found is not None:
+            return found
+        sequences: dict = {}
+        for index, action in enumerate(self.game.legal_actions(seat)):
+            # "choose" is reserved: no action of a ruleset has that id; a choice lists its options in order
+            seq = (self.catalogue.spell_choice(action.arg("option"), index) if action.name == CHOOSE
+                   else self.catalogue.spell(action))
+            if len(seq) > self.catalogue.max_length:   # the bound the OpenSpiel game declares rests on it
+                raise CatalogueError(f"{action} is spelt in {len(seq)} ids, more than the catalogue's bound "
+                                     f"of {self.catalogue.max_length}")
+            if seq in sequences and sequences[seq] != action:
+                raise CatalogueError(f"two legal actions get the same ids: {sequences[seq]} and {action}")
+            sequences[seq] = action
+        # the ids that may follow each prefix, sorted once per decision: the mask, the check of a step and
+        # OpenSpiel all ask for them
+        following: dict = {}
+        if set(map(len, sequences)) == {1}:   # most decisions: every action one id (distinct, above)
+            following[()] = sorted(seq[0] for seq in sequences)
+        else:
             for seq in sequences:
                 for k in range(len(seq)):
                     following.setdefault(seq[:k], set()).add(seq[k])
-            # sorted once per decision: the mask, the check of a step and OpenSpiel all ask for them
             following = {prefix: sorted(tokens) for prefix, tokens in following.items()}
-            self._spelt[seat] = (sequences, following)
+        self._spelt[seat] = (sequences, following, {})   # and the masks made, by prefix (legal_mask)
         return self._spelt[seat]
 
     def step(self, token: int) -> None:
         """Choose the next token of the acting seat's action; the action is applied when complete."""
-        if token not in self.legal_tokens():
+        acting = self.acting()
+        if acting is None or token not in self._spellings(acting)[1].get(tuple(self.prefix), ()):
             raise ValueError(f"action id {token!r} is not legal now (legal: {self.legal_tokens()[:20]})")
         self.prefix.append(int(token))
         self._seen = {}
-        # a legal token: not over
-        action = self._spellings(self.acting())[0].get(tuple(self.prefix))  # type: ignore[arg-type]
+        action = self._spellings(acting)[0].get(tuple(self.prefix))
         if action is None:
             return
         self.prefix = []
@@ -179,11 +216,20 @@ class Session:
         return view
 
     def observation(self, seat: int, encoder):
-        """The seat's encoded view (numpy array, kept until the next step: copy it before changing it), read
-        from the game's state as the encoder would read ``view(seat)``."""
+        """The seat's encoded view (numpy array, kept until the next step and then changed in place: copy it
+        to keep or change it), read from the game's state as the encoder would read ``view(seat)``. A session
+        that goes on follows the game's changes (:mod:`interpreter.rl.incremental`); a frozen one (a state of
+        the OpenSpiel adapter, asked once) encodes it whole."""
         view, encoded = self._seen.get(seat, (None, None))
         if encoded is None:
-            encoded = state_encoder(encoder).encode(self.game, seat, self.prefix if self.acting() == seat else ())
+            partial = self.prefix if self.acting() == seat else ()
+            if self.frozen:
+                encoded = state_encoder(encoder).encode(self.game, seat, partial)
+            else:
+                following = self._following.get(encoder)
+                if following is None:
+                    following = self._following[encoder] = Following(state_encoder(encoder))
+                encoded = following.encode(self.game, seat, partial)
             self._seen[seat] = (view, encoded)
         return encoded
 

@@ -15,6 +15,9 @@ trade places.
 """
 from __future__ import annotations
 
+from collections import Counter
+from itertools import accumulate, chain, repeat
+
 import numpy as np
 
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, encode
@@ -73,36 +76,84 @@ class StateEncoder:
             self.static_cells[t.id] = [(e.thing_prop_slots[k], e.scalar(v)) for k, v in static.items()
                                        if k in e.thing_prop_slots and v is not None]
         self.face_up_slot = e.thing_prop_slots.get("face_up")
+        # n things' share of a count, added up one by one as the view's encoding does (the same float to the bit)
+        self.sums = list(accumulate(repeat(e.per_thing, len(table.thing_list)), initial=0.0))
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
+        self.shown: dict = {}        # (observer, seat) -> the counters of seat's row the observer sees: (j, name)
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
-        self.rows: dict = {}         # (thing, zone, position, properties) -> the cells of its row
+        self.rows: dict = {}         # (thing, zone, properties) -> the cells of its row but its place
+        self.values: dict = {}       # a value -> its scalar
+        self.trows = {tid: e.offsets["things"] + i * e.thing_width for tid, i in e.thing_index.items()}
 
     def value(self, v) -> float:
-        """The scalar of a state value, as the view would encode it."""
-        return self.encoder.scalar(v if v.__class__ in _PLAIN else encode(v))
+        """The scalar of a state value, as the view would encode it (kept by value: values that compare equal
+        encode alike, and a reference's encoding builds a dict); a number at once, as quick as the lookup."""
+        kind = v.__class__
+        if kind is int or kind is float or kind is bool or v is None:
+            return self.encoder.scalar(v)
+        try:
+            found = self.values.get(v)
+        except TypeError:   # a list or a map
+            return self.encoder.scalar(encode(v))
+        if found is None:
+            if len(self.values) >= ROWS_KEPT:
+                self.values.clear()
+            found = self.values[v] = self.encoder.scalar(v if v.__class__ in _PLAIN else encode(v))
+        return found
 
     def encode(self, g, seat: int, partial=(), out=None):
-        e, st = self.encoder, g.state
-        buf = {}
+        e = self.encoder
+        buf: dict = {}
+        self.head(g, seat, buf)
+        self._zones(g, seat, buf)
+        self.partial(partial, buf)
+        tensor = np.zeros(e.size, np.float32) if out is None else out
+        if out is not None:
+            tensor[:] = 0.0
+        if buf:
+            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
+        return tensor
+
+    def head(self, g, seat: int, buf: dict) -> None:
+        """The cells before the zones (you, over, globals, players, phase, pending) into ``buf``."""
+        st = g.state
+        self.globals(st.vars, buf)
+        for s, counters in enumerate(st.pvars):
+            self.player(seat, s, counters, st.out[s], buf)
+        self.flow(st, seat, buf)
+
+    def globals(self, variables: dict, buf: dict) -> None:
+        """The cells of the global variables."""
+        e, value = self.encoder, self.value
+        index, base = e.global_index, e.offsets["globals"]
+        for name, v in variables.items():
+            i = index.get(name)
+            if i is not None:
+                buf[base + i] = value(v)
+
+    def player(self, seat: int, s: int, counters: dict, out, buf: dict) -> None:
+        """The cells of seat ``s``'s row as ``seat`` sees it: out, and each counter ``seat`` may see."""
+        e = self.encoder
+        row = e.offsets["players"] + s * (1 + 2 * len(e.pvars))
+        buf[row] = float(bool(out))
+        shown = self.shown.get((seat, s))
+        if shown is None:   # which counters a seat sees of another is declared: worked out once
+            shown = self.shown[seat, s] = [(j, name) for j, (name, visibility) in enumerate(self.visibility)
+                                           if visibility == "everyone" or (visibility == "owner" and seat == s)]
+        counter = e.counter
+        for j, name in shown:
+            if name in counters:
+                v = counters[name]
+                buf[row + 1 + 2 * j] = counter(j, v if v.__class__ in _PLAIN else encode(v))
+                buf[row + 2 + 2 * j] = 1.0
+
+    def flow(self, st, seat: int, buf: dict) -> None:
+        """The cells of who is asked, whether the game is over, the phases and the pending decision."""
+        e = self.encoder
         at = e.offsets
         buf[at["you"] + seat] = 1.0
         buf[at["over"]] = float(bool(st.over))
-        value = self.value
-        base = at["globals"]
-        for name, v in st.vars.items():
-            i = e.global_index.get(name)
-            if i is not None:
-                buf[base + i] = value(v)
-        width = 1 + 2 * len(e.pvars)
-        for s, counters in enumerate(st.pvars):
-            row = at["players"] + s * width
-            buf[row] = float(bool(st.out[s]))
-            for j, (name, visibility) in enumerate(self.visibility):
-                if name in counters and (visibility == "everyone" or (visibility == "owner" and seat == s)):
-                    v = counters[name]
-                    buf[row + 1 + 2 * j] = e.counter(j, v if v.__class__ in _PLAIN else encode(v))
-                    buf[row + 2 + 2 * j] = 1.0
         for name in st.phase:
             i = e.phase_index.get(name)
             if i is not None:
@@ -118,54 +169,56 @@ class StateEncoder:
             i = e.decision_index.get(pending.get("name")) if pending.get("name") else None
             if i is not None:
                 buf[row + len(KINDS) + 1 + e.players + i] = 1.0
-        self._zones(g, seat, buf)
+
+    def partial(self, partial, buf: dict) -> None:
+        """The cells of the ids the seat has chosen so far for the action it spells, into ``buf``."""
+        e = self.encoder
+        at = e.offsets["partial"]
         for token in partial:
-            buf[at["partial"] + token] = buf.get(at["partial"] + token, 0.0) + e.per_token
-        tensor = np.zeros(e.size, np.float32) if out is None else out
-        if out is not None:
-            tensor[:] = 0.0
-        if buf:
-            tensor[np.fromiter(buf.keys(), np.intp, len(buf))] = np.fromiter(buf.values(), np.float32, len(buf))
-        return tensor
+            buf[at + token] = buf.get(at + token, 0.0) + e.per_token
 
     def _zones(self, g, seat, buf):
+        for zid, items in g.state.zones.items():
+            cells = self.zone(g, seat, zid, items)
+            if cells:
+                buf.update(cells)
+
+    def zone(self, g, seat, zid, items) -> dict | None:
+        """The cells of zone ``zid`` (holding ``items``) and of the things in it that ``seat`` sees; None for
+        the box and an empty zone without properties (nothing to write). Do not change the dict returned."""
+        if zid == "box":
+            return None
         st = g.state
-        every_prop, kept = st.props, self.kept
-        get_props = every_prop.__getitem__
+        extra = st.zprops.get(zid)
+        if not items and not extra:
+            return None
+        # a zone's cells follow from its things in order, their properties and its own: kept, and checked
+        # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
+        # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
+        now = list(map(st.props.__getitem__, items))
+        open_zone = self._open(g, seat, zid)
+        if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
+            return self._zone_cells(zid, items, now, extra, open_zone, seat)
+        kept = self.kept
+        key = (-1 if open_zone else seat, zid, tuple(items))   # a zone open to a seat shows every such seat alike
+        found = kept.get(key)
+        if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
+            return found[2]
+        cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
+        if len(kept) >= ZONES_KEPT:
+            kept.clear()
+        if found is None:
+            # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
+            # again, and copying each new one cost more than keeping saved)
+            kept[key] = _SEEN
+        elif _snapshot_safe(now, extra):
+            kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
+        return cells
+
+    def _open(self, g, seat, zid) -> bool:
         open_zones = self.open_zones.get(seat)
         if open_zones is None:   # a zone's visibility and owner are the table's: the same for every state
             open_zones = self.open_zones[seat] = {}
-        for zid, items in st.zones.items():
-            if zid == "box":
-                continue
-            extra = st.zprops.get(zid)
-            if not items and not extra:
-                continue
-            # a zone's cells follow from its things in order, their properties and its own: kept, and checked
-            # with comparisons that run in C (reading a big board's things one by one was most of an encoding).
-            # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
-            now = list(map(get_props, items))
-            if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
-                buf.update(self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat))
-                continue
-            key = (seat, zid, tuple(items))
-            found = kept.get(key)
-            if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
-                buf.update(found[2])
-                continue
-            cells = self._zone_cells(zid, items, now, extra, self._open(g, seat, zid, open_zones), seat)
-            if len(kept) >= ZONES_KEPT:
-                kept.clear()
-            if found is None:
-                # seen once: the copies wait until it comes back (a hand of cards seldom holds the same cards
-                # again, and copying each new one cost more than keeping saved)
-                kept[key] = _SEEN
-            elif _snapshot_safe(now, extra):
-                kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
-            buf.update(cells)
-
-    @staticmethod
-    def _open(g, seat, zid, open_zones) -> bool:
         found = open_zones.get(zid)
         if found is None:
             found = open_zones[zid] = zone_open_to(g, seat, zid)
@@ -176,28 +229,41 @@ class StateEncoder:
         e = self.encoder
         zi = e.zone_index[zid]
         row = e.offsets["zones"] + zi * e.zone_width
-        per_thing, rows = e.per_thing, self.rows
+        per_thing, rows, trows = e.per_thing, self.rows, self.trows
         cells = {row: len(items) * per_thing}
+        hidden = []
         for position, (tid, props) in enumerate(zip(items, props_list)):
             if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
-                for cell in self.hidden_cells[tid]:
-                    cells[row + cell] = cells.get(row + cell, 0.0) + per_thing
+                hidden.append(tid)
                 continue
-            # a seen thing's row, kept by its place and properties: a zone seldom met twice (a hand of cards)
-            # still holds things met before in the same place
+            # a seen thing's row but its place, kept by its zone and properties: a zone seldom met twice (a hand
+            # of cards, a pile after a draw) still holds things met before; the place is written apart
             key: tuple | None
             try:
-                key = (tid, zi, position, tuple(props.items()))
+                key = (tid, zi, tuple(props.items()))
                 row_cells = rows.get(key)
             except TypeError:   # a list or map among the properties: not kept
                 key = row_cells = None
             if row_cells is None:
-                row_cells = self._thing_row(tid, zi, position, props)
+                row_cells = self._thing_row(tid, zi, props)
                 if key is not None:
                     if len(rows) >= ROWS_KEPT:
                         rows.clear()
                     rows[key] = row_cells
             cells.update(row_cells)
+            cells[trows[tid] + 2] = position * per_thing
+        if hidden:   # each cell counts the hidden things it holds, its value the sum the view's encoding adds up
+            sums, of = self.sums, self.hidden_cells
+            counts: dict
+            if len(hidden) > 4:   # counted in C (making a Counter costs more than a loop over a few)
+                counts = Counter(chain.from_iterable(map(of.__getitem__, hidden)))
+            else:
+                counts = {}
+                for tid in hidden:
+                    for cell in of[tid]:
+                        counts[cell] = counts.get(cell, 0) + 1
+            for cell, n in counts.items():
+                cells[row + cell] = sums[n]
         if extra:
             props_at = 2 + len(e.kinds) + len(e.public_index)
             for j, name in enumerate(e.zone_props):
@@ -205,12 +271,13 @@ class StateEncoder:
                     cells[row + props_at + j] = self.value(extra[name])
         return cells
 
-    def _thing_row(self, tid, zi, position, props) -> dict:
-        """The cells of a seen thing's row: seen, its zone, its place there, face up, its declared properties."""
+    def _thing_row(self, tid, zi, props) -> dict:
+        """The cells of a seen thing's row but its place in the zone: seen, its zone, face up, its declared
+        properties."""
         e = self.encoder
-        trow = e.offsets["things"] + e.thing_index[tid] * e.thing_width
+        trow = self.trows[tid]
         face_up = float(bool(props.get("face_up")))
-        cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 2: position * e.per_thing, trow + 3: face_up}
+        cells = {trow: 1.0, trow + 1: (zi + 1) * e.per_zone, trow + 3: face_up}
         for slot, v in self.static_cells[tid]:
             cells[trow + slot] = v
         if self.face_up_slot is not None:   # the view's entry holds the truth value: encoded as a value
