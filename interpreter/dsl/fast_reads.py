@@ -39,6 +39,11 @@ THING_ZONE = "g.table.zones[g.state.where[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
 THING_FACE_UP = "g.state.props[{x}.id].get('face_up', False)"
 PLAYER_SEAT = "{x}.seat"
+# what a zone answers itself, where no declared property or printed attribute of any zone takes the name
+# ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
+# properties by the engine, so it is never written out here
+ZONE_FIELD = {"count": "{len}(g.state.zones[{x}.id])", "empty": "not g.state.zones[{x}.id]",
+              "id": "{x}.id", "name": "{x}.name"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -103,6 +108,8 @@ def _thing(gen, layout, name, key, x, fallback):
 
 def _zone(gen, layout, name, key, x, fallback):
     if name in ZONE_BUILTINS:
+        if name in ZONE_FIELD and name not in layout.zone_props and name not in layout.zone_attrs:
+            return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
         return None
     if name in layout.zone_attrs:
         if name in layout.zone_props:
@@ -129,6 +136,27 @@ def _player(layout, name, key, x):
 
 
 EMPTY: dict = {}   # read only: a zone with no dynamic property set
+
+
+def receiver_reader(new_generator, layout: Layout | None, name: str):
+    """``read(g, obj, loc)`` for ``.name`` on a receiver that is no bare variable (``pawn_of(p).zone``): the
+    read :func:`inline_read` writes out, as a generated function of its own (one per name and ruleset,
+    made with a generator from ``new_generator()``), so the receiver is worked out once; the reader of
+    :func:`reader_for` where nothing can be written out."""
+    general = reader_for(layout, name)
+    if layout is None:
+        return general
+    key = ("receiver", name)
+    found = layout.readers.get(key)
+    if found is None:
+        gen = new_generator()
+        obj, where = gen.fresh("_a"), gen.fresh("_a")
+        code = inline_read(gen, layout, name, obj, f"{gen.bind(general, '_r')}(g, {obj}, {where})")
+        # unwrapped: an error is located at the caller's node, as a call of the general reader's is
+        found = general if code is None else \
+            gen.function([f"return {code}"], None, f"g, {obj}, {where}", wrapped=False)
+        layout.readers[key] = found
+    return found
 
 
 def reader_for(layout: Layout | None, name: str):

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..machine import attributes, rng
-from ..machine.budget import too_big
+from ..machine.budget import MAX_SMALL_INT, too_big
 from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
 from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
 from .visibility import seers_of, watchers
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ..rules.model import Ruleset
     from ..rules.table import Table
     from .state import State
+
+
+SMALL_INT_LOW, SMALL_INT_HIGH = -MAX_SMALL_INT, MAX_SMALL_INT   # the whole numbers the state may keep
 
 
 def checked_size(value, loc=None):
@@ -203,6 +206,18 @@ class RuleRuntime:
             return
         raise GameError(f"cannot set '{name}' on a {type_name(obj)}", loc)
 
+    def set_thing_prop(self, obj, name, value, loc) -> None:
+        """``obj.name = value`` where ``name`` is a declared thing property (the compiler knows): a small
+        number, a flag, none or a short text set on a thing at once, as :meth:`set_attr` would set it
+        (nothing to check, hold or mark); anything else through :meth:`set_attr`."""
+        kind = value.__class__
+        if obj.__class__ is ThingRef and (kind is bool or value is None or kind is float
+                                          or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)
+                                          or (kind is str and len(value) < CHARS_PER_ITEM)):
+            self.state.own_props(obj.id)[name] = value
+        else:
+            self.set_attr(obj, name, value, loc)
+
     def set_zone_prop(self, zid, name, value) -> None:
         checked_size(value)
         st = self.state
@@ -224,7 +239,7 @@ class RuleRuntime:
         return zone
 
     def zone_things(self, zone) -> list:
-        if isinstance(zone, ZoneRef):
+        if zone.__class__ is ZoneRef:
             things = self.table.things
             return [things[t] for t in self.state.zones[zone.id]]
         if isinstance(zone, list):
@@ -244,14 +259,17 @@ class RuleRuntime:
         return None
 
     def move_thing(self, thing, zone, at, face, loc) -> None:
-        if not isinstance(thing, ThingRef):
+        if thing.__class__ is not ThingRef:
             raise GameError(f"move() needs a thing, got {type_name(thing)}", loc)
-        if not isinstance(zone, ZoneRef):
+        if zone.__class__ is not ZoneRef:
             raise GameError(f"move() needs a zone to move to, got {type_name(zone)}", loc)
-        why = self.can_enter(thing, zone, loc)
-        if why is not None:
-            raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
         st = self.state
+        zdef = zone.defn
+        if zdef.capacity is not None or zdef.admit is not None or zone.id in st.zprops:
+            # a zone that may refuse (a capacity, an admission rule, a property such as `removed`)
+            why = self.can_enter(thing, zone, loc)
+            if why is not None:
+                raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
         src = st.where[thing.id]
         was_seen = watchers(self, thing.id, src) if self.record else None
         st.zones[src].remove(thing.id)
@@ -277,7 +295,7 @@ class RuleRuntime:
             self.log.append(event)
 
     def set_face(self, thing, up, loc) -> None:
-        if not isinstance(thing, ThingRef):
+        if thing.__class__ is not ThingRef:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
         props = self.state.props[thing.id]
         new = (not props.get("face_up", False)) if up is None else bool(up)
