@@ -26,6 +26,7 @@ from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .fast_reads import inline_read, reader_for, receiver_reader
+from .inline_calls import inlined_call
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -411,6 +412,9 @@ class Generator:
                            code="effect-in-condition")
         info.used = True
         self.env.used_functions.add(name)
+        inlined = inlined_call(self, n, name, info)
+        if inlined is not None:
+            return inlined
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")

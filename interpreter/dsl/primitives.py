@@ -84,7 +84,10 @@ def collection_of(g: GameHost, value, loc):
 @builtin_value("players")
 def _players(g: GameHost):
     """The seats still in the game, in seat order."""
-    return [p for p in g.table.players if not g.state.out[p.seat]]
+    out = g.state.out
+    if True not in out:   # nobody out (the common case): every seat, as a new list
+        return list(g.table.players)
+    return [p for p in g.table.players if not out[p.seat]]
 
 
 @builtin_value("all_players")

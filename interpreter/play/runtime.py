@@ -301,7 +301,8 @@ class RuleRuntime:
         new = (not props.get("face_up", False)) if up is None else bool(up)
         if props.get("face_up", False) != new:
             self.state.own_props(thing.id)["face_up"] = new
-            self.emit({"e": "flip", "thing": thing.id, "face_up": new})
+            if self.record:   # no event built for nobody (simulate, the bots)
+                self.emit({"e": "flip", "thing": thing.id, "face_up": new})
 
     def let_see(self, who, thing, loc) -> None:
         """``peek``: the player sees ``thing`` (a thing, or a list of things) from now on. One event per peek,
@@ -367,12 +368,14 @@ class RuleRuntime:
             raise GameError(f"score() needs a player, got {type_name(who)}", loc)
         counter = self.ruleset.score_counter
         pv = self.state.pvars[who.seat]
-        saved = self.record
-        self.record = False
+        if not self.record:   # no event to keep: nothing to silence, no event built
+            self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
+            return
+        self.record = False   # the score event below says it, not set_attr's own
         try:
             self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
         finally:
-            self.record = saved
+            self.record = True
         self.emit({"e": "score", "player": who.seat, "delta": amount, "total": pv[counter],
                    "reason": None if reason is None else str(reason)})
 
