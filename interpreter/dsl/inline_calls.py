@@ -1,9 +1,9 @@
 """Small ``value:`` functions written out at their calls, their arguments being plain variables.
 
-A rule such as ``filter(things("passenger"), t -> mine(player, t) and on_ship(t))``
-calls ``mine`` once per passenger, every time the actions are listed: in
-six-player Collapsible D 190,000 calls a game sample, each costing more
-than the two attribute reads inside. Where the call's arguments are bare
+A rule such as ``filter(things("piece"), t -> mine(player, t) and placed(t))``
+calls ``mine`` once per piece, every time the actions are listed: in a
+large game that is hundreds of thousands of calls, each costing more than
+the two attribute reads inside. Where the call's arguments are bare
 variables or literals (so that using one twice costs nothing and changes
 nothing), the function's expression is generated in place of the call.
 
