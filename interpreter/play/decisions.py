@@ -523,7 +523,7 @@ def commit(g, action: Action) -> None:
     if held is None or held[0] is not pending:
         held = g.committed = (pending, {})
     held[1][action.player] = action
-    if deciding(pending):
+    if len(pending["commits"]) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
     g.state.pending = None
     g.committed = None

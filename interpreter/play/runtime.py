@@ -274,7 +274,9 @@ class RuleRuntime:
         was_seen = watchers(self, thing.id, src) if self.record else None
         st.zones[src].remove(thing.id)
         dest = st.zones[zone.id]
-        if at == "top":
+        if at == "bottom":   # the default: asked first
+            dest.append(thing.id)
+        elif at == "top":
             dest.insert(0, thing.id)
         elif isinstance(at, int) and not isinstance(at, bool):
             dest.insert(max(0, at - 1), thing.id)
