@@ -25,7 +25,7 @@ from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import inline_read, reader_for, receiver_reader
+from .fast_reads import inline_read, reader_for, receiver_reader, thing_prop_write
 from .inline_calls import inlined_call
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
@@ -480,7 +480,7 @@ class Generator:
             if env.layout is not None and attr in env.layout.thing_props and attr not in env.player_attrs \
                     and attr not in env.zone_props:
                 # a declared thing property and nothing else: set on a thing without set_attr's search
-                return [f"g.set_thing_prop({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
+                return thing_prop_write(self.expr(target.obj), attr, s.value if op is None else None, value, where)
             return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
         if isinstance(target, ast.Index):
             base = target.obj

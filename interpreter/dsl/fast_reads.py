@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING
 
 from ..machine import attributes
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
+from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
+from . import ast
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -136,6 +138,24 @@ def _player(layout, name, key, x):
 
 
 EMPTY: dict = {}   # read only: a zone with no dynamic property set
+
+
+def thing_prop_write(obj: str, name: str, value_node, value: str, where: str) -> list[str]:
+    """Lines setting declared thing property ``name`` of ``obj`` (source) to ``value`` (source).
+
+    A literal the state may keep as it is (a flag, none, a number of a few digits, the empty text:
+    nothing to check, hold or mark) is set in place on a thing, ``set_attr`` taking any other object;
+    any other value goes through ``set_thing_prop``, which checks it first."""
+    literal = value_node.value if isinstance(value_node, ast.Const) else _NOT_LITERAL
+    kind = type(literal)
+    if not (kind is bool or literal is None or kind is float or literal == ""
+            or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
+        return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
+    return ["_t = " + obj, "if _t.__class__ is _TR:", f"    g.state.own_props(_t.id)[{name!r}] = {value}",
+            "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+
+
+_NOT_LITERAL = object()
 
 
 def receiver_reader(new_generator, layout: Layout | None, name: str):

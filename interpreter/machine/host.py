@@ -44,6 +44,8 @@ class HostState(Protocol):
     added_arcs: dict | None
     board_key: tuple | None
 
+    def own_props(self, tid: str) -> dict: ...   # a thing's properties, to change (copied first if shared)
+
 
 class HostTable(Protocol):
     """The fixed pieces of one game's table (:class:`interpreter.rules.table.Table`)."""
