@@ -47,18 +47,21 @@ def test_an_error_inside_a_written_out_function_names_the_function(tmp_path):
 def test_only_small_value_functions_that_call_none_are_written_out(tmp_path):
     rs = load(tmp_path, {
         "variables": {"n": 0},
-        "functions": {"twice": {"params": ["x"], "value": "x * 2"},
+        "functions": {"twice": {"params": ["x"], "value": "x * 2 + 1"},
+                      "double": {"params": ["x"], "value": "x * 2"},
                       "calls": {"params": ["x"], "value": "twice(x) + 1"},
                       "steps": {"params": ["x"], "do": "return x + 1"},
                       "moves": {"params": ["x"], "value": "x + n"}},
-        "flow": [{"do": "a = 1\nn = twice(a) + calls(a) + steps(a) + moves(a)"}],
+        "flow": [{"do": "a = 1\nn = twice(a) + double(a) + calls(a) + steps(a) + moves(a)"}],
     })
     game = Game(rs, 1, seed=1)
-    assert game.state.vars["n"] == 2 + 3 + 2 + 1
+    assert game.state.vars["n"] == 3 + 2 + 4 + 2 + 1
     if fast_paths.on():
-        inlinable = {name: rs.functions[name].inlinable for name in ("twice", "calls", "steps", "moves")}
-        # twice reads only its argument: its answers are kept (state_free), cheaper than written out
-        assert inlinable == {"twice": False, "calls": False, "steps": False, "moves": True}
+        names = ("twice", "double", "calls", "steps", "moves")
+        inlinable = {name: rs.functions[name].inlinable for name in names}
+        # twice reads only its argument and does two operations: its answers are kept (state_free), cheaper
+        # than written out; double is one operation, too small to keep
+        assert inlinable == {"twice": False, "double": True, "calls": False, "steps": False, "moves": True}
 
 
 @pytest.mark.parametrize("rid", ["collapsible-d", "titanic"])

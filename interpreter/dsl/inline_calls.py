@@ -12,7 +12,8 @@ does or charges qualifies: a ``value:`` function (a ``do:`` function's call
 is charged as work), small, that changes nothing, asks nobody, calls no
 ruleset function (no recursion; a function that calls one is charged a unit
 per call) and whose answers are not kept on the table (``state_free``:
-those are cheaper looked up). Its body is generated exactly as its own
+those are cheaper looked up; one that reads only its arguments but is too
+small to keep is written out). Its body is generated exactly as its own
 compile generates it: its parameters as its only locals, none of the
 caller's names in view, each node's line mapped to the function's own
 ``file:line:col``. Turned off with the other fast paths (the layout is None).
@@ -20,7 +21,7 @@ caller's names in view, each node's line mapped to the function's own
 from __future__ import annotations
 
 from . import ast
-from .state_free import depends_on_arguments_alone
+from .state_free import depends_on_arguments_alone, worth_keeping
 
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
 
@@ -62,4 +63,5 @@ def _decide(env, name, info) -> bool:
             return False
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in env.functions:
             return False
-    return not depends_on_arguments_alone(name, env)
+    # a function whose answers are kept on the table (state_free.kept_if_fixed) is cheaper looked up
+    return not (depends_on_arguments_alone(name, env) and worth_keeping(info.body[0].value))
