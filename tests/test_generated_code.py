@@ -34,6 +34,7 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",
               "get", "players", "owner",
+              "defn", "capacity", "things",   # a zone's fullness and top thing, written out
               "record"}   # a log line is worked out only when the log is kept (`if g.record`)
 
 

@@ -73,6 +73,6 @@ def test_zone_reads_through_any_receiver_answer_as_the_reader_does(rid):
     play_out(game, make_agents("random", rs.max_players, 3), max_decisions=20)
     snippets = SnippetCompiler(rs)
     zones = list(game.table.zones.values())
-    for name in ("count", "empty", "id", "name", "things", "top"):
+    for name in ("count", "empty", "id", "name", "things", "top", "full"):
         through = [snippets.evaluate(game, f"zone({z.id!r}).{name}") for z in zones]
         assert through == [game.get_attr(z, name, None) for z in zones], name

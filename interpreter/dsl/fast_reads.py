@@ -45,7 +45,9 @@ PLAYER_SEAT = "{x}.seat"
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
 # properties by the engine, so it is never written out here
 ZONE_FIELD = {"count": "{len}(g.state.zones[{x}.id])", "empty": "not g.state.zones[{x}.id]",
-              "id": "{x}.id", "name": "{x}.name"}
+              "id": "{x}.id", "name": "{x}.name",
+              "full": "({x}.defn.capacity is not None and {len}(g.state.zones[{x}.id]) >= {x}.defn.capacity)",
+              "top": "(g.table.things[g.state.zones[{x}.id][0]] if g.state.zones[{x}.id] else None)"}
 SCALARS = (bool, int, float, str, type(None))
 
 
