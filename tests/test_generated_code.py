@@ -35,6 +35,7 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",
               "get", "players", "owner",
               "defn", "capacity", "things",   # a zone's fullness and top thing, written out
+              "num_players",
               "record"}   # a log line is worked out only when the log is kept (`if g.record`)
 
 

@@ -216,8 +216,9 @@ class Generator:
             return self.node(n, f"g.state.vars[{name!r}]")
         if name in self.env.constants:
             return self.node(n, f"g.table.constants[{name!r}]")
-        if name in BUILTIN_VALUES:
-            return self.node(n, f"{self.bind(BUILTIN_VALUES[name])}(g)")
+        if name in BUILTIN_VALUES:   # num_players is fixed for the table: read, not called
+            read = "g.table.num_players" if name == "num_players" else f"{self.bind(BUILTIN_VALUES[name])}(g)"
+            return self.node(n, read)
         if name in self.env.zones:
             return self.node(n, f"g.table.zones[{name!r}]")
         if name in PRIMITIVES or name in self.env.functions:
