@@ -25,7 +25,7 @@ from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import inline_read, reader_for, receiver_reader, thing_prop_write
+from .fast_reads import declared_write, inline_read, reader_for, receiver_reader
 from .inline_calls import inlined_call
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
@@ -478,10 +478,10 @@ class Generator:
             if op is not None:
                 old = f"{self.bind(attributes.reader(attr), '_r')}(g, {self.expr(target.obj)}, {where})"
                 value = self.arith(s.op, old, value, target, s.value, s)
-            if env.layout is not None and attr in env.layout.thing_props and attr not in env.player_attrs \
-                    and attr not in env.zone_props:
-                # a declared thing property and nothing else: set on a thing without set_attr's search
-                return thing_prop_write(self.expr(target.obj), attr, s.value if op is None else None, value, where)
+            # a declared thing property or player variable and nothing else: set without set_attr's search
+            written = declared_write(env, self.expr(target.obj), attr, s.value if op is None else None, value, where)
+            if written is not None:
+                return written
             return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
         if isinstance(target, ast.Index):
             base = target.obj

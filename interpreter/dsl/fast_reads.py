@@ -142,19 +142,31 @@ def _player(layout, name, key, x):
 EMPTY: dict = {}   # read only: a zone with no dynamic property set
 
 
-def thing_prop_write(obj: str, name: str, value_node, value: str, where: str) -> list[str]:
-    """Lines setting declared thing property ``name`` of ``obj`` (source) to ``value`` (source).
+def declared_write(env, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
+    """Lines setting ``<obj>.<name>`` to ``value`` (sources) where the declarations leave ``name`` one place
+    to live, or None for ``set_attr``. ``value_node`` is the value's syntax tree (None: ``+=`` and kin).
 
-    A literal the state may keep as it is (a flag, none, a number of a few digits, the empty text:
-    nothing to check, hold or mark) is set in place on a thing, ``set_attr`` taking any other object;
-    any other value goes through ``set_thing_prop``, which checks it first."""
+    A declared thing property is set by ``set_thing_prop``, or, for a literal the state keeps as it is (a
+    flag, none, a number of a few digits, the empty text: nothing to check, hold or mark), in place on a
+    thing. A player variable set to a flag, none or the empty text (no bounds apply to those) is set in
+    place on a player when nobody keeps the log (``set_attr`` logs the change). Any other object, and
+    anything else, goes through ``set_attr``."""
+    layout = env.layout
+    if layout is None:
+        return None
     literal = value_node.value if isinstance(value_node, ast.Const) else _NOT_LITERAL
     kind = type(literal)
-    if not (kind is bool or literal is None or kind is float or literal == ""
-            or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
-        return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
-    return ["_t = " + obj, "if _t.__class__ is _TR:", f"    g.state.own_props(_t.id)[{name!r}] = {value}",
-            "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+    flag = kind is bool or literal is None or literal == ""
+    if name in layout.thing_props and name not in env.player_attrs and name not in env.zone_props:
+        if not (flag or kind is float or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
+            return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
+        return ["_t = " + obj, "if _t.__class__ is _TR:", f"    g.state.own_props(_t.id)[{name!r}] = {value}",
+                "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+    if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
+        return ["_t = " + obj, "if _t.__class__ is _PR and not g.record:",
+                f"    g.state.pvars[_t.seat][{name!r}] = {value}",
+                "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+    return None
 
 
 _NOT_LITERAL = object()
