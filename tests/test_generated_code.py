@@ -29,10 +29,13 @@ FIXED = {"g", "L", "st", "frame", "stack", "limit", "was_over", "pc", "n", "_mem
 BOUND = re.compile(r"^_[a-z]\d+$")
 # the attributes it may read: the game's state, the table, an instruction's slots
 ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",
-              "set_var", "set_attr", "set_item",
+              "set_var", "set_attr", "set_item", "set_thing_prop", "own_props",
+              "work",   # the work budget, counted inline (dsl/expressions.py: charged)
               # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",
               "get", "players", "owner",
+              "defn", "capacity", "things",   # a zone's fullness and top thing, written out
+              "num_players",
               "record"}   # a log line is worked out only when the log is kept (`if g.record`)
 
 

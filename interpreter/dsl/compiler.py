@@ -42,6 +42,8 @@ class FunctionInfo:
     value_location: Location | None = None
     used: bool = False
     source: object = None        # the text ``body`` was parsed from (for snippet_memo), if known
+    value: bool = False          # a `value:` function (one expression), not a `do:` block
+    inlinable: bool | None = None   # written out at its calls (dsl/inline_calls.py); None: not decided yet
 
 
 @dataclass

@@ -61,7 +61,7 @@ def direct_function(gen, body, params: tuple, max_steps: int, changes_game: bool
     names = [gen.fresh("_a") for _ in params]
     locals_ = ", ".join(f"{name!r}: {arg}" for name, arg in zip(params, names))
     # a call is work: a function that calls itself twice stops within the budget
-    lines = [f"_charge(g, {CALL_WORK}, _loc)", "L = {" + locals_ + "}", "n = 0"]
+    lines = [*budget.charged(CALL_WORK, "_loc"), "L = {" + locals_ + "}", "n = 0"]
     if changes_game:
         lines.append("was_over = g.state.over")
     _block(gen, body, lines, 0, Shape(gen.literal(max_steps), changes_game))
@@ -105,7 +105,7 @@ def _statement(gen, s, out, depth, shape):
         _block(gen, s.body, out, depth + 1, shape)
     elif isinstance(s, ast.While):
         out.append(f"{pad}while {gen.expr(s.cond)}:")
-        out.append(f"{pad}{INDENT}_charge(g, 1, {gen.bind(gen.sn.loc(s), '_l')})")
+        out.extend(f"{pad}{INDENT}{line}" for line in budget.charged(1, gen.bind(gen.sn.loc(s), "_l")))
         _count_round(gen, s, out, depth + 1, shape)
         _block(gen, s.body, out, depth + 1, shape)
     elif isinstance(s, ast.Break):

@@ -25,7 +25,8 @@ from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import inline_read, reader_for
+from .fast_reads import declared_write, inline_read, reader_for, receiver_reader
+from .inline_calls import inlined_call
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -158,17 +159,22 @@ class Generator:
 
     # -- building functions ----------------------------------------------------
 
-    def function(self, body: list[str], default_loc, params: str = "g, L"):
-        """``def _f(<params>): <body>`` as a function, compiled by Python when it is first called."""
+    def function(self, body: list[str], default_loc, params: str = "g, L", wrapped: bool = True):
+        """``def _f(<params>): <body>`` as a function, compiled by Python when it is first called.
+
+        Unwrapped, an error inside is left to the generated caller, which locates it at its own node."""
         name = linetable.new_file_name()
         self.names["_loc"] = default_loc
-        lines = [f"def _f({params}):", "    try:"] + ["        " + b for b in body] + [
-            "    except _DavitError as _e:",
-            "        if _e.location is None:",
-            "            _e.location = _loc",
-            "        raise",
-            "    except _Exception as _e:",
-            "        raise _located(_e, _loc) from None"]
+        if not wrapped:
+            lines = [f"def _f({params}):"] + ["    " + b for b in body]
+        else:
+            lines = [f"def _f({params}):", "    try:"] + ["        " + b for b in body] + [
+                "    except _DavitError as _e:",
+                "        if _e.location is None:",
+                "            _e.location = _loc",
+                "        raise",
+                "    except _Exception as _e:",
+                "        raise _located(_e, _loc) from None"]
         text = "\n".join(lines).replace(MARK, "\n" + MARK)
         table = {}
         out = []
@@ -210,8 +216,9 @@ class Generator:
             return self.node(n, f"g.state.vars[{name!r}]")
         if name in self.env.constants:
             return self.node(n, f"g.table.constants[{name!r}]")
-        if name in BUILTIN_VALUES:
-            return self.node(n, f"{self.bind(BUILTIN_VALUES[name])}(g)")
+        if name in BUILTIN_VALUES:   # num_players is fixed for the table: read, not called
+            read = "g.table.num_players" if name == "num_players" else f"{self.bind(BUILTIN_VALUES[name])}(g)"
+            return self.node(n, read)
         if name in self.env.zones:
             return self.node(n, f"g.table.zones[{name!r}]")
         if name in PRIMITIVES or name in self.env.functions:
@@ -222,15 +229,22 @@ class Generator:
     def x_Attr(self, n):
         self.env.used_names.add(n.name)
         obj = self.expr(n.obj)
-        call = self.reader_call(n.name, obj, n)
         if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
             # a bare variable: read where the declarations say, without a call (see fast_reads)
-            call = inline_read(self, self.env.layout, n.name, obj, call) or call
-        return self.node(n, call)
+            call = self.reader_call(n.name, obj, n)
+            return self.node(n, inline_read(self, self.env.layout, n.name, obj, call) or call)
+        # any other receiver (``pawn_of(p).zone``) is worked out once: one call of a reader that reads as
+        # the inlined read does
+        where = self.bind(self.sn.loc(n), "_l")
+        return self.node(n, f"{self.bind(self.receiver_reader(n.name), '_r')}(g, {obj}, {where})")
 
     def reader_call(self, name, obj: str, n) -> str:
         """The call of the reader of ``.name`` on the object ``obj`` (Python source), located at node ``n``."""
         return f"{self.bind(reader_for(self.env.layout, name), '_r')}(g, {obj}, {self.bind(self.sn.loc(n), '_l')})"
+
+    def receiver_reader(self, name: str):
+        """``read(g, obj, loc)`` for ``.name`` on any receiver (see :func:`.fast_reads.receiver_reader`)."""
+        return receiver_reader(lambda: Generator(self.c, self.sn, set(), True), self.env.layout, name)
 
     def x_Index(self, n):
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")
@@ -399,6 +413,9 @@ class Generator:
                            code="effect-in-condition")
         info.used = True
         self.env.used_functions.add(name)
+        inlined = inlined_call(self, n, name, info)
+        if inlined is not None:
+            return inlined
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")
@@ -461,6 +478,10 @@ class Generator:
             if op is not None:
                 old = f"{self.bind(attributes.reader(attr), '_r')}(g, {self.expr(target.obj)}, {where})"
                 value = self.arith(s.op, old, value, target, s.value, s)
+            # a declared thing property or player variable and nothing else: set without set_attr's search
+            written = declared_write(env, self.expr(target.obj), attr, s.value if op is None else None, value, where)
+            if written is not None:
+                return written
             return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
         if isinstance(target, ast.Index):
             base = target.obj
@@ -507,7 +528,7 @@ class ExpressionCompiler:
                for c in ast.walk(n)):
             # a call that makes calls is work: a function that calls itself twice must not run for ever
             # (a function that calls none costs what its caller is charged for)
-            body.insert(0, "_charge(g, 1, _loc)")
+            body[:0] = budget.charged(1, "_loc")
         return gen.function(body, sn.loc(n), ", ".join(["g", *names]))
 
     def _lambda(self, n, sn, scope, pure):

@@ -28,7 +28,9 @@ from typing import TYPE_CHECKING
 
 from ..machine import attributes
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
+from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
+from . import ast
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -39,6 +41,13 @@ THING_ZONE = "g.table.zones[g.state.where[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
 THING_FACE_UP = "g.state.props[{x}.id].get('face_up', False)"
 PLAYER_SEAT = "{x}.seat"
+# what a zone answers itself, where no declared property or printed attribute of any zone takes the name
+# ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
+# properties by the engine, so it is never written out here
+ZONE_FIELD = {"count": "{len}(g.state.zones[{x}.id])", "empty": "not g.state.zones[{x}.id]",
+              "id": "{x}.id", "name": "{x}.name",
+              "full": "({x}.defn.capacity is not None and {len}(g.state.zones[{x}.id]) >= {x}.defn.capacity)",
+              "top": "(g.table.things[g.state.zones[{x}.id][0]] if g.state.zones[{x}.id] else None)"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -103,6 +112,8 @@ def _thing(gen, layout, name, key, x, fallback):
 
 def _zone(gen, layout, name, key, x, fallback):
     if name in ZONE_BUILTINS:
+        if name in ZONE_FIELD and name not in layout.zone_props and name not in layout.zone_attrs:
+            return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
         return None
     if name in layout.zone_attrs:
         if name in layout.zone_props:
@@ -129,6 +140,59 @@ def _player(layout, name, key, x):
 
 
 EMPTY: dict = {}   # read only: a zone with no dynamic property set
+
+
+def declared_write(env, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
+    """Lines setting ``<obj>.<name>`` to ``value`` (sources) where the declarations leave ``name`` one place
+    to live, or None for ``set_attr``. ``value_node`` is the value's syntax tree (None: ``+=`` and kin).
+
+    A declared thing property is set by ``set_thing_prop``, or, for a literal the state keeps as it is (a
+    flag, none, a number of a few digits, the empty text: nothing to check, hold or mark), in place on a
+    thing while nobody follows which zones change (``changed``). A player variable set to a flag, none or
+    the empty text (no bounds apply to those) is set in place on a player when nobody keeps the log
+    (``set_attr`` logs the change). Any other object, and anything else, goes through ``set_attr``."""
+    layout = env.layout
+    if layout is None:
+        return None
+    literal = value_node.value if isinstance(value_node, ast.Const) else _NOT_LITERAL
+    kind = type(literal)
+    flag = kind is bool or literal is None or literal == ""
+    if name in layout.thing_props and name not in env.player_attrs and name not in env.zone_props:
+        if not (flag or kind is float or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
+            return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
+        # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed)
+        return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
+                f"    g.state.own_props(_t.id)[{name!r}] = {value}",
+                "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+    if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
+        return ["_t = " + obj, "if _t.__class__ is _PR and not g.record:",
+                f"    g.state.pvars[_t.seat][{name!r}] = {value}",
+                "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+    return None
+
+
+_NOT_LITERAL = object()
+
+
+def receiver_reader(new_generator, layout: Layout | None, name: str):
+    """``read(g, obj, loc)`` for ``.name`` on a receiver that is no bare variable (``pawn_of(p).zone``): the
+    read :func:`inline_read` writes out, as a generated function of its own (one per name and ruleset,
+    made with a generator from ``new_generator()``), so the receiver is worked out once; the reader of
+    :func:`reader_for` where nothing can be written out."""
+    general = reader_for(layout, name)
+    if layout is None:
+        return general
+    key = ("receiver", name)
+    found = layout.readers.get(key)
+    if found is None:
+        gen = new_generator()
+        obj, where = gen.fresh("_a"), gen.fresh("_a")
+        code = inline_read(gen, layout, name, obj, f"{gen.bind(general, '_r')}(g, {obj}, {where})")
+        # unwrapped: an error is located at the caller's node, as a call of the general reader's is
+        found = general if code is None else \
+            gen.function([f"return {code}"], None, f"g, {obj}, {where}", wrapped=False)
+        layout.readers[key] = found
+    return found
 
 
 def reader_for(layout: Layout | None, name: str):

@@ -71,7 +71,8 @@ def _items(value, loc, what="a list"):
 
 def collection_of(g: GameHost, value, loc):
     """A collection argument: lists as they are, zones as their things; its length is work for the budget."""
-    items = g.zone_things(value) if isinstance(value, ZoneRef) else _items(value, loc)
+    cls = value.__class__   # a list or a zone, nearly always: asked first
+    items = value if cls is list else g.zone_things(value) if cls is ZoneRef else _items(value, loc)
     g.work += len(items)   # (charge() inlined: every collection built-in comes here)
     if g.work > MAX_WORK:
         raise over_budget(loc)
@@ -83,7 +84,8 @@ def collection_of(g: GameHost, value, loc):
 @builtin_value("players")
 def _players(g: GameHost):
     """The seats still in the game, in seat order."""
-    return [p for p in g.table.players if not g.state.out[p.seat]]
+    out = g.state.out   # nobody out (the common case): every seat, as a new list
+    return list(g.table.players) if True not in out else [p for p in g.table.players if not out[p.seat]]
 
 
 @builtin_value("all_players")
@@ -293,7 +295,9 @@ def thing(g: GameHost, loc, id, player=None):
 def things(g: GameHost, loc, kind=None):
     """things() or things("card"): every thing (of a kind), wherever it is."""
     found = list(g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ()))
-    charge(g, len(found), loc)
+    g.work += len(found)   # (charge() inlined: domains ask for every piece of a kind at each decision)
+    if g.work > MAX_WORK:
+        raise over_budget(loc)
     return found
 
 
@@ -308,6 +312,9 @@ def player(g: GameHost, loc, seat):
 @primitive()
 def top(g: GameHost, loc, zone_):
     """top(zone): the first thing in a zone, or none."""
+    if zone_.__class__ is ZoneRef:   # the first id alone, not the list of every thing in it
+        ids = g.state.zones[zone_.id]
+        return g.table.things[ids[0]] if ids else None
     items = g.zone_things(zone_)
     return items[0] if items else None
 
@@ -418,7 +425,8 @@ def move(g: GameHost, loc, what, to, *, at="bottom", face=None):
 @primitive(effect=True)
 def move_all(g: GameHost, loc, source, to, *, face=None):
     """move_all(from_zone, to_zone): move everything, keeping the order."""
-    for t in list(g.zone_things(source)):
+    things = g.zone_things(source)   # a zone's things come as a new list: only a list given is copied
+    for t in (things if source.__class__ is ZoneRef else list(things)):
         g.move_thing(t, to, "bottom", face, loc)
 
 
@@ -473,7 +481,7 @@ def flip(g: GameHost, loc, what, face=None):
 def reveal(g: GameHost, loc, what):
     """reveal(thing_or_list_or_zone): turn face up for everyone."""
     items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
-    for t in list(items):
+    for t in items:   # turning things over moves none: no copy of the list
         g.set_face(t, True, loc)
 
 

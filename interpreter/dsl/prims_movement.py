@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import GameError
-from ..machine.budget import charge
+from ..load.limits import MAX_WORK
+from ..machine.budget import over_budget
 from .primitives import primitive
 
 if TYPE_CHECKING:
@@ -54,11 +55,11 @@ def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
             ends[node] = None
             continue
         arcs = board.arcs(g, node)
-        charge(g, 1 + len(arcs), loc)   # a walk of a billion steps round a loop of spaces is a lot of work
+        g.work += 1 + len(arcs)   # a walk of a billion steps round a loop of spaces is a lot of work
+        if g.work > MAX_WORK:   # (charge() inlined: once per step of every walk)
+            raise over_budget(loc)
         for nxt, k in arcs:
-            if kinds is not None and k not in kinds:
-                continue
-            if no_reverse and nxt == prev:
+            if (kinds is not None and k not in kinds) or (no_reverse and nxt == prev):
                 continue
             entered = allowed.get(nxt)
             if entered is None:

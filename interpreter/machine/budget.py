@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .host import GameHost
 
 _BIG = 10 ** MAX_INT_DIGITS
+MAX_SMALL_INT = _BIG   # a whole number strictly between -MAX_SMALL_INT and MAX_SMALL_INT may be made and kept
 
 
 class WorkBudgetError(GameError):
@@ -57,6 +58,12 @@ def charge(g: GameHost, n: int, loc=None) -> None:
     g.work += n
     if g.work > MAX_WORK:
         raise over_budget(loc)
+
+
+def charged(units: int, where: str) -> list[str]:
+    """Generated lines that :func:`charge` ``units`` without a call (the call cost more than the work it
+    counted); past the budget, ``charge`` raises the error at ``where`` (the name of a bound location)."""
+    return [f"g.work += {units!r}", f"if g.work > {MAX_WORK!r}:", f"    _charge(g, 0, {where})"]
 
 
 def each(g: GameHost, items, loc):

@@ -10,10 +10,15 @@ checked in both modes (``tests/test_fast_paths_off.py``). Off turns off:
   can live, and readers that look in the printed attributes first
   (:mod:`interpreter.dsl.fast_reads`): every read goes through
   :func:`interpreter.machine.attributes.reader`;
+- the same written-out reads as generated readers for any receiver
+  (``pawn_of(p).zone``), and declared thing properties set without
+  ``set_attr``'s search (``set_thing_prop``, literals set in place): every
+  write goes through ``set_attr``;
 - ruleset functions as plain Python functions (``value:`` closures,
-  :mod:`interpreter.dsl.direct`) and the answers kept for those that read
-  only their arguments (:mod:`interpreter.dsl.state_free`): every call runs
-  the function's code on the VM;
+  :mod:`interpreter.dsl.direct`), the answers kept for those that read
+  only their arguments (:mod:`interpreter.dsl.state_free`) and small ones
+  written out at their calls (:mod:`interpreter.dsl.inline_calls`): every
+  call runs the function's code on the VM;
 - the fused playout loop of index-picking bots
   (:mod:`interpreter.play.playout`): every game goes through the public
   ``legal_actions``/``apply``;

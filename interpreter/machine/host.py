@@ -44,6 +44,8 @@ class HostState(Protocol):
     added_arcs: dict | None
     board_key: tuple | None
 
+    def own_props(self, tid: str) -> dict: ...   # a thing's properties, to change (copied first if shared)
+
 
 class HostTable(Protocol):
     """The fixed pieces of one game's table (:class:`interpreter.rules.table.Table`)."""
@@ -68,6 +70,8 @@ class HostTable(Protocol):
     def constants(self) -> dict[str, Any]: ...
     @property
     def kept_answers(self) -> dict: ...
+    @property
+    def num_players(self) -> int: ...
 
 
 class HostRuleset(Protocol):
@@ -106,6 +110,7 @@ class GameHost(Protocol):
     work: int          # items touched for the decision under way (machine/budget.py)
     retval: Any        # what the last function call returned (machine/execute.py)
     record: bool       # whether events are kept (a bot's playouts keep none)
+    changed: set | None   # the zones a step changed, for a listener (rl/incremental.py); None: nobody listens
     log: list
 
     @property
@@ -124,6 +129,7 @@ class GameHost(Protocol):
     # reading and setting (play/runtime.py)
     def get_attr(self, obj: Any, name: str, loc: Location | None) -> Any: ...
     def set_attr(self, obj: Any, name: str, value: Any, loc: Location | None) -> None: ...
+    def set_thing_prop(self, obj: Any, name: str, value: Any, loc: Location | None) -> None: ...
     def thing_builtin(self, t: ThingRef, name: str, loc: Location | None) -> Any: ...
     def zone_builtin(self, z: ZoneRef, name: str, loc: Location | None) -> Any: ...
     def player_builtin(self, p: PlayerRef, name: str, loc: Location | None) -> Any: ...

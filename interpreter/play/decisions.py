@@ -156,7 +156,7 @@ def deciding(pending) -> list[int]:
 
 def _domain(g, fn, local, loc):
     items = fn(g, local)
-    if hasattr(items, "defn"):  # a zone: its things (a new list)
+    if items.__class__ is ZoneRef:  # a zone: its things (a new list)
         return g.zone_things(items)
     if isinstance(items, (list, tuple)):
         return list(items)
@@ -215,9 +215,9 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
     """Choices ``i`` onwards. A domain that reads no earlier choice is the same
     for all of them (domains are pure), so it is worked out once, in ``shared``."""
     params = adef.params
-    if i == len(params):
+    if i == len(params):   # no choices at all
         if _legal(g, adef, local, seat):
-            found.append(Action(seat, adef.id, tuple((name, local[name]) for name, _ in params), None, g))
+            found.append(Action(seat, adef.id, (), None, g))
         return
     name, fn = params[i]
     if i in adef.independent:
@@ -227,9 +227,16 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
     else:
         values = _domain(g, fn, local, adef.location)
     _charge(g, values, adef.location)   # walked again for each earlier choice: charged each time
-    for value in values:
-        local[name] = value
-        _combinations(g, adef, seat, local, i + 1, shared, found)
+    if i + 1 < len(params):
+        for value in values:
+            local[name] = value
+            _combinations(g, adef, seat, local, i + 1, shared, found)
+    else:   # the last choice: each value completes an action, checked here without a call per value
+        earlier, checked = tuple((n, local[n]) for n, _ in params[:i]), bool(adef.costs) or adef.condition is not None
+        for value in values:
+            local[name] = value
+            if not checked or _legal(g, adef, local, seat):
+                found.append(Action(seat, adef.id, (*earlier, (name, value)), None, g))
     local.pop(name, None)
     if len(found) > MAX_CHOICES:   # checked after each batch
         _many(adef, found)
@@ -516,7 +523,7 @@ def commit(g, action: Action) -> None:
     if held is None or held[0] is not pending:
         held = g.committed = (pending, {})
     held[1][action.player] = action
-    if deciding(pending):
+    if len(pending["commits"]) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
     g.state.pending = None
     g.committed = None

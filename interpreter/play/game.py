@@ -93,6 +93,7 @@ class Game(RuleRuntime):
         for tid, zid in table.start_zone.items():
             zdef = table.zones[zid].defn
             st.props[tid]["face_up"] = zdef.face == "up"
+        st.props_own = set(st.props)   # made here for this game alone: changed in place until a clone shares them
         st.stack = [[rs.flow_code, 0, {}, None]]
         if rs.setup_code:
             st.stack.append([rs.setup_code, 0, {}, None])

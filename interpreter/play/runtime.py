@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
 from ..machine import attributes, rng
-from ..machine.budget import too_big
+from ..machine.budget import MAX_SMALL_INT, too_big
 from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
 from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
 from .visibility import seers_of, watchers
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
     from ..rules.model import Ruleset
     from ..rules.table import Table
     from .state import State
+
+
+SMALL_INT_LOW, SMALL_INT_HIGH = -MAX_SMALL_INT, MAX_SMALL_INT   # the whole numbers the state may keep
 
 
 def checked_size(value, loc=None):
@@ -208,6 +211,20 @@ class RuleRuntime:
             return
         raise GameError(f"cannot set '{name}' on a {type_name(obj)}", loc)
 
+    def set_thing_prop(self, obj, name, value, loc) -> None:
+        """``obj.name = value`` where ``name`` is a declared thing property (the compiler knows): a small
+        number, a flag, none or a short text set on a thing at once, as :meth:`set_attr` would set it
+        (nothing to check, hold or mark); anything else through :meth:`set_attr`."""
+        kind = value.__class__
+        if obj.__class__ is ThingRef and (kind is bool or value is None or kind is float
+                                          or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)
+                                          or (kind is str and len(value) < CHARS_PER_ITEM)):
+            self.state.own_props(obj.id)[name] = value
+            if self.changed is not None:
+                self.changed.add(self.state.where[obj.id])
+        else:
+            self.set_attr(obj, name, value, loc)
+
     def set_zone_prop(self, zid, name, value) -> None:
         checked_size(value)
         st = self.state
@@ -231,7 +248,7 @@ class RuleRuntime:
         return zone
 
     def zone_things(self, zone) -> list:
-        if isinstance(zone, ZoneRef):
+        if zone.__class__ is ZoneRef:
             things = self.table.things
             return [things[t] for t in self.state.zones[zone.id]]
         if isinstance(zone, list):
@@ -251,19 +268,24 @@ class RuleRuntime:
         return None
 
     def move_thing(self, thing, zone, at, face, loc) -> None:
-        if not isinstance(thing, ThingRef):
+        if thing.__class__ is not ThingRef:
             raise GameError(f"move() needs a thing, got {type_name(thing)}", loc)
-        if not isinstance(zone, ZoneRef):
+        if zone.__class__ is not ZoneRef:
             raise GameError(f"move() needs a zone to move to, got {type_name(zone)}", loc)
-        why = self.can_enter(thing, zone, loc)
-        if why is not None:
-            raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
         st = self.state
+        zdef = zone.defn
+        if zdef.capacity is not None or zdef.admit is not None or zone.id in st.zprops:
+            # a zone that may refuse (a capacity, an admission rule, a property such as `removed`)
+            why = self.can_enter(thing, zone, loc)
+            if why is not None:
+                raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
         src = st.where[thing.id]
         was_seen = watchers(self, thing.id, src) if self.record else None
         st.zones[src].remove(thing.id)
         dest = st.zones[zone.id]
-        if at == "top":
+        if at == "bottom":   # the default: asked first
+            dest.append(thing.id)
+        elif at == "top":
             dest.insert(0, thing.id)
         elif isinstance(at, int) and not isinstance(at, bool):
             dest.insert(max(0, at - 1), thing.id)
@@ -286,7 +308,7 @@ class RuleRuntime:
             self.log.append(event)
 
     def set_face(self, thing, up, loc) -> None:
-        if not isinstance(thing, ThingRef):
+        if thing.__class__ is not ThingRef:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
         props = self.state.props[thing.id]
         new = (not props.get("face_up", False)) if up is None else bool(up)
@@ -294,7 +316,8 @@ class RuleRuntime:
             self.state.own_props(thing.id)["face_up"] = new
             if self.changed is not None:
                 self.changed.add(self.state.where[thing.id])
-            self.emit({"e": "flip", "thing": thing.id, "face_up": new})
+            if self.record:   # no event built for nobody (simulate, the bots)
+                self.emit({"e": "flip", "thing": thing.id, "face_up": new})
 
     def let_see(self, who, thing, loc) -> None:
         """``peek``: the player sees ``thing`` (a thing, or a list of things) from now on. One event per peek,
@@ -364,12 +387,14 @@ class RuleRuntime:
             raise GameError(f"score() needs a player, got {type_name(who)}", loc)
         counter = self.ruleset.score_counter
         pv = self.state.pvars[who.seat]
-        saved = self.record
-        self.record = False
+        if not self.record:   # no event to keep: nothing to silence, no event built
+            self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
+            return
+        self.record = False   # the score event below says it, not set_attr's own
         try:
             self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
         finally:
-            self.record = saved
+            self.record = True
         self.emit({"e": "score", "player": who.seat, "delta": amount, "total": pv[counter],
                    "reason": None if reason is None else str(reason)})
 

@@ -278,7 +278,8 @@ class Builder:
                     body = (ast.Return(expr.pos, expr),)
             except DavitError as exc:
                 self.errors.append(exc)
-            self.env.functions[name] = FunctionInfo(name, params, f"fn:{name}", loc, body=body, source=text)
+            self.env.functions[name] = FunctionInfo(name, params, f"fn:{name}", loc, body=body, source=text,
+                                                    value="do" not in spec and "value" in spec)
         compute_suspending(self.env.functions, self.env.globals)
 
     def _compile_functions(self):
