@@ -36,7 +36,8 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "get", "players", "owner",
               "defn", "capacity", "things",   # a zone's fullness and top thing, written out
               "num_players",
-              "record"}   # a log line is worked out only when the log is kept (`if g.record`)
+              "record",   # a log line is worked out only when the log is kept (`if g.record`)
+              "changed"}  # a property is set in place only while nobody follows the changed zones
 
 
 def structure_problems(source: str) -> list[str]:

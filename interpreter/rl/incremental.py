@@ -1,7 +1,7 @@
 """Each seat's observation kept from step to step and re-encoded only where the game changed.
 
 A learner asks for an observation at every step, and most of a big board's
-encoding is its zones and their things (``titanic``: 124 zones, 237 things),
+encoding is its zones and their things (a bundled board game: 124 zones, 237 things),
 of which a step changes a few. Encoding them all again cost more than the
 step itself, and so did comparing them all with a copy (a step of the engine
 leaves little of them in the processor's caches). The engine says instead
