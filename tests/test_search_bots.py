@@ -108,6 +108,29 @@ def test_a_sample_depends_only_on_what_the_seat_sees():
     assert first == second
 
 
+def test_a_sample_deals_a_hidden_slot_only_what_its_zone_admits(tmp_path):
+    # Six look-alike cards, two of them secrets; a secret lies in a face-down slot that admits only
+    # secrets (the rule is public, the card is not). Each sample must keep a secret there.
+    cards = [{"id": f"c{i}", "kind": "card", "attrs": {"secret": i < 2}, "start": "slot" if i == 0 else "deck"}
+             for i in range(6)]
+    spec = {"player": {"vars": {"score": 0}},
+            "zones": [{"id": "deck", "visibility": "nobody", "face": "down"},
+                      {"id": "slot", "visibility": "nobody", "face": "down", "admit": "thing.secret"}],
+            "things": cards,
+            "actions": [{"id": "wait", "do": "score(player, 0)"}],
+            "flow": [{"each_player": "current", "steps": [{"turn": {"player": "current", "actions": ["wait"]}}]}]}
+    game = Game(build(tmp_path, spec, max_players=2), 2, seed=0)
+    assert len(next(iter(hidden_groups(game, 0).values()))) == 6   # one look: the deal may mix them
+    rand, dealt = random.Random(3), set()
+    for _ in range(40):
+        sample = determinize(game, 0, rand)
+        (card,) = sample.state.zones["slot"]
+        dealt.add(card)
+        assert sample.table.things[card].attrs["secret"]
+        assert sorted(sample.state.zones["deck"] + [card]) == sorted(game.state.zones["deck"] + ["c0"])
+    assert dealt == {"c0", "c1"}   # either secret, as far as the seat can tell
+
+
 def test_other_seats_simultaneous_choices_are_forgotten():
     rs = load_ruleset("der-mythos")
     game = Game(rs, 3, seed=2)

@@ -14,9 +14,11 @@ with everything it can see:
   hidden slots, whatever zone a slot is in (a slot is a position in a zone:
   a card in a deck may be dealt into another player's hand). The sample is
   thus a function of the seat's information and the stream only, never of
-  which hidden thing really sits where. Zone admission rules are not
-  consulted: a zone that admits only some hidden things of one look could
-  receive another in a sample.
+  which hidden thing really sits where. A zone's admission rule (``admit``) is
+  public knowledge and holds in the sample too: a thing dealt to a slot whose
+  zone would refuse it is swapped with the first other one of its group that
+  both places admit (so a secret end-game card slot receives an end-game card,
+  never a look-alike that could not lie there).
 * **Identities move, places stay.** Dynamic properties (``state.props``) stay
   with the slot: they are the table's bookkeeping of that place (the letter a
   face-down token lies on, who peeked at the top card). A reference to a
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import random
 
+from ..errors import GameError
 from ..machine.values import ThingRef
 from .position import counted
 from .state import copy_data
@@ -79,7 +82,8 @@ class DealPlan:
     """What :func:`determinize` deals in one position for one seat, worked out once for many samples.
 
     ``groups``: per group of hidden things of one look (two or more, in a fixed order), its slots, its
-    ids sorted and the shuffle's steps (index, bound, bits). ``sites``: the state's slots (variables,
+    ids sorted, the shuffle's steps (index, bound, bits) and the indexes of its slots in a zone with an
+    admission rule. ``sites``: the state's slots (variables,
     counters, the rules' locals, the pending decision) whose value holds a reference to one of those
     things, the only ones a deal can change. Both depend on the position and the seat only, never on
     which hidden thing is where.
@@ -100,8 +104,9 @@ def deal_plan(game, seat: int) -> DealPlan:
         slots = groups[key]
         if len(slots) >= 2:
             steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(slots) - 1, 0, -1)]
-            plan.append((slots, sorted(tid for _, _, tid in slots), steps))
-    dealt = {tid for _, ordered, _ in plan for tid in ordered}
+            gated = [i for i, (zid, _, _) in enumerate(slots) if game.table.zones[zid].defn.admit is not None]
+            plan.append((slots, sorted(tid for _, _, tid in slots), steps, gated))
+    dealt = {tid for _, ordered, _, _ in plan for tid in ordered}
     return DealPlan(plan, _ref_sites(game.state, dealt) if dealt else [])
 
 
@@ -117,7 +122,7 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
     mapping: dict[str, str] = {}
     zones, where = st.zones, st.where
     getrandbits = rand.getrandbits
-    for slots, ordered, steps in plan.groups:
+    for slots, ordered, steps, gated in plan.groups:
         ids = ordered[:]
         # random.Random.shuffle, step for step (the same draws from the same stream), without its calls
         for i, n, k in steps:
@@ -125,6 +130,8 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
             while j >= n:
                 j = getrandbits(k)
             ids[i], ids[j] = ids[j], ids[i]
+        if gated:
+            _admit(sample, slots, ids, gated)
         for (zid, index, old), new in zip(slots, ids):
             if old != new:
                 mapping[old] = new
@@ -140,6 +147,37 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
         pending["commits"] = {s: c for s, c in pending["commits"].items() if s == str(seat)}
     sample.offered_cache = None
     return sample
+
+
+def _admit(sample, slots: list, ids: list, gated: list) -> None:
+    """Make the deal ``ids`` (one per slot) one the zones' admission rules allow, in place: a thing a gated
+    slot's zone refuses is swapped with the first other thing of the group that this zone admits and whose
+    own slot admits the refused one. The rules are the ruleset's public ones; the deal stays a function of
+    the seat's information and the stream. Where no swap fits, the deal is left as it is."""
+    table = sample.table
+    zones = [table.zones[zid] for zid, _, _ in slots]
+    gates = set(gated)
+    answers: dict = {}
+
+    def admits(i: int, tid: str) -> bool:
+        if i not in gates:
+            return True
+        key = (i, tid)
+        if key not in answers:
+            zone = zones[i]
+            try:
+                answers[key] = bool(zone.defn.admit(sample, {"thing": table.things[tid], "zone": zone}))
+            except GameError:
+                answers[key] = False
+        return answers[key]
+
+    for i in gated:
+        if admits(i, ids[i]):
+            continue
+        for j in range(len(ids)):
+            if j != i and admits(i, ids[j]) and admits(j, ids[i]):
+                ids[i], ids[j] = ids[j], ids[i]
+                break
 
 
 def _ref_sites(st, dealt: set) -> list:
