@@ -84,6 +84,7 @@ class StateEncoder:
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
         self.rows: dict = {}         # (thing, zone, properties) -> the cells of its row but its place
         self.values: dict = {}       # a value -> its scalar
+        self.seat_bound = False      # whether the last zone's cells were the seat's own (seat_free)
         self.trows = {tid: e.offsets["things"] + i * e.thing_width for tid, i in e.thing_index.items()}
 
     def value(self, v) -> float:
@@ -203,6 +204,7 @@ class StateEncoder:
         key = (-1 if open_zone else seat, zid, tuple(items))   # a zone open to a seat shows every such seat alike
         found = kept.get(key)
         if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
+            self.seat_bound = found[3]
             return found[2]
         cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
         if len(kept) >= ZONES_KEPT:
@@ -212,8 +214,14 @@ class StateEncoder:
             # again, and copying each new one cost more than keeping saved)
             kept[key] = _SEEN
         elif _snapshot_safe(now, extra):
-            kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
+            kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells, self.seat_bound)
         return cells
+
+    def seat_free(self, g, seat, zid) -> tuple | None:
+        """After :meth:`zone` for ``seat``: the key under which its cells serve every seat alike (whether the
+        zone is open to the seat, and the zone), or None when they were the seat's own (a hidden thing in it
+        shown to some seats only)."""
+        return None if self.seat_bound else (self._open(g, seat, zid), zid)
 
     def _open(self, g, seat, zid) -> bool:
         open_zones = self.open_zones.get(seat)
@@ -232,10 +240,15 @@ class StateEncoder:
         per_thing, rows, trows = e.per_thing, self.rows, self.trows
         cells = {row: len(items) * per_thing}
         hidden = []
+        bound = False   # whether another seat to whom the zone is as open could see other cells
         for position, (tid, props) in enumerate(zip(items, props_list)):
-            if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
-                hidden.append(tid)
-                continue
+            if not open_zone:
+                known = props.get("known_to")
+                if known:
+                    bound = True
+                if not (props.get("face_up") or (known and seat in known)):
+                    hidden.append(tid)
+                    continue
             # a seen thing's row but its place, kept by its zone and properties: a zone seldom met twice (a hand
             # of cards, a pile after a draw) still holds things met before; the place is written apart
             key: tuple | None
@@ -269,6 +282,7 @@ class StateEncoder:
             for j, name in enumerate(e.zone_props):
                 if extra.get(name) is not None:
                     cells[row + props_at + j] = self.value(extra[name])
+        self.seat_bound = bound
         return cells
 
     def _thing_row(self, tid, zi, props) -> dict:
