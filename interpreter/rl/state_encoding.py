@@ -76,6 +76,12 @@ class StateEncoder:
             self.static_cells[t.id] = [(e.thing_prop_slots[k], e.scalar(v)) for k, v in static.items()
                                        if k in e.thing_prop_slots and v is not None]
         self.face_up_slot = e.thing_prop_slots.get("face_up")
+        # things whose hidden entries count in the same cells share a class: a zone of hidden things is kept by
+        # the classes of its things (a hand of face-down cards of one back, whichever cards they are)
+        classes: dict = {}
+        self.hidden_class = {tid: classes.setdefault(tuple(cells), len(classes))
+                             for tid, cells in self.hidden_cells.items()}
+        self.hidden_zones: dict = {}   # (zone, its things' classes) -> its cells
         # n things' share of a count, added up one by one as the view's encoding does (the same float to the bit)
         self.sums = list(accumulate(repeat(e.per_thing, len(table.thing_list)), initial=0.0))
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
@@ -198,6 +204,20 @@ class StateEncoder:
         # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
         now = list(map(st.props.__getitem__, items))
         open_zone = self._open(g, seat, zid)
+        if not open_zone and not extra:
+            for props in now:
+                if props.get("face_up") or props.get("known_to"):
+                    break
+            else:   # nothing in it seen by anyone: its cells follow from what the things' backs show, in order
+                key = (zid, tuple(map(self.hidden_class.__getitem__, items)))
+                cells = self.hidden_zones.get(key)
+                if cells is None:
+                    cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
+                    if len(self.hidden_zones) >= ZONES_KEPT:
+                        self.hidden_zones.clear()
+                    self.hidden_zones[key] = cells
+                self.seat_bound = False
+                return cells
         if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
             return self._zone_cells(zid, items, now, extra, open_zone, seat)
         kept = self.kept
