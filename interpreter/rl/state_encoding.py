@@ -85,7 +85,7 @@ class StateEncoder:
         # n things' share of a count, added up one by one as the view's encoding does (the same float to the bit)
         self.sums = list(accumulate(repeat(e.per_thing, len(table.thing_list)), initial=0.0))
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
-        self.shown: dict = {}        # (observer, seat) -> the counters of seat's row the observer sees: (j, name)
+        self.shown: dict = {}        # (observer, seat) -> seat's row, the counters the observer sees in it
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
         self.rows: dict = {}         # (thing, zone, properties) -> the cells of its row but its place
@@ -141,19 +141,24 @@ class StateEncoder:
 
     def player(self, seat: int, s: int, counters: dict, out, buf: dict) -> None:
         """The cells of seat ``s``'s row as ``seat`` sees it: out, and each counter ``seat`` may see."""
-        e = self.encoder
-        row = e.offsets["players"] + s * (1 + 2 * len(e.pvars))
-        buf[row] = float(bool(out))
         shown = self.shown.get((seat, s))
-        if shown is None:   # which counters a seat sees of another is declared: worked out once
-            shown = self.shown[seat, s] = [(j, name) for j, (name, visibility) in enumerate(self.visibility)
-                                           if visibility == "everyone" or (visibility == "owner" and seat == s)]
-        counter = e.counter
-        for j, name in shown:
+        if shown is None:   # the row and which counters a seat sees of another are declared: worked out once
+            e = self.encoder
+            row = e.offsets["players"] + s * (1 + 2 * len(e.pvars))
+            shown = self.shown[seat, s] = (row, [(row + 1 + 2 * j, j, name, e.pvar_scale[j])
+                                                 for j, (name, visibility) in enumerate(self.visibility)
+                                                 if visibility == "everyone" or (visibility == "owner" and seat == s)])
+        row, counters_shown = shown
+        buf[row] = float(bool(out))
+        for at, j, name, scale in counters_shown:
             if name in counters:
                 v = counters[name]
-                buf[row + 1 + 2 * j] = counter(j, v if v.__class__ in _PLAIN else encode(v))
-                buf[row + 2 + 2 * j] = 1.0
+                kind = v.__class__
+                if scale is not None and (kind is int or kind is float):   # a number on its declared range
+                    buf[at] = (v - scale[0]) * scale[1]
+                else:
+                    buf[at] = self.encoder.counter(j, v if kind in _PLAIN else encode(v))
+                buf[at + 1] = 1.0
 
     def flow(self, st, seat: int, buf: dict) -> None:
         """The cells of who is asked, whether the game is over, the phases and the pending decision."""
