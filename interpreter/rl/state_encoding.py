@@ -214,13 +214,13 @@ class StateEncoder:
                 if props.get("face_up") or props.get("known_to"):
                     break
             else:   # nothing in it seen by anyone: its cells follow from what the things' backs show, in order
-                key = (zid, tuple(map(self.hidden_class.__getitem__, items)))
-                cells = self.hidden_zones.get(key)
+                backs = (zid, tuple(map(self.hidden_class.__getitem__, items)))
+                cells = self.hidden_zones.get(backs)
                 if cells is None:
                     cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
                     if len(self.hidden_zones) >= ZONES_KEPT:
                         self.hidden_zones.clear()
-                    self.hidden_zones[key] = cells
+                    self.hidden_zones[backs] = cells
                 self.seat_bound = False
                 return cells
         if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
