@@ -112,9 +112,10 @@ class Catalogue:
     def spell(self, action) -> tuple:
         """The token ids of an engine :class:`Action` (raises CatalogueError if it cannot be spelt)."""
         args = action.args
-        if all(v.__class__ in _KEYABLE for _, v in args):
+        classes = tuple([v.__class__ for _, v in args])
+        if _KEYABLE.issuperset(classes):
             # the key holds each value's class: True == 1 in a dict, but they are spelt apart
-            key = (action.name, tuple((k, v.__class__, v) for k, v in args))
+            key = (action.name, args, classes)
             tokens = self._spelt.get(key)
             if tokens is None:
                 tokens = self._spelt[key] = self._spell(action)

@@ -56,6 +56,9 @@ class Following:
         self.game: Any = None
         self.state: Any = None
         self.changes: set | None = None
+        # (whether open to the seat, zone) -> its cells, for a zone not changed since some seat encoded it and
+        # whose cells serve every seat it is as open to (StateEncoder.seat_free): the next seat to look takes them
+        self.shared: dict = {}
 
     def encode(self, g, seat: int, partial=()):
         """The seat's encoding of ``g`` as :meth:`StateEncoder.encode` gives it. The array is this object's:
@@ -64,15 +67,21 @@ class Following:
             # another game, a state put in place, or our set replaced: nothing is known of what changed
             self.game, self.state = g, g.state
             self.changes = g.changed = set()
+            self.shared.clear()
             for track in self.seats.values():
                 track.everything = True
         elif self.changes:
+            shared = self.shared
             for track in self.seats.values():
                 track.pending |= self.changes
+            if shared:
+                for zid in self.changes:
+                    shared.pop((True, zid), None)
+                    shared.pop((False, zid), None)
             self.changes.clear()
         found = self.seats.get(seat)
         track = found if found is not None else self.seats.setdefault(seat, _Seat(self.encoder))
-        return track.update(g, seat, partial)
+        return track.update(g, seat, partial, self.shared)
 
 
 class _Seat:
@@ -91,7 +100,7 @@ class _Seat:
         self.zones_at, self.partial_at = e.offsets["zones"], e.offsets["partial"]
         self.tensor = np.zeros(e.size, np.float32)
 
-    def update(self, g, seat: int, partial):
+    def update(self, g, seat: int, partial, shared: dict):
         st, encoder, written = g.state, self.encoder, self.written
         zones = st.zones
         if self.everything:
@@ -111,8 +120,17 @@ class _Seat:
                 old = written.get(zid)
                 if old:
                     buf.update(zip(old, repeat(0.0)))
+        is_open = encoder.open_zones.get(seat)
+        if is_open is None:
+            is_open = {}
         for zid in dirty:
-            cells = encoder.zone(g, seat, zid, zones[zid])
+            cells = shared.get((is_open.get(zid), zid))
+            if cells is None:
+                cells = encoder.zone(g, seat, zid, zones[zid])
+                if cells:
+                    free = encoder.seat_free(g, seat, zid)
+                    if free is not None:
+                        shared[free] = cells
             if cells:
                 buf.update(cells)
                 written[zid] = cells   # never changed once made (StateEncoder.zone): kept as it is

@@ -115,17 +115,18 @@ class DavitEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._session.step(int(action))
-        self._cycles += 1
-        self._clear_rewards()
         session = self._session
+        session.step(int(action))
+        self._cycles += 1
+        # the rewards are all 0 before a live step (paid only at the end, and cleared by the dead steps that
+        # follow it): clearing and adding them up is needed only when the game ends
         if session.game.is_over:
             for a, r in zip(self.possible_agents, session.returns()):
                 self.rewards[a] = r
                 self.terminations[a] = True
+            self._accumulate_rewards()
         elif session.truncated or (self.max_cycles is not None and self._cycles >= self.max_cycles):
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
         self._select()
 
     def render(self):

@@ -188,10 +188,9 @@ class Session:
 
     def _act(self, action) -> None:
         """Play a complete, legal action (a session with explicit chance plays it up to its chance event)."""
-        result = self.game.apply(action)
-        if not result:
-            # falsy: a Refused
-            raise CatalogueError(f"the engine refused a legal action: {result.reason}")  # type: ignore[union-attr]
+        # one of the actions the game listed for this very position (the spellings are made again after every
+        # action): legal, so carried out unchecked, as the engine's own playout loop does
+        self.game.carry_out_legal(action)
 
     def view(self, seat: int | None, legal: bool = False) -> dict:
         """``game.view(seat)`` without the event log, kept until the next step (do not change it). Its legal

@@ -76,14 +76,21 @@ class StateEncoder:
             self.static_cells[t.id] = [(e.thing_prop_slots[k], e.scalar(v)) for k, v in static.items()
                                        if k in e.thing_prop_slots and v is not None]
         self.face_up_slot = e.thing_prop_slots.get("face_up")
+        # things whose hidden entries count in the same cells share a class: a zone of hidden things is kept by
+        # the classes of its things (a hand of face-down cards of one back, whichever cards they are)
+        classes: dict = {}
+        self.hidden_class = {tid: classes.setdefault(tuple(cells), len(classes))
+                             for tid, cells in self.hidden_cells.items()}
+        self.hidden_zones: dict = {}   # (zone, its things' classes) -> its cells
         # n things' share of a count, added up one by one as the view's encoding does (the same float to the bit)
         self.sums = list(accumulate(repeat(e.per_thing, len(table.thing_list)), initial=0.0))
         self.decision_kind = {kind: i for i, kind in enumerate(KINDS)}
-        self.shown: dict = {}        # (observer, seat) -> the counters of seat's row the observer sees: (j, name)
+        self.shown: dict = {}        # (observer, seat) -> seat's row, the counters the observer sees in it
         self.open_zones: dict = {}   # seat -> zone id -> whether the seat sees everything in it
         self.kept: dict = {}         # (seat, zone, its things) -> (their properties, the zone's, its cells)
         self.rows: dict = {}         # (thing, zone, properties) -> the cells of its row but its place
         self.values: dict = {}       # a value -> its scalar
+        self.seat_bound = False      # whether the last zone's cells were the seat's own (seat_free)
         self.trows = {tid: e.offsets["things"] + i * e.thing_width for tid, i in e.thing_index.items()}
 
     def value(self, v) -> float:
@@ -134,19 +141,24 @@ class StateEncoder:
 
     def player(self, seat: int, s: int, counters: dict, out, buf: dict) -> None:
         """The cells of seat ``s``'s row as ``seat`` sees it: out, and each counter ``seat`` may see."""
-        e = self.encoder
-        row = e.offsets["players"] + s * (1 + 2 * len(e.pvars))
-        buf[row] = float(bool(out))
         shown = self.shown.get((seat, s))
-        if shown is None:   # which counters a seat sees of another is declared: worked out once
-            shown = self.shown[seat, s] = [(j, name) for j, (name, visibility) in enumerate(self.visibility)
-                                           if visibility == "everyone" or (visibility == "owner" and seat == s)]
-        counter = e.counter
-        for j, name in shown:
+        if shown is None:   # the row and which counters a seat sees of another are declared: worked out once
+            e = self.encoder
+            row = e.offsets["players"] + s * (1 + 2 * len(e.pvars))
+            shown = self.shown[seat, s] = (row, [(row + 1 + 2 * j, j, name, e.pvar_scale[j])
+                                                 for j, (name, visibility) in enumerate(self.visibility)
+                                                 if visibility == "everyone" or (visibility == "owner" and seat == s)])
+        row, counters_shown = shown
+        buf[row] = float(bool(out))
+        for at, j, name, scale in counters_shown:
             if name in counters:
                 v = counters[name]
-                buf[row + 1 + 2 * j] = counter(j, v if v.__class__ in _PLAIN else encode(v))
-                buf[row + 2 + 2 * j] = 1.0
+                kind = v.__class__
+                if scale is not None and (kind is int or kind is float):   # a number on its declared range
+                    buf[at] = (v - scale[0]) * scale[1]
+                else:
+                    buf[at] = self.encoder.counter(j, v if kind in _PLAIN else encode(v))
+                buf[at + 1] = 1.0
 
     def flow(self, st, seat: int, buf: dict) -> None:
         """The cells of who is asked, whether the game is over, the phases and the pending decision."""
@@ -197,12 +209,27 @@ class StateEncoder:
         # Values that compare equal encode alike (a truth value as the number it equals), so a hit is exact
         now = list(map(st.props.__getitem__, items))
         open_zone = self._open(g, seat, zid)
+        if not open_zone and not extra:
+            for props in now:
+                if props.get("face_up") or props.get("known_to"):
+                    break
+            else:   # nothing in it seen by anyone: its cells follow from what the things' backs show, in order
+                backs = (zid, tuple(map(self.hidden_class.__getitem__, items)))
+                cells = self.hidden_zones.get(backs)
+                if cells is None:
+                    cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
+                    if len(self.hidden_zones) >= ZONES_KEPT:
+                        self.hidden_zones.clear()
+                    self.hidden_zones[backs] = cells
+                self.seat_bound = False
+                return cells
         if len(items) < 2 and not extra:   # a thing alone: its kept row (below) is as quick
             return self._zone_cells(zid, items, now, extra, open_zone, seat)
         kept = self.kept
         key = (-1 if open_zone else seat, zid, tuple(items))   # a zone open to a seat shows every such seat alike
         found = kept.get(key)
         if found is not None and found is not _SEEN and found[0] == now and found[1] == extra:
+            self.seat_bound = found[3]
             return found[2]
         cells = self._zone_cells(zid, items, now, extra, open_zone, seat)
         if len(kept) >= ZONES_KEPT:
@@ -212,8 +239,14 @@ class StateEncoder:
             # again, and copying each new one cost more than keeping saved)
             kept[key] = _SEEN
         elif _snapshot_safe(now, extra):
-            kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells)
+            kept[key] = ([dict(p) for p in now], dict(extra) if extra else extra, cells, self.seat_bound)
         return cells
+
+    def seat_free(self, g, seat, zid) -> tuple | None:
+        """After :meth:`zone` for ``seat``: the key under which its cells serve every seat alike (whether the
+        zone is open to the seat, and the zone), or None when they were the seat's own (a hidden thing in it
+        shown to some seats only)."""
+        return None if self.seat_bound else (self._open(g, seat, zid), zid)
 
     def _open(self, g, seat, zid) -> bool:
         open_zones = self.open_zones.get(seat)
@@ -232,10 +265,15 @@ class StateEncoder:
         per_thing, rows, trows = e.per_thing, self.rows, self.trows
         cells = {row: len(items) * per_thing}
         hidden = []
+        bound = False   # whether another seat to whom the zone is as open could see other cells
         for position, (tid, props) in enumerate(zip(items, props_list)):
-            if not open_zone and not (props.get("face_up") or seat in props.get("known_to", ())):
-                hidden.append(tid)
-                continue
+            if not open_zone:
+                known = props.get("known_to")
+                if known:
+                    bound = True
+                if not (props.get("face_up") or (known and seat in known)):
+                    hidden.append(tid)
+                    continue
             # a seen thing's row but its place, kept by its zone and properties: a zone seldom met twice (a hand
             # of cards, a pile after a draw) still holds things met before; the place is written apart
             key: tuple | None
@@ -269,6 +307,7 @@ class StateEncoder:
             for j, name in enumerate(e.zone_props):
                 if extra.get(name) is not None:
                     cells[row + props_at + j] = self.value(extra[name])
+        self.seat_bound = bound
         return cells
 
     def _thing_row(self, tid, zi, props) -> dict:
