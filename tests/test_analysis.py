@@ -85,6 +85,7 @@ def test_simulate_table_shows_intervals_and_ties(capsys):
 # -- compare ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow   # a statistical comparison played out
 def test_compare_finds_what_the_variant_changes(capsys):
     result = _json(capsys, "compare", "der-mythos", "--variant", "simplified-scoring", "--games", "200",
                    "--players", "4", "--seed", "1")

@@ -138,6 +138,7 @@ def test_the_verdict_line_names_the_effect_first(tmp_path, capsys):
 # -- honest warnings ------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow   # a statistical comparison played out
 def test_a_variant_the_bots_never_meet_is_called_so(capsys):
     rc = _run(["compare", "tutorial", "--variant", "bigger-boat", "--players", "2", "--games", "60", "--json"])
     assert rc == 0
@@ -149,6 +150,7 @@ def test_a_variant_the_bots_never_meet_is_called_so(capsys):
     assert "--agents ismcts:200" in out and "--coverage" in out
 
 
+@pytest.mark.slow   # a statistical comparison played out
 def test_weak_bots_that_find_nothing_are_named(tmp_path, capsys):
     aa, _ = write_variants(tmp_path)
     rc = _run(["compare", "der-mythos", "--variant", aa, "--games", "100", "--seed", "1"])

@@ -7,6 +7,7 @@ import its own stage and any stage below it. The package's top
 import anything. Module-level import cycles are refused too.
 """
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -33,11 +34,19 @@ def modules() -> dict:
     return found
 
 
+@functools.cache
+def import_nodes(path: Path, top_level_only: bool) -> tuple:
+    """The import statements of the module at ``path`` (its top level only, or all): read and parsed once
+    for the tests that ask."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    nodes = tree.body if top_level_only else ast.walk(tree)
+    return tuple(n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom)))
+
+
 def imports_of(name: str, path: Path, known: set, top_level_only=False) -> set:
     """The interpreter modules that ``name`` imports (resolving relative imports)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    nodes = tree.body if top_level_only else ast.walk(tree)
+    nodes = import_nodes(path, top_level_only)
     found = set()
     for node in nodes:
         targets = []

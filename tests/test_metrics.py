@@ -138,6 +138,7 @@ def test_a_metric_of_another_type_says_so(tmp_path):
         play_chunk(RunSpec("der-mythos", str(variant), 4), [(0, 1)])
 
 
+@pytest.mark.slow   # a statistical comparison played out
 def test_compare_pairs_metrics_and_out_exports_them(tmp_path, capsys):
     variant = tmp_path / "four.yaml"
     variant.write_text("variant: four\nextends: der-mythos\n"

@@ -27,6 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 from reference import der_mythos_fast as fast  # noqa: E402
 from reference import der_mythos_state_machine as ceiling  # noqa: E402
 
+# the benchmark's yardsticks (tools/reference/), not davit's logic: the full suite plays them
+pytestmark = pytest.mark.slow
+
 
 def _bot_seeds(players, seed):
     # make_agents gives seat i a bot seeded with derive(seed, 1000 + i)

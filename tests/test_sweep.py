@@ -84,6 +84,7 @@ def test_sweep_warns_when_no_point_differs(capsys):
     assert rc == 0 and "warning: every point gave the very same figures" in capsys.readouterr().out
 
 
+@pytest.mark.slow   # plays a sweep and draws its figures
 def test_sweep_report_draws_each_figure_against_the_values(tmp_path, capsys):
     page = tmp_path / "sweep.html"
     rc = _run(["sweep", "der-mythos", "--set", "constants.overload_limits.4=16,20,24", "--games", "40",

@@ -86,6 +86,7 @@ def test_waiting_on_board_costs_only_once_someone_is_in_a_lifeboat(rules):
     assert _evaluate(game, 0) < later, "after the first arrival, a round more on board is worse"
 
 
+@pytest.mark.slow   # whole games of search bots: what the bots do, not the engine's logic
 @pytest.mark.parametrize("seed", [1])
 def test_seeded_search_bot_games_end_by_a_lifeboat(rules, seed):
     # a small budget keeps the test quick; the default budget is measured on the ruleset's docs page
