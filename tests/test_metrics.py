@@ -73,7 +73,7 @@ def _every_variant():
             yield pytest.param(ruleset, variant, id=f"{ruleset}+{variant}", marks=pytest.mark.slow)
 
 
-@pytest.mark.parametrize("ruleset,variant", _every_variant())
+@pytest.mark.parametrize("ruleset,variant", list(_every_variant()))
 def test_every_bundled_metric_has_a_value_in_every_game_of_every_variant(ruleset, variant):
     # issue 27: every bundled ruleset declares the counts its designer asks for (the Titanic games several), and
     # they read every variant's games
