@@ -160,7 +160,7 @@ def test_water_capacity_is_never_exceeded_and_card_values_are_used():
     flooded = [c for c in game.state.zones["flooded_cards"]]
     assert len(flooded) == 16
     total = sum(next(d for d in game.ruleset.data["things"] if d["id"] == c)["attrs"]["value"] for c in flooded)
-    start = [sec["start"] for sec in game.ruleset.constants["sections"]["value"]]
+    start = game.ruleset.constants["water_start"]["value"]
     rise = sum(game.state.vars["water"]) - sum(start)
     capacity = sum(9 - s for s in start)
     assert rise == min(total, capacity)

@@ -26,8 +26,7 @@ def _constant(rules, name):
 
 RULES, PIECES = _read("ruleset.yaml"), _read("pieces.yaml")["things"]
 WIDTH = [1, 2, 2, 2, 2, 2, 2, 2, 1, 2]          # columns per section 1..10 (bow = section 1, on the right)
-SECTIONS = sorted(_constant(RULES, "sections"), key=lambda sec: sec["section"])   # one row per section, bow first
-START = [sec["start"] for sec in SECTIONS]      # water token start level per section
+START = _constant(RULES, "water_start")         # water token start level per section
 TOP = _constant(RULES, "deck_top")              # the boat deck row
 
 # x of each column, section 10 on the left (x = 0)
@@ -150,7 +149,7 @@ def most_water_before(turn, decks, per_deck=4):
     return total
 
 
-ORDER = water_order(START, [sec["bulkhead"] for sec in SECTIONS], TOP)
+ORDER = water_order(START, _constant(RULES, "bulkhead"), TOP)
 DECKS = [[t["attrs"]["value"] for t in PIECES if t.get("kind") == "flood" and t["attrs"]["deck"] == d] for d in "ABCD"]
 PASSENGERS = sorted((t["attrs"] for t in PIECES if t.get("kind") == "passenger"),
                     key=lambda a: (-a["alarm"], a["start"]))
