@@ -20,6 +20,7 @@ from functools import cache
 import yaml
 
 from ..errors import Location, SchemaError, did_you_mean
+from .schema_refs import inline_refs
 from .yaml_reader import LocList, LocMap
 
 # what a value of a schema definition is, in words (matched by content: the same definition wherever it is used)
@@ -49,10 +50,12 @@ def _named_definitions() -> dict:
     from .files import schemas_dir
     named = {}
     for path in sorted(schemas_dir().glob("*.schema.json")):
-        definitions = json.loads(path.read_text(encoding="utf-8")).get("definitions", {})
-        for name, words in NAMED.items():
-            if name in definitions:
-                named[_key(definitions[name])] = words
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        # as written, and as the checker sees it with its references written out (schema_check.inline_refs)
+        for definitions in (schema.get("definitions", {}), inline_refs(schema, path.name).get("definitions", {})):
+            for name, words in NAMED.items():
+                if name in definitions:
+                    named[_key(definitions[name])] = words
     return named
 
 
