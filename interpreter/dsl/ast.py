@@ -165,13 +165,31 @@ def walk(node):
     todo = [node]
     while todo:
         current = todo.pop()
-        if isinstance(current, tuple):
+        cls = current.__class__
+        if cls is tuple:
             todo.extend(current)
             continue
-        if not isinstance(current, Node):
-            continue
+        if cls not in _NODE_CLASSES:
+            if isinstance(current, tuple):
+                todo.extend(current)
+                continue
+            if not isinstance(current, Node):
+                continue
         yield current
         for name in current.__slots__:
             value = getattr(current, name)
-            if isinstance(value, (Node, tuple)):
+            # by class first: most fields are text, numbers or None (the compiler walks 400,000 of them)
+            if value.__class__ in _NODE_CLASSES or value.__class__ is tuple \
+                    or (value.__class__ not in _LEAVES and isinstance(value, (Node, tuple))):
                 todo.append(value)
+
+
+def _subclasses(cls) -> set:
+    found = set()
+    for sub in cls.__subclasses__():
+        found |= {sub} | _subclasses(sub)
+    return found
+
+
+_NODE_CLASSES = frozenset(_subclasses(Node) | {Node})   # every node class, for walk's test by class
+_LEAVES = frozenset({str, int, float, bool, type(None)})

@@ -29,19 +29,24 @@ def _stamp(files) -> tuple:
 
 def copy_tree(value):
     """A copy of a located tree deep enough to merge into (strings and numbers are shared)."""
-    if isinstance(value, LocMap):
+    cls = value.__class__
+    if cls is LocMap:
         out = LocMap(value.loc)
         for k, v in value.items():
-            out[k] = copy_tree(v)
+            # a scalar is shared without a call: the tree is mostly scalars (a cold validate copies 130,000)
+            out[k] = copy_tree(v) if v.__class__ in _CONTAINERS else v
         out.key_locs = dict(value.key_locs)
         out.value_locs = dict(value.value_locs)
         return out
-    if isinstance(value, LocList):
+    if cls is LocList:
         items = LocList(value.loc)
-        items.extend(copy_tree(v) for v in value)
+        items.extend([copy_tree(v) if v.__class__ in _CONTAINERS else v for v in value])
         items.locs = list(value.locs)
         return items
     return value
+
+
+_CONTAINERS = frozenset({LocMap, LocList})   # nothing subclasses them
 
 
 def base_tree(ruleset_file: Path, check):

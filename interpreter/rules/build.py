@@ -21,7 +21,7 @@ from ..dsl.state_free import kept_if_fixed
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
 from ..errors import DavitError, RulesetError, did_you_mean, raise_all
 from ..load.limits import DEFAULT_MAX_DECISIONS, MAX_DECISIONS_CEILING, MAX_PLAYERS, MAX_STEPS_CEILING, MAX_THINGS
-from ..load.yaml_reader import LocMap, LocStr, plain
+from ..load.yaml_reader import SCALAR_CLASSES, LocMap, LocStr, plain
 from ..machine import fast_paths
 from ..machine.vm import Code
 from ..machine.waits import CHOOSE, PASS
@@ -499,9 +499,9 @@ class Builder:
                     loc = node.loc_of("reconstructed") if isinstance(node, LocMap) else None
                     reason = " ".join(str(node["reconstructed"]).split())  # folded YAML text: one line
                     self.rs.provenance.append((loc, reason, node.get("id")))
-                todo.extend(node.values())
+                todo.extend([v for v in node.values() if v.__class__ not in SCALAR_CLASSES])
             elif isinstance(node, list):
-                todo.extend(node)
+                todo.extend([v for v in node if v.__class__ not in SCALAR_CLASSES])
         self.rs.provenance.sort(key=lambda p: (p[0].file, p[0].line) if p[0] else ("", 0))
 
 
