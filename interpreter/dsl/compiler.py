@@ -382,22 +382,46 @@ def _drop_slot(slot):
     return drop
 
 
+_BODY_FACTS: dict = {}
+
+
+def _body_facts(body) -> tuple:
+    """(functions and primitives it calls, whether it asks a player, effect primitives it calls, the targets
+    it assigns: ``None`` for a property or item, else the name) of a function body.
+
+    Parsed trees are shared by every identical snippet, so a variant (which repeats its base's functions)
+    reads the walk its base made; kept per tree, by identity, as ``_assigned_names`` keeps its answer."""
+    kept = _BODY_FACTS.get(id(body))
+    if kept is not None and kept[0] is body:
+        return kept[1]
+    callees, effects, targets, asks = set(), set(), set(), False
+    for node in ast.walk(body):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("choose", "resolve"):
+                asks = True
+            prim = PRIMITIVES.get(node.func.id)
+            if prim is not None and prim.effect:
+                effects.add(node.func.id)
+            callees.add(node.func.id)
+        elif isinstance(node, ast.Assign):
+            targets.add(node.target.id if isinstance(node.target, ast.Name) else None)
+    facts = (frozenset(callees), asks, frozenset(effects), frozenset(targets))
+    if len(_BODY_FACTS) > 20_000:
+        _BODY_FACTS.clear()
+    _BODY_FACTS[id(body)] = (body, facts)
+    return facts
+
+
 def compute_suspending(functions: dict, global_names=frozenset()) -> None:
     """Mark the functions that (directly or through calls) ask a player or change the game."""
     calls = {}
     for name, info in functions.items():
-        callees = set()
-        for node in ast.walk(info.body):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                if node.func.id in ("choose", "resolve"):
-                    info.suspends = True
-                prim = PRIMITIVES.get(node.func.id)
-                if prim is not None and prim.effect and node.func.id not in info.params:
-                    info.changes_game = True
-                callees.add(node.func.id)
-            elif isinstance(node, ast.Assign) and (not isinstance(node.target, ast.Name)
-                                                    or node.target.id in global_names):
-                info.changes_game = True
+        callees, asks, effects, targets = _body_facts(info.body)
+        if asks:
+            info.suspends = True
+        if any(e not in info.params for e in effects) \
+                or any(t is None or t in global_names for t in targets):
+            info.changes_game = True
         calls[name] = callees
     changed = True
     while changed:
