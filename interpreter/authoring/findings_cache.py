@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from functools import lru_cache
 from pathlib import Path
 
 from ..load import cache_folder
@@ -41,8 +42,12 @@ def cache_dir() -> Path | None:
     return folder if folder is not None and cache_folder.secret() is not None else None
 
 
+@lru_cache(maxsize=1)
 def _engine_stamp() -> str:
-    """Changes whenever a file of the engine or its schemas changes (a checkout being edited, an upgrade)."""
+    """Changes whenever a file of the engine or its schemas changes (a checkout being edited, an upgrade).
+
+    Worked out once per process: the engine a process runs is the one it imported, whatever is edited on
+    disk since (every ruleset's key walked the whole package again: 1% of a cold validate)."""
     from ..load.files import schemas_dir
     digest = hashlib.sha256()
     for root in (PACKAGE, schemas_dir()):
