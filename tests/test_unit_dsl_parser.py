@@ -309,3 +309,27 @@ def test_every_grammar_rule_has_a_callback():
              if not (rule.options.expand1 and len(rule.expansion) == 1)}
     missing = sorted(name for name in rules if not name.startswith("_") and not hasattr(parser._ToAst, name))
     assert not missing
+
+
+def test_a_first_run_parses_with_the_tables_later_runs_read_back(tmp_path, monkeypatch):
+    """Derived from the grammar (no cache yet) or read back from the cache, the parser is the same one:
+    the same trees, and rule results named by plain text (lark's derived tables name them by grammar
+    tokens, compared as text at each reduction)."""
+    from pathlib import Path as _Path
+
+    from interpreter.dsl.tables import lark_parser
+    grammar = (_Path(parser.__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+
+    def made():
+        options = dict(parser="lalr", start=["start_block", "start_expr"], postlex=parser._DslIndenter(),
+                       keep_all_tokens=True, maybe_placeholders=True, transformer=parser._ToAst())
+        return lark_parser(grammar, options)
+    monkeypatch.setenv("DAVIT_CACHE_DIR", str(tmp_path))
+    first, again = made(), made()
+    assert list(tmp_path.rglob("tables-*.bin"))   # the second was read back
+    text = "x = 1\nif a.b > 2 and not c:\n    log(f(x, [1, 2]))\n"
+    assert first.parse(text, start="start_block").value == again.parse(text, start="start_block").value \
+        == parse(text, "block")
+    for states in (first.parser.parser.parser.parse_table.states,):
+        reductions = [arg for acts in states.values() for _, arg in acts.values() if hasattr(arg, "origin")]
+        assert reductions and all(type(rule.origin.name) is str for rule in reductions)

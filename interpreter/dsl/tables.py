@@ -29,15 +29,13 @@ def lark_parser(grammar: str, options: dict) -> Lark:
 
     folder = cache_folder.cache_dir("lark", of_rulesets=False)
     key = cache_folder.secret() if folder is not None else None
-    if folder is None or key is None:
-        return Lark(grammar, **options)
     import marshal
 
     import lark
     name = hashlib.sha256(f"{lark.__version__}\0{grammar}".encode()).hexdigest()[:32]
-    path = folder / f"tables-{name}.bin"
-    purpose = "lark " + path.name
-    kept = cache_folder.read_regular(path)
+    path = folder / f"tables-{name}.bin" if folder is not None and key is not None else None
+    purpose = f"lark tables-{name}.bin"
+    kept = cache_folder.read_regular(path) if path is not None else None
     if kept is not None and cache_folder.tag_matches(key, purpose, kept[32:], kept[:32]):
         try:
             stored = marshal.loads(kept[32:])
@@ -54,7 +52,19 @@ def lark_parser(grammar: str, options: dict) -> Lark:
         data, memo = parser.memo_serialize([TerminalDef, Rule])
         data["options"] = {n: v for n, v in data["options"].items() if n not in _LOAD_ALLOWED_OPTIONS}
         body = marshal.dumps({"data": data, "memo": memo})
-        write_atomically(str(path), cache_folder.tag(key, purpose, body) + body)
-    except Exception:  # noqa: BLE001 - tables that cannot be kept only cost time next start
-        pass
-    return parser
+    except Exception:  # noqa: BLE001 - tables lark cannot write out: the parser as derived
+        return parser
+    if path is not None:
+        try:
+            write_atomically(str(path), cache_folder.tag(key, purpose, body) + body)
+        except Exception:  # noqa: BLE001 - tables that cannot be kept only cost time next start
+            pass
+    try:
+        # the parser every later process reads back, also in this one: lark's freshly derived tables name
+        # each rule's result by a grammar token, which the parser then compares as text at every reduction
+        # (a tenth of the parsing time of a first run); read back, the names are plain strings
+        stored = marshal.loads(body)
+        return Lark._load_from_dict(stored["data"], stored["memo"], postlex=options["postlex"],
+                                    transformer=options["transformer"])
+    except Exception:  # noqa: BLE001 - tables lark cannot read back: the parser as derived
+        return parser
