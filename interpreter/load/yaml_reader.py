@@ -248,6 +248,43 @@ def _scalar(file: str, event, lines: list[str]):
                   line_starts=starts)
 
 
+_SCALAR_EVENT = yaml.ScalarEvent
+_NO_VALUE, _DOCUMENT_START = object(), object()
+
+
+def _structure(event, file: str, stack: list, lines: list):
+    """What an event other than a plain scalar does: opens a container (``_NO_VALUE``), closes one (its
+    value), starts a document (``_DOCUMENT_START``: the caller counts them), or is refused."""
+    if isinstance(event, yaml.AliasEvent):
+        raise LoadError("YAML aliases (*name) are not allowed; use `include` or a variant instead",
+                        _location(file, event.start_mark))
+    anchor = getattr(event, "anchor", None)
+    if anchor is not None:
+        raise LoadError(f"YAML anchors (&{anchor}) are not allowed; use `include` or a variant instead",
+                        _location(file, event.start_mark))
+    if isinstance(event, yaml.DocumentStartEvent):
+        return _DOCUMENT_START
+    if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
+        return _NO_VALUE
+    if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+        return stack.pop()[0]
+    if isinstance(event, yaml.MappingStartEvent):
+        if len(stack) >= MAX_DEPTH:
+            raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
+        if event.tag not in (None, "!", "tag:yaml.org,2002:map"):
+            raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
+        stack.append([LocMap(_location(file, event.start_mark)), None, None])
+        return _NO_VALUE
+    if isinstance(event, yaml.SequenceStartEvent):
+        if len(stack) >= MAX_DEPTH:
+            raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
+        if event.tag not in (None, "!", "tag:yaml.org,2002:seq"):
+            raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
+        stack.append([LocList(_location(file, event.start_mark)), None, None])
+        return _NO_VALUE
+    return _scalar(file, event, lines)   # a scalar of another class (a loader's own events)
+
+
 def parse_yaml(text: str, file: str = "<string>", loader=None):
     """Parse one YAML document from ``text`` into located plain data.
 
@@ -265,47 +302,25 @@ def parse_yaml(text: str, file: str = "<string>", loader=None):
             nodes += 1
             if nodes > 2 * MAX_NODES:   # a start and an end event per container, one per plain value
                 raise LoadError(f"more than {MAX_NODES} values in one file", _location(file, event.start_mark))
-            if isinstance(event, yaml.AliasEvent):
-                raise LoadError("YAML aliases (*name) are not allowed; use `include` or a variant instead",
-                                _location(file, event.start_mark))
-            anchor = getattr(event, "anchor", None)
-            if anchor is not None:
-                raise LoadError(f"YAML anchors (&{anchor}) are not allowed; use `include` or a variant instead",
-                                _location(file, event.start_mark))
-            if isinstance(event, yaml.DocumentStartEvent):
-                documents += 1
-                if documents > 1:
-                    raise LoadError("a file holds one YAML document; found a second one",
-                                    _location(file, event.start_mark))
-                continue
-            if isinstance(event, (yaml.StreamStartEvent, yaml.StreamEndEvent, yaml.DocumentEndEvent)):
-                continue
-            if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                done = stack.pop()[0]
-                value = done
-            elif isinstance(event, yaml.MappingStartEvent):
-                if len(stack) >= MAX_DEPTH:
-                    raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
-                if event.tag not in (None, "!", "tag:yaml.org,2002:map"):
-                    raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
-                stack.append([LocMap(_location(file, event.start_mark)), None, None])
-                continue
-            elif isinstance(event, yaml.SequenceStartEvent):
-                if len(stack) >= MAX_DEPTH:
-                    raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
-                if event.tag not in (None, "!", "tag:yaml.org,2002:seq"):
-                    raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
-                stack.append([LocList(_location(file, event.start_mark)), None, None])
-                continue
-            else:  # ScalarEvent
+            if event.__class__ is _SCALAR_EVENT and event.anchor is None:   # most events: tested by class first
                 value = _scalar(file, event, lines)
+            else:
+                value = _structure(event, file, stack, lines)
+                if value is _NO_VALUE:
+                    continue
+                if value is _DOCUMENT_START:
+                    documents += 1
+                    if documents > 1:
+                        raise LoadError("a file holds one YAML document; found a second one",
+                                        _location(file, event.start_mark))
+                    continue
             loc = getattr(value, "loc", None) or _location(file, event.start_mark)
             if not stack:
                 root = value
                 continue
             top = stack[-1]
             container = top[0]
-            if isinstance(container, LocList):
+            if container.__class__ is LocList:
                 container.append(value)
                 container.locs.append(loc)
             elif top[1] is None and top[2] is None:
