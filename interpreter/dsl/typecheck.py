@@ -217,6 +217,8 @@ class TypeChecker:
         return t
 
     def _type(self, n, sn, types):
+        if n.__class__ is ast.Call:   # the commonest node, tested last below: by class first
+            return self._call(n, sn, types)
         if isinstance(n, ast.Const):
             return value_type(n.value) if n.value is not None else NONE
         if isinstance(n, ast.Name):
