@@ -78,7 +78,7 @@ class _Writer:
         self.player = gen.fresh()
         self.where = gen.bind(adef.location, "_l")   # the action's own place: domains, budget, too many choices
         self.choices = gen.bind(choices)
-        self.len = gen.bind(len)
+        self.len, self.list = gen.bind(len), gen.bind(list)
         self.over = gen.bind(over_budget)
         self.names = [str(name) for name in (spec.get("choose") or {})]
         self.values = [gen.fresh() for _ in self.names]
@@ -160,7 +160,9 @@ class _Writer:
         name, domain = self.names[i], (self.spec.get("choose") or {})[self.names[i]]
         values = gen.fresh()
         what = f"action {adef.id} choice {name}"
-        worked_out = self.snippet(domain, what, i, values) + [f"{values} = {self.choices}(g, {values}, {self.where})"]
+        # a list is walked as it is (nothing changes it while the pure snippets run), anything else made one
+        worked_out = self.snippet(domain, what, i, values) + [
+            f"if {values}.__class__ is not {self.list}:", f"    {values} = {self.choices}(g, {values}, {self.where})"]
         if i in shared:   # reads no earlier choice: the same for every one of them, worked out when first needed
             out = [f"if {shared[i]} is None:", *("    " + line for line in worked_out),
                    f"    {shared[i]} = {values}", f"{values} = {shared[i]}"]

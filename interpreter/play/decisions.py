@@ -162,18 +162,9 @@ def _many(adef, found: list) -> None:
         raise too_many_choices(f"action '{adef.id}'", len(found), adef.location)
 
 
-def _enumerate(g, adef, seat: int, found: list) -> None:
-    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``: through the action's
-    generated loops (:mod:`interpreter.dsl.enumerators`), or the generic walk where it has none."""
-    listed = adef.enumerator
-    if listed is not None:
-        listed(g, seat, found, found.append, Action)
-        return
-    generic(g, adef, seat, found)
-
-
 def generic(g, adef, seat: int, found: list) -> None:
-    """:func:`_enumerate` through the compiled domain, cost and condition functions, a call per candidate."""
+    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``, through the compiled
+    domain, cost and condition functions: the path of an action without generated loops (see :func:`offered`)."""
     local = {"player": g.table.players[seat]}
     params = adef.params
     checked = bool(adef.costs) or adef.condition is not None
@@ -280,8 +271,14 @@ def offered(g, pending, seat: int) -> list[Action]:
     actions = cache[1].get(seat)
     if actions is None:
         actions = []
+        append, defs = actions.append, g.ruleset.actions
         for aid in pending["actions"]:
-            _enumerate(g, g.ruleset.actions[aid], seat, actions)
+            adef = defs[aid]
+            listed = adef.enumerator   # the action's generated loops (interpreter/dsl/enumerators.py)
+            if listed is not None:
+                listed(g, seat, actions, append, Action)
+            else:
+                generic(g, adef, seat, actions)
         cache[1][seat] = actions
     return actions
 
