@@ -13,7 +13,7 @@ from ruleset_builder import load
 from interpreter import Game, load_ruleset
 from interpreter.dsl import enumerators
 from interpreter.errors import DavitError
-from interpreter.load.files import bundled_ids
+from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
 from interpreter.load.limits import MAX_WORK
 from interpreter.machine import fast_paths
 from interpreter.play import decisions
@@ -77,6 +77,16 @@ def test_generated_enumerators_list_what_the_generic_walk_lists(rid):
         for seed in range(5):
             compared += play_comparing(rs, players, seed)
     assert compared > 0
+
+
+@pytest.mark.parametrize("rid", bundled_ids())
+def test_and_in_every_variant(rid):
+    """A variant's build takes its base's compiled snippets (dsl/snippet_memo.py); its enumerators are its own."""
+    compared = 0
+    for variant in sorted(variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml")):
+        rs = load_ruleset(rid, variant=variant)
+        compared += play_comparing(rs, rs.max_players, 1, decisions_cap=150)
+    assert compared > 0 or not variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml")
 
 
 def test_every_bundled_action_is_generated():
