@@ -119,6 +119,11 @@ ERRORS = {
         {"id": "bad_cost", "choose": {"n": "[1, 2]"}, "cost": {"coins": "n + (word + 1)"}},
         {"id": "bad_later_condition", "choose": {"n": "[1, 2]"},
          "if": [{"when": "n > 0"}, {"when": "n > 1 and word + 1 > 0"}]},
+        # an independent domain is worked out when first needed: after an empty one, never (no error)
+        {"id": "lazy", "choose": {"n": "[]", "m": "3 if word == none else [1]"}},
+        # comprehension and lambda variables shadow a choice of the same name
+        {"id": "shadow", "choose": {"n": "[1, 2]", "m": "[n * 10 for n in [3, 4]]"},
+         "if": "any([n], n -> n > 1) and m > 30"},
         {"id": "fine", "choose": {"n": "[1, 2, 3]", "m": "[4, 5]"}, "cost": {"coins": "n"},
          "if": [{"when": "n != m"}, {"when": "m > n + 1"}]},
     ],
@@ -140,6 +145,8 @@ def test_errors_name_the_same_rule_on_both_paths(tmp_path):
     assert "TypeError" in seen["bad_condition"][1]
     # n = 1 fails the second condition before its faulty half: the error comes at n = 2
     assert seen["bad_later_condition"][1] is not None and "TypeError" in seen["bad_later_condition"][1]
+    assert seen["lazy"] == ([], None, 0)
+    assert [dict(a.args) for a in seen["shadow"][0]] == [{"n": 2, "m": 40}] and seen["shadow"][1] is None
     fine, error, _ = seen["fine"]
     assert error is None and [dict(a.args) for a in fine] == [{"n": 1, "m": 4}, {"n": 1, "m": 5},
                                                                   {"n": 2, "m": 4}, {"n": 2, "m": 5}]
