@@ -19,6 +19,9 @@ checked in both modes (``tests/test_fast_paths_off.py``). Off turns off:
   only their arguments (:mod:`interpreter.dsl.state_free`) and small ones
   written out at their calls (:mod:`interpreter.dsl.inline_calls`): every
   call runs the function's code on the VM;
+- each action's legal combinations as one generated loop nest
+  (:mod:`interpreter.dsl.enumerators`): every action is listed by the
+  generic walk of :mod:`interpreter.play.decisions`;
 - the fused playout loop of index-picking bots
   (:mod:`interpreter.play.playout`): every game goes through the public
   ``legal_actions``/``apply``;

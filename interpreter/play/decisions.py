@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass
 
-from ..errors import GameError
+from ..dsl.enumerators import choices
 from ..load.limits import MAX_ACTION_DEPTH, MAX_ACTION_ITEMS, MAX_CHOICES, MAX_TEXT, MAX_WORK
 from ..machine.budget import over_budget, too_many_choices
 from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode
@@ -108,8 +108,6 @@ class Applied:
         return True
 
 
-
-
 def malformed(action) -> str | None:
     """Why ``action`` (an :class:`Action` or its JSON form) is too big or too deep to read, or None.
 
@@ -155,19 +153,7 @@ def deciding(pending) -> list[int]:
 
 
 def _domain(g, fn, local, loc):
-    items = fn(g, local)
-    if items.__class__ is ZoneRef:  # a zone: its things (a new list)
-        return g.zone_things(items)
-    if isinstance(items, (list, tuple)):
-        return list(items)
-    raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
-
-
-def _charge(g, values, loc) -> None:
-    """Listing legal actions is work like any other: each choice list walked is charged once per walk."""
-    g.work += len(values)
-    if g.work > MAX_WORK:
-        raise over_budget(loc)
+    return choices(g, fn(g, local), loc)   # a zone: its things (a new list)
 
 
 def _many(adef, found: list) -> None:
@@ -176,8 +162,9 @@ def _many(adef, found: list) -> None:
         raise too_many_choices(f"action '{adef.id}'", len(found), adef.location)
 
 
-def _enumerate(g, adef, seat: int, found: list) -> None:
-    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``."""
+def generic(g, adef, seat: int, found: list) -> None:
+    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``, through the compiled
+    domain, cost and condition functions: the path of an action without generated loops (see :func:`offered`)."""
     local = {"player": g.table.players[seat]}
     params = adef.params
     checked = bool(adef.costs) or adef.condition is not None
@@ -186,7 +173,7 @@ def _enumerate(g, adef, seat: int, found: list) -> None:
         aid = adef.id
         values = _domain(g, fn, local, adef.location)
         if checked:   # unchecked, every value is an action, bounded by MAX_CHOICES below
-            g.work += len(values)   # (_charge inlined: the common case)
+            g.work += len(values)
             if g.work > MAX_WORK:
                 raise over_budget(adef.location)
         for value in values:
@@ -226,7 +213,9 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
             values = shared[i] = _domain(g, fn, local, adef.location)
     else:
         values = _domain(g, fn, local, adef.location)
-    _charge(g, values, adef.location)   # walked again for each earlier choice: charged each time
+    g.work += len(values)   # listing is work: each choice list is charged once per walk (again for each
+    if g.work > MAX_WORK:   # earlier choice)
+        raise over_budget(adef.location)
     if i + 1 < len(params):
         for value in values:
             local[name] = value
@@ -282,8 +271,14 @@ def offered(g, pending, seat: int) -> list[Action]:
     actions = cache[1].get(seat)
     if actions is None:
         actions = []
+        append, defs = actions.append, g.ruleset.actions
         for aid in pending["actions"]:
-            _enumerate(g, g.ruleset.actions[aid], seat, actions)
+            adef = defs[aid]
+            listed = adef.enumerator   # the action's generated loops (interpreter/dsl/enumerators.py)
+            if listed is not None:
+                listed(g, seat, actions, append, Action)
+            else:
+                generic(g, adef, seat, actions)
         cache[1][seat] = actions
     return actions
 

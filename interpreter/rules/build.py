@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dsl import ast
 from ..dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending
+from ..dsl.enumerators import enumerator
 from ..dsl.expressions import bind_call_sites
 from ..dsl.fast_reads import Layout
 from ..dsl.parser import parse
@@ -42,9 +43,7 @@ RESERVED = set(PRIMITIVES) | set(BUILTIN_VALUES) | {"player", "choose", "thing",
 
 
 def _loc(container, key, default):
-    if isinstance(container, dict) and hasattr(container, "loc_of"):
-        return container.loc_of(key)
-    if isinstance(container, list) and hasattr(container, "loc_of"):
+    if isinstance(container, (dict, list)) and hasattr(container, "loc_of"):
         return container.loc_of(key)
     return default
 
@@ -383,9 +382,10 @@ class Builder:
             label_fn = self._template(label, f"action {aid} label", local) if label and "{" in str(label) else None
             if reasons:
                 cond = _all_of([fn for fn, _ in reasons])
-            self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
+            adef = self.rs.actions[aid] = ActionDef(aid, str(label or aid), params, cond, str(spec.get("reason", "")),
                                              costs, code_id, label_fn, loc, str(spec.get("description", "")),
                                              reasons, frozenset(independent), tuple(param_types))
+            adef.enumerator = enumerator(self.compiler, spec, adef)
 
     def _card_effects(self):
         """A thing's `effect` runs when a rule calls resolve(card, player)."""

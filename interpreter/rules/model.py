@@ -44,6 +44,7 @@ class ActionDef:
     reasons: list = field(default_factory=list)     # [(condition fn, reason)] when `if` is a list
     independent: frozenset = frozenset()             # indexes of params whose domain reads no earlier choice
     param_types: tuple = ()                          # each param's static type (dsl/static_types.py), `any` unknown
+    enumerator: object = None   # fn(g, seat, found, append, Action), generated (dsl/enumerators.py); None: generic
 
 
 @dataclass(frozen=True)

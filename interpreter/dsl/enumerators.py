@@ -1,0 +1,183 @@
+"""An action's legal combinations as one generated loop nest.
+
+The generic enumeration (:mod:`interpreter.play.decisions`) walks an action's
+choices through its compiled functions: a domain function per choice, and per
+candidate a write of the value into a shared locals dict and a call of each
+cost and of the condition. Listing legal actions is a large part of every
+game, so each action is also generated as one Python function
+``_f(g, seat, found, append, Action)``: the domains, the cost checks and the
+condition written out inside the loops from the same syntax trees, with the
+choices as Python locals (the generator's ``lexical`` names), appending an
+``Action`` only for a legal candidate.
+
+It does exactly what the generic path does, in the same order: the same
+results, the same work charged to ``g.work`` at the same points (and
+``MAX_WORK`` and ``MAX_CHOICES`` checked where it checks them), a domain that
+reads no earlier choice worked out once, when first needed, and every error
+at the same ``file:line:col`` (each snippet keeps its own default location).
+An action it cannot write out this way (:func:`uncovered`) keeps the generic
+path, and so does every action with the fast paths off.
+"""
+from __future__ import annotations
+
+from ..errors import DavitError, GameError
+from ..load.limits import MAX_CHOICES, MAX_WORK
+from ..machine import fast_paths
+from ..machine.budget import over_budget, too_many_choices
+from ..machine.values import ZoneRef, display
+from .compiler import Snippet
+from .expressions import Generator
+from .parser import parse
+
+
+def choices(g, items, loc) -> list:
+    """A choice's domain value as the list of its candidates (a zone: its things); anything else is an error."""
+    if items.__class__ is ZoneRef:
+        return g.zone_things(items)
+    if isinstance(items, (list, tuple)):
+        return list(items)
+    raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
+
+
+def uncovered(spec) -> str | None:
+    """Why the action ``spec`` (its YAML mapping) is not generated, or None when it is."""
+    texts = [*(spec.get("choose") or {}).values(), *_conditions(spec)]
+    texts += [a for a in (spec.get("cost") or {}).values() if not isinstance(a, (int, float))]
+    if any(not isinstance(t, str) for t in texts):
+        return "a choice, cost or condition that is not DSL text"
+    return None
+
+
+def _conditions(spec) -> list:
+    """The condition texts, as the builder reads ``if``: one text, or a list of ``when``s (all must hold)."""
+    if isinstance(spec.get("if"), list):
+        return [item["when"] for item in spec["if"]]
+    return [spec["if"]] if spec.get("if") else []
+
+
+def enumerator(compiler, spec, adef):
+    """``_f(g, seat, found, append, Action)`` listing ``adef``'s legal actions, or None (the generic path)."""
+    if not fast_paths.on() or uncovered(spec) is not None:
+        return None
+    try:
+        return _Writer(compiler, spec, adef).function()
+    except DavitError:   # the snippet's error is reported by its own compilation; the build fails there
+        return None
+
+
+class _Writer:
+    """The source of one action's enumerator."""
+
+    def __init__(self, compiler, spec, adef):
+        self.adef = adef
+        self.spec = spec
+        self.gen = Generator(compiler, None, set(), True)
+        self.compiler = compiler
+        gen = self.gen
+        self.seat, self.found, self.append, self.action = (gen.fresh("_a") for _ in range(4))
+        self.player = gen.fresh()
+        self.where = gen.bind(adef.location, "_l")   # the action's own place: domains, budget, too many choices
+        self.choices = gen.bind(choices)
+        self.len, self.list = gen.bind(len), gen.bind(list)
+        self.over = gen.bind(over_budget)
+        self.names = [str(name) for name in (spec.get("choose") or {})]
+        self.values = [gen.fresh() for _ in self.names]
+
+    def function(self):
+        adef, gen = self.adef, self.gen
+        if [name for name, _ in adef.params] != self.names:
+            return None
+        body = [f"{self.player} = g.table.players[{self.seat}]"]
+        shared = {i: gen.fresh() for i in sorted(adef.independent) if i > 0}
+        body += [f"{var} = None" for var in shared.values()]
+        if not self.names:
+            body += self.checks("return")
+            body.append(f"{self.append}({self.made(0)})")
+        else:
+            body += self.level(0, shared)
+        return gen.function(body, adef.location, ", ".join(["g", self.seat, self.found, self.append, self.action]),
+                            wrapped=False)
+
+    def lexical(self, count: int) -> dict:
+        """The Python names of ``player`` and the first ``count`` choices (a later one shadows ``player``)."""
+        return {"player": self.player, **dict(zip(self.names[:count], self.values[:count]))}
+
+    def snippet(self, text, what: str, count: int, out: str) -> list[str]:
+        """Lines that set ``out`` to the value of ``text``, which sees ``player`` and ``count`` choices, located
+        as its own compiled function locates its errors."""
+        gen, compiler = self.gen, self.compiler
+        node = parse(text, "expr")
+        gen.sn = Snippet(text, what)
+        gen.scope = set(self.lexical(count)) | compiler._assigned_names((node,))
+        gen.lexical = self.lexical(count)
+        first = len(gen.lines)
+        code = gen.expr(node)
+        if any(local is not None for _, local in gen.lines[first:]):
+            raise DavitError("reads a local the enumerator does not hold")   # never happens: all are lexical
+        where = gen.bind(gen.sn.loc(node), "_l")
+        return ["try:", f"    {out} = {code}", "except _DavitError as _e:", "    if _e.location is None:",
+                f"        _e.location = {where}", "    raise", "except _Exception as _e:",
+                f"    raise _located(_e, {where}) from None"]
+
+    def checked(self) -> bool:
+        return bool(self.adef.costs) or self.adef.condition is not None
+
+    def checks(self, skip: str) -> list[str]:
+        """The costs, then the conditions, each leaving the candidate with ``skip`` when it fails."""
+        adef, gen, count = self.adef, self.gen, len(self.names)
+        costs = [(str(c), a) for c, a in (self.spec.get("cost") or {}).items()]
+        if [c for c, _ in costs] != [c for c, _ in adef.costs]:
+            raise DavitError("a cost the builder left out")   # its error fails the build
+        aid = adef.id
+        out = []
+        for counter, amount in costs:
+            have = f"g.state.pvars[{self.seat}].get({counter!r}, 0)"
+            if isinstance(amount, (int, float)):
+                out += [f"if {have} < {gen.literal(amount)}:", f"    {skip}"]
+                continue
+            need = gen.fresh()
+            out += self.snippet(amount, f"action {aid} cost", count, need)
+            out += [f"if {have} < {need}:", f"    {skip}"]
+        if adef.condition is not None:
+            for text in _conditions(self.spec):
+                holds = gen.fresh()
+                out += self.snippet(text, f"action {aid} condition", count, holds)
+                out += [f"if not {holds}:", f"    {skip}"]
+        return out
+
+    def made(self, count: int) -> str:
+        """The source making the Action of the first ``count`` choices."""
+        pairs = "".join(f"({n!r}, {v}), " for n, v in zip(self.names[:count], self.values[:count]))
+        return f"{self.action}({self.seat}, {self.adef.id!r}, ({pairs}), None, g)"
+
+    def charge(self, values: str) -> list[str]:
+        """Each walk of a choice list is work, charged once per walk (as the generic path charges it)."""
+        return [f"g.work += {self.len}({values})", f"if g.work > {MAX_WORK!r}:", f"    raise {self.over}({self.where})"]
+
+    def level(self, i: int, shared: dict) -> list[str]:
+        """Choice ``i`` and those after it, as :func:`interpreter.play.decisions._combinations` walks them."""
+        adef, gen = self.adef, self.gen
+        name, domain = self.names[i], (self.spec.get("choose") or {})[self.names[i]]
+        values = gen.fresh()
+        what = f"action {adef.id} choice {name}"
+        # a list is walked as it is (nothing changes it while the pure snippets run), anything else made one
+        worked_out = self.snippet(domain, what, i, values) + [
+            f"if {values}.__class__ is not {self.list}:", f"    {values} = {self.choices}(g, {values}, {self.where})"]
+        if i in shared:   # reads no earlier choice: the same for every one of them, worked out when first needed
+            out = [f"if {shared[i]} is None:", *("    " + line for line in worked_out),
+                   f"    {shared[i]} = {values}", f"{values} = {shared[i]}"]
+        else:
+            out = worked_out
+        last = i + 1 == len(self.names)
+        if len(self.names) > 1 or self.checked():   # one unchecked choice is bounded by MAX_CHOICES alone
+            out += self.charge(values)
+        out.append(f"for {self.values[i]} in {values}:")
+        if not last:
+            out += ["    " + line for line in self.level(i + 1, shared)]
+        else:
+            out += ["    " + line for line in self.checks("continue")]
+            out.append(f"    {self.append}({self.made(len(self.names))})")
+        many, what = gen.bind(too_many_choices), repr(f"action '{adef.id}'")
+        out += [f"if {self.len}({self.found}) > {MAX_CHOICES!r}:",
+                f"    raise {many}({what}, {self.len}({self.found}), {self.where})"]
+        return out
