@@ -250,6 +250,8 @@ def _scalar(file: str, event, lines: list[str]):
 
 _SCALAR_EVENT = yaml.ScalarEvent
 _NO_VALUE, _DOCUMENT_START = object(), object()
+_OPENINGS = ((yaml.MappingStartEvent, LocMap, "tag:yaml.org,2002:map"),
+             (yaml.SequenceStartEvent, LocList, "tag:yaml.org,2002:seq"))
 
 
 def _structure(event, file: str, stack: list, lines: list):
@@ -268,20 +270,14 @@ def _structure(event, file: str, stack: list, lines: list):
         return _NO_VALUE
     if isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
         return stack.pop()[0]
-    if isinstance(event, yaml.MappingStartEvent):
-        if len(stack) >= MAX_DEPTH:
-            raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
-        if event.tag not in (None, "!", "tag:yaml.org,2002:map"):
-            raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
-        stack.append([LocMap(_location(file, event.start_mark)), None, None])
-        return _NO_VALUE
-    if isinstance(event, yaml.SequenceStartEvent):
-        if len(stack) >= MAX_DEPTH:
-            raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
-        if event.tag not in (None, "!", "tag:yaml.org,2002:seq"):
-            raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
-        stack.append([LocList(_location(file, event.start_mark)), None, None])
-        return _NO_VALUE
+    for opening, container, tag in _OPENINGS:
+        if isinstance(event, opening):
+            if len(stack) >= MAX_DEPTH:
+                raise LoadError(nesting_message(MAX_DEPTH), _location(file, event.start_mark))
+            if event.tag not in (None, "!", tag):
+                raise LoadError(f"unsupported YAML tag {event.tag!r}", _location(file, event.start_mark))
+            stack.append([container(_location(file, event.start_mark)), None, None])
+            return _NO_VALUE
     return _scalar(file, event, lines)   # a scalar of another class (a loader's own events)
 
 
