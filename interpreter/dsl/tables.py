@@ -36,7 +36,7 @@ def lark_parser(grammar: str, options: dict) -> Lark:
     path = folder / f"tables-{name}.bin" if folder is not None and key is not None else None
     purpose = f"lark tables-{name}.bin"
     kept = cache_folder.read_regular(path) if path is not None else None
-    if kept is not None and cache_folder.tag_matches(key, purpose, kept[32:], kept[:32]):
+    if kept is not None and key is not None and cache_folder.tag_matches(key, purpose, kept[32:], kept[:32]):
         try:
             stored = marshal.loads(kept[32:])
             # marshal builds values (no call is made, and lark runs none of what it reads back), and the tag
@@ -54,7 +54,7 @@ def lark_parser(grammar: str, options: dict) -> Lark:
         body = marshal.dumps({"data": data, "memo": memo})
     except Exception:  # noqa: BLE001 - tables lark cannot write out: the parser as derived
         return parser
-    if path is not None:
+    if path is not None and key is not None:
         try:
             write_atomically(str(path), cache_folder.tag(key, purpose, body) + body)
         except Exception:  # noqa: BLE001 - tables that cannot be kept only cost time next start
