@@ -42,6 +42,7 @@ class Game(RuleRuntime):
     spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
     local_sizes = NO_SIZES   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
+    locals_checked = None   # the pending decision whose waiting rules' locals this game last measured
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):
@@ -85,14 +86,13 @@ class Game(RuleRuntime):
         st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
         st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
         st.out = [False] * len(table.players)
-        st.zones = {zid: [] for zid in table.zones}
-        for tid, zid in table.start_zone.items():
-            st.zones[zid].append(tid)
-            st.where[tid] = zid
-            st.props[tid] = {}
-        for tid, zid in table.start_zone.items():
-            zdef = table.zones[zid].defn
-            st.props[tid]["face_up"] = zdef.face == "up"
+        zones = st.zones = {zid: [] for zid in table.zones}
+        start = table.start_zone
+        for tid, zid in start.items():
+            zones[zid].append(tid)
+        st.where = dict(start)
+        refs = table.zones
+        st.props = {tid: {"face_up": refs[zid].defn.face == "up"} for tid, zid in start.items()}
         st.props_own = set(st.props)   # made here for this game alone: changed in place until a clone shares them
         st.stack = [[rs.flow_code, 0, {}, None]]
         if rs.setup_code:
@@ -142,12 +142,16 @@ class Game(RuleRuntime):
         self.work = 0   # its effects get the decision's whole budget, whatever finding or checking it cost
         decisions.commit(self, action)
         self.decisions += 1
-        self._advance()
         st = self.state
+        if st.pending is None:   # else a simultaneous step waits for more commitments: nothing to run
+            self._advance()
         if st.held is None:   # the whole position's size (play/position.py): not counted yet, or changed in place
             self._count_position()
-        elif st.stack:
+        elif st.stack and st.pending is not self.locals_checked:
             check_locals(self)
+            # a simultaneous step's commitments before the last run no rule: the same decision still
+            # waits, with the same locals, measured at its start (a clone or a loaded game measures anew)
+            self.locals_checked = st.pending
         spent = self.spent = self.spent + self.work
         if st.over:
             return
@@ -299,6 +303,7 @@ class Game(RuleRuntime):
             self.local_sizes = NO_SIZES
         if self.state.stack:
             check_locals(self)
+            self.locals_checked = self.state.pending
 
     def resettle(self) -> None:
         """Look at the game again after a change from outside the rules (a scenario's `set`).
