@@ -331,14 +331,16 @@ class Game(RuleRuntime):
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
         rs = self.ruleset
         for trig in rs.triggers:
+            when = trig.when
             if trig.source is None:
-                if trig.when(self, {}):
+                if when(self, {}):
                     self._fire(trig, {}, stack)
                     return True
                 continue
+            var = trig.var
             for item in trig.items(self):
-                local = {trig.var: item}
-                if trig.when(self, local):
+                local = {var: item}
+                if when(self, local):
                     self._fire(trig, local, stack)
                     return True
         if rs.end_when is not None and rs.end_when(self, {}):

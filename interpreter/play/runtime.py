@@ -140,11 +140,15 @@ class RuleRuntime:
         raise GameError(f"a player has no attribute '{name}'", loc)
 
     def zone_builtin(self, z: ZoneRef, name, loc):
+        # asked first: the two names the general reader brings here most (a space's `removed` never set,
+        # a zone's things); the inlined reads (dsl/fast_reads.py) take `count`, `empty`, `top` before
+        if name == "removed":
+            return False
         items = self.state.zones[z.id]
-        if name == "count":
-            return len(items)
         if name == "things":
             return [self.table.things[t] for t in items]
+        if name == "count":
+            return len(items)
         if name == "empty":
             return not items
         if name == "top":
@@ -165,8 +169,6 @@ class RuleRuntime:
             return None if z.defn.capacity is None else max(0, z.defn.capacity - len(items))
         if name == "seats":
             return list(z.defn.seats or ())
-        if name == "removed":
-            return False
         if name in self.ruleset.zone_props:
             return self.ruleset.zone_props[name]
         raise GameError(f"zone '{z.id}' has no attribute '{name}'", loc)
