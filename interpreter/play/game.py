@@ -20,7 +20,7 @@ from . import decisions, outcome, views
 from .decisions import Action, Applied, Refused
 from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
-from .state import State, copy_data
+from .state import State, copy_data, copy_dict
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -63,11 +63,15 @@ class Game(RuleRuntime):
         if _state is not None:
             self.state = _state
             return
-        self.state = self._initial_state(seed, pins)
-        start = self.table.initial_held   # every new game of a table starts with the same lists
+        start = self.table.initial_held   # every new game of a table starts with the same position
+        self.state = self._initial_state(seed, pins, start)
         if start is None:
             held = recount(self)
-            self.table.initial_held = (held.copy(), self.state.held_total)
+            st = self.state   # kept as it is before the setup runs, for the table's next games to copy
+            self.table.initial_held = (held.copy(), st.held_total, copy_dict(st.vars),
+                                       [copy_dict(p) for p in st.pvars],
+                                       dict(zip(st.zones, map(list.copy, st.zones.values()))),
+                                       {tid: props.copy() for tid, props in st.props.items()})
         else:
             self.state.held, self.state.held_total = start[0].copy(), start[1]
         self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
@@ -78,21 +82,28 @@ class Game(RuleRuntime):
 
     # -- setting up ---------------------------------------------------------------
 
-    def _initial_state(self, seed, pins) -> State:
+    def _initial_state(self, seed, pins, start=None) -> State:
+        """The position before the setup runs; ``start``: the table's ``initial_held``, whose copy of the
+        first game's position (the same for every game of the table) is copied, not worked out again."""
         rs, table = self.ruleset, self.table
         st = State()
         st.rng = rng.seed_state(seed)
         st.pins = {str(k): list(v) for k, v in (pins or {}).items()}
-        st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
-        st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
         st.out = [False] * len(table.players)
-        zones = st.zones = {zid: [] for zid in table.zones}
-        start = table.start_zone
-        for tid, zid in start.items():
-            zones[zid].append(tid)
-        st.where = dict(start)
-        refs = table.zones
-        st.props = {tid: {"face_up": refs[zid].defn.face == "up"} for tid, zid in start.items()}
+        st.where = dict(table.start_zone)
+        if start is not None:
+            st.vars = copy_dict(start[2])
+            st.pvars = [copy_dict(p) for p in start[3]]
+            st.zones = dict(zip(start[4], map(list.copy, start[4].values())))
+            st.props = {tid: props.copy() for tid, props in start[5].items()}
+        else:
+            st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
+            st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
+            zones = st.zones = {zid: [] for zid in table.zones}
+            for tid, zid in table.start_zone.items():
+                zones[zid].append(tid)
+            refs = table.zones
+            st.props = {tid: {"face_up": refs[zid].defn.face == "up"} for tid, zid in table.start_zone.items()}
         st.props_own = set(st.props)   # made here for this game alone: changed in place until a clone shares them
         st.stack = [[rs.flow_code, 0, {}, None]]
         if rs.setup_code:
