@@ -74,8 +74,9 @@ class Game(RuleRuntime):
                                        {tid: props.copy() for tid, props in st.props.items()})
         else:
             self.state.held, self.state.held_total = start[0].copy(), start[1]
-        self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
-                   "seed": seed})
+        if record:
+            self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
+                       "seed": seed})
         self._advance()
         self._count_position()
         self.spent = self.work
@@ -389,7 +390,10 @@ class Game(RuleRuntime):
             if draw:
                 st.vars["%draw"] = outcome.DECLARED
             st.over = True
-            scores = [self.scores[p.seat] for p in self.table.players]
+            if not self.record:
+                return
+            team = self.scores
+            scores = [team[p.seat] for p in self.table.players]
             event = {"e": "end", "scores": scores, "winners": winners, "reason": reason, "team": True,
                      "team_score": scores[0] if scores else 0}
             if rs.win_if is not None or draw:   # a goal to reach: the team won or lost; else only its score
@@ -414,7 +418,10 @@ class Game(RuleRuntime):
         if drawn:
             st.vars["%draw"] = drawn
         st.over = True
-        event = {"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+        if not self.record:   # no event for nobody (simulate, the bots)
+            return
+        scores = self.scores
+        event = {"e": "end", "scores": [scores[p.seat] for p in self.table.players], "winners": winners,
                  "reason": reason}
         if drawn:
             event["draw"] = True
