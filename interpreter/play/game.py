@@ -420,8 +420,8 @@ class Game(RuleRuntime):
         st.over = True
         if not self.record:   # no event for nobody (simulate, the bots)
             return
-        scores = self.scores
-        event = {"e": "end", "scores": [scores[p.seat] for p in self.table.players], "winners": winners,
+        by_seat = self.scores
+        event = {"e": "end", "scores": [by_seat[p.seat] for p in self.table.players], "winners": winners,
                  "reason": reason}
         if drawn:
             event["draw"] = True
