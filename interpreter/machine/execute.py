@@ -22,6 +22,12 @@ instructions exactly as the VM did, returns early when the game ends (or,
 for a function run for its value, when it ends or starts) and when
 ``limit`` is passed, so the step budget keeps every loop finite.
 
+The blocks are tested in order (``if pc == k``), in groups behind one
+``if pc < k`` each: a forward jump sets ``pc`` and falls through to the
+tests below it, a backward jump (a loop) starts the tests again, skipping
+whole groups. A step that never hands the game back may be written out
+in place of its call (``Instr.step_lines``, ``Instr.step_test``).
+
 The source is made only of the compiler's own names and integers: the
 instructions' closures are bound as objects (``_i3``), never pasted.
 """
