@@ -39,7 +39,7 @@ from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
 from . import code_cache, linetable
-from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
+from .vm import PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -205,13 +205,15 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
     budget = max_steps if sync else max_steps - state.steps
     used = 0
     # a function asked for its value still runs once the game is over (a scenario's expectation),
-    # but a game that ends during it (end_game()) stops it there
+    # but a game that ends during it (end_game()) stops it there; the game itself runs only while not over
     was_over = state.over
-    while stack and (sync or state.pending is None) and (state.over == was_over if sync else not state.over):
+    if was_over and not sync:
+        return
+    while stack and (sync or state.pending is None) and state.over == was_over:
         frame = stack[-1]
-        code = codes[frame[CODE]]
+        code = codes[frame[0]]   # (frame[CODE])
         size = len(code.instrs)
-        if frame[PC] >= size:
+        if frame[1] >= size:   # (frame[PC])
             finish_frame(g, stack)
             continue
         runner = code.runner
@@ -221,23 +223,30 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
         used += done
         if not sync:
             state.steps += done
-        g.work += done   # instructions are work too: a function asked for its value many times adds up
-        if g.work > MAX_WORK:
+        work = g.work = g.work + done   # instructions are work too: a function asked for its value many times adds up
+        if work > MAX_WORK:
             raise work_budget.over_budget(code.instrs[min(frame[PC], size - 1)].loc)
-        if used <= budget:
-            # a frame run to its end is popped here, as the loop's next round would pop it (an action's
-            # effect, a function: most frames end so), without looking it up again
-            if frame[PC] >= size and stack and stack[-1] is frame and (sync or state.pending is None) \
-                    and state.over == was_over:
-                finish_frame(g, stack)
-            continue
-        phase = " > ".join(state.phase) or "(no phase)"
-        what = "a function did not finish" if sync else "the game did not end"
-        pc = min(frame[PC], size - 1)
-        raise RunawayGameError(
-            f"{what} within {max_steps} steps; it was in phase '{phase}'", code.instrs[pc].loc,
-            hint="a loop never ends" + ("; raise limits.max_steps if the game is really this long"
-                                        if max_steps < MAX_STEPS_CEILING else ""))
+        if used > budget:
+            raise _runaway(state, frame, code, sync, max_steps)
+        # a frame run to its end is popped here, as the loop's next round would pop it (an action's effect,
+        # a function: most frames end so), without looking it up again: finish_frame(g, stack) written out
+        if frame[1] >= size and stack and stack[-1] is frame and (sync or state.pending is None) \
+                and state.over == was_over:
+            stack.pop()
+            if frame[3] is not None and stack:   # (frame[RET]: the caller's variable for the result)
+                stack[-1][2][frame[3]] = None
+            g.retval = None
+
+
+def _runaway(state, frame, code, sync: bool, max_steps: int) -> RunawayGameError:
+    """The error for rules that passed ``limits.max_steps`` (the game's, or a function's own)."""
+    phase = " > ".join(state.phase) or "(no phase)"
+    what = "a function did not finish" if sync else "the game did not end"
+    pc = min(frame[PC], len(code.instrs) - 1)
+    return RunawayGameError(
+        f"{what} within {max_steps} steps; it was in phase '{phase}'", code.instrs[pc].loc,
+        hint="a loop never ends" + ("; raise limits.max_steps if the game is really this long"
+                                    if max_steps < MAX_STEPS_CEILING else ""))
 
 
 def call_sync(g: GameHost, code: Code, args: list):
