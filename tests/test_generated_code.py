@@ -37,7 +37,9 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "defn", "capacity", "things",   # a zone's fullness and top thing, written out
               "num_players",
               "record",   # a log line is worked out only when the log is kept (`if g.record`)
-              "changed"}  # a property is set in place only while nobody follows the changed zones
+              "changed",  # a property is set in place only while nobody follows the changed zones
+              # the flow's steps written out (machine/execute.py, Instr.step_lines, step_test)
+              "phase", "append", "pop", "settle"}
 
 
 def structure_problems(source: str) -> list[str]:

@@ -23,8 +23,19 @@ class RandomAgent:
         return actions[self.pick(len(actions))]
 
     def pick(self, count: int) -> int:
-        """The index of the action taken among ``count`` legal ones (see :mod:`interpreter.play.playout`)."""
-        return self.random.randrange(count)
+        """The index of the action taken among ``count`` legal ones (see :mod:`interpreter.play.playout`).
+
+        ``self.random.randrange(count)`` drawn as it draws (``_randbelow``: ``count.bit_length()`` random
+        bits until they fall below ``count``), without its three calls a number: the same stream, the
+        same picks (tests/test_reproducible_bots.py compares them)."""
+        if count < 1:
+            return self.random.randrange(count)   # its own error
+        bits = self.random.getrandbits
+        k = count.bit_length()
+        r = bits(k)
+        while r >= count:
+            r = bits(k)
+        return r
 
 
 class FirstAgent:

@@ -22,6 +22,12 @@ instructions exactly as the VM did, returns early when the game ends (or,
 for a function run for its value, when it ends or starts) and when
 ``limit`` is passed, so the step budget keeps every loop finite.
 
+The blocks are tested in order (``if pc == k``), in groups behind one
+``if pc < k`` each: a forward jump sets ``pc`` and falls through to the
+tests below it, a backward jump (a loop) starts the tests again, skipping
+whole groups. A step that never hands the game back may be written out
+in place of its call (``Instr.step_lines``, ``Instr.step_test``).
+
 The source is made only of the compiler's own names and integers: the
 instructions' closures are bound as objects (``_i3``), never pasted.
 """
@@ -33,7 +39,7 @@ from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
 from . import code_cache, linetable
-from .vm import CODE, PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
+from .vm import PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -46,7 +52,10 @@ def for_items(g: GameHost, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if hasattr(items, "defn"):
         items = g.zone_things(items)
-    return [tuple(work_budget.each(g, items, None)), 0]   # a tuple: never changed, so a clone shares it
+    g.work += len(items)   # (budget.each inlined: a loop starts in every round of most flows)
+    if g.work > MAX_WORK:
+        raise work_budget.over_budget(None)
+    return [tuple(items), 0]   # a tuple: never changed, so a clone shares it
 
 
 def compile_code(code, bundle=None):
@@ -82,53 +91,77 @@ def compile_code(code, bundle=None):
     emit("    n = 0")
     emit("    try:")
     emit("        while True:")
+    # the blocks in groups, each behind one test of pc: a jump back to a loop's head tests the groups
+    # before it, not every block before it (the blocks, and so the budget's checks, are the same)
+    group = max(4, int(len(starts) ** 0.5)) if len(starts) > 8 else len(starts)
     for b, start in enumerate(starts):
         end = next((p for p in starts[b + 1:]), size)
-        emit(f"            if pc == {start}:")
-        emit("                if n > limit:")
-        emit("                    break")
-        emit(f"                n += {end - start}")
+        last_group = b // group == (len(starts) - 1) // group
+        indent = "" if last_group else "    "
+        if b % group == 0 and not last_group:
+            emit(f"            if pc < {starts[b + group]}:")
+        emit(f"            {indent}if pc == {start}:")
+        emit(f"                {indent}if n > limit:")
+        emit(f"                    {indent}break")
+        emit(f"                {indent}n += {end - start}")
+        closed = False   # whether the block's last instruction sets pc itself
         for i in range(start, end):
             ins = instrs[i]
             names[f"_i{i}"] = ins
             rest = end - i - 1   # instructions of this block not run when it stops after instruction i
-            pad = "                "
+            pad = "                " + indent
             if isinstance(ins, Do):
                 names[f"_f{i}"] = ins.fn
                 emit(f"{pad}_f{i}(g, L)", ins.loc)
                 emit(f"{pad}if st.over is not was_over:")
                 emit(f"{pad}    frame[1] = {i + 1}")
                 emit(f"{pad}    return n - {rest}")
-            elif isinstance(ins, Jump):
+            elif isinstance(ins, Jump):   # the last of its block
                 emit(f"{pad}pc = {ins.target}", ins.loc)
-                emit(f"{pad}continue")
-            elif isinstance(ins, JumpIfNot):
+                if ins.target <= start:   # back: to the top of the tests (forward, the tests below find it)
+                    emit(f"{pad}continue")
+                closed = True
+            elif isinstance(ins, JumpIfNot):   # the last of its block
                 names[f"_f{i}"] = ins.cond
-                emit(f"{pad}if not _f{i}(g, L):", ins.loc)
-                emit(f"{pad}    pc = {ins.target}")
-                emit(f"{pad}    continue")
+                if ins.target > start:
+                    emit(f"{pad}pc = {end} if _f{i}(g, L) else {ins.target}", ins.loc)
+                    closed = True
+                else:
+                    emit(f"{pad}if not _f{i}(g, L):", ins.loc)
+                    emit(f"{pad}    pc = {ins.target}")
+                    emit(f"{pad}    continue")
             elif isinstance(ins, ForInit):
-                names[f"_f{i}"] = ins.source
-                emit(f"{pad}L[_i{i}.slot] = _for_items(g, _f{i}(g, L))", ins.loc)
+                names[f"_f{i}"], names[f"_s{i}"] = ins.source, ins.slot
+                emit(f"{pad}L[_s{i}] = _for_items(g, _f{i}(g, L))", ins.loc)
             elif isinstance(ins, ForNext):
-                emit(f"{pad}_it = L[_i{i}.slot]", ins.loc)
+                names[f"_s{i}"], names[f"_v{i}"] = ins.slot, ins.var
+                emit(f"{pad}_it = L[_s{i}]", ins.loc)
                 emit(f"{pad}if _it[1] < _len(_it[0]):")
-                emit(f"{pad}    L[_i{i}.var] = _it[0][_it[1]]")
+                emit(f"{pad}    L[_v{i}] = _it[0][_it[1]]")
                 emit(f"{pad}    _it[1] += 1")
+                emit(f"{pad}    pc = {end}")
                 emit(f"{pad}else:")
-                emit(f"{pad}    del L[_i{i}.slot]")
-                emit(f"{pad}    pc = {ins.end}")
-                emit(f"{pad}    continue")
+                emit(f"{pad}    del L[_s{i}]")
+                emit(f"{pad}    pc = {ins.end}")   # after the loop: forward, found by the tests below
+                closed = True   # (the last of its block)
             elif ins.step is not None:
+                inline = ins.step_lines(i)
+                if inline is not None:   # a step that never hands back, written out
+                    names.update(inline[1])
+                    for k, line in enumerate(inline[0]):
+                        emit(pad + line, ins.loc if k == 0 else None)
+                    continue
                 names[f"_f{i}"] = ins.step
-                emit(f"{pad}if _f{i}(g, stack):", ins.loc)
+                test = ins.step_test() or f"_f{i}(g, stack)"
+                emit(f"{pad}if {test}:", ins.loc)
                 emit(f"{pad}    frame[1] = {i}")
                 emit(f"{pad}    return n - {rest}")
             else:
                 emit(f"{pad}frame[1] = {i}")
                 emit(f"{pad}_i{i}.run(g, frame, stack)", ins.loc)
                 emit(f"{pad}return n")
-        emit(f"                pc = {end}")
+        if not closed:
+            emit(f"                {indent}pc = {end}")
     # the end of the code, a budget that ran out, or a position inside a stretch
     # (set by an instruction the VM ran): hand back to the VM
     emit("            break")
@@ -172,12 +205,15 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
     budget = max_steps if sync else max_steps - state.steps
     used = 0
     # a function asked for its value still runs once the game is over (a scenario's expectation),
-    # but a game that ends during it (end_game()) stops it there
+    # but a game that ends during it (end_game()) stops it there; the game itself runs only while not over
     was_over = state.over
-    while stack and (sync or state.pending is None) and (state.over == was_over if sync else not state.over):
+    if was_over and not sync:
+        return
+    while stack and (sync or state.pending is None) and state.over == was_over:
         frame = stack[-1]
-        code = codes[frame[CODE]]
-        if frame[PC] >= len(code.instrs):
+        code = codes[frame[0]]   # (frame[CODE])
+        size = len(code.instrs)
+        if frame[1] >= size:   # (frame[PC])
             finish_frame(g, stack)
             continue
         runner = code.runner
@@ -187,17 +223,30 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
         used += done
         if not sync:
             state.steps += done
-        g.work += done   # instructions are work too: a function asked for its value many times adds up
-        if g.work > MAX_WORK:
-            raise work_budget.over_budget(code.instrs[min(frame[PC], len(code.instrs) - 1)].loc)
+        work = g.work = g.work + done   # instructions are work too: a function asked for its value many times adds up
+        if work > MAX_WORK:
+            raise work_budget.over_budget(code.instrs[min(frame[PC], size - 1)].loc)
         if used > budget:
-            phase = " > ".join(state.phase) or "(no phase)"
-            what = "a function did not finish" if sync else "the game did not end"
-            pc = min(frame[PC], len(code.instrs) - 1)
-            raise RunawayGameError(
-                f"{what} within {max_steps} steps; it was in phase '{phase}'", code.instrs[pc].loc,
-                hint="a loop never ends" + ("; raise limits.max_steps if the game is really this long"
-                                            if max_steps < MAX_STEPS_CEILING else ""))
+            raise _runaway(state, frame, code, sync, max_steps)
+        # a frame run to its end is popped here, as the loop's next round would pop it (an action's effect,
+        # a function: most frames end so), without looking it up again: finish_frame(g, stack) written out
+        if frame[1] >= size and stack and stack[-1] is frame and (sync or state.pending is None) \
+                and state.over == was_over:
+            stack.pop()
+            if frame[3] is not None and stack:   # (frame[RET]: the caller's variable for the result)
+                stack[-1][2][frame[3]] = None
+            g.retval = None
+
+
+def _runaway(state, frame, code, sync: bool, max_steps: int) -> RunawayGameError:
+    """The error for rules that passed ``limits.max_steps`` (the game's, or a function's own)."""
+    phase = " > ".join(state.phase) or "(no phase)"
+    what = "a function did not finish" if sync else "the game did not end"
+    pc = min(frame[PC], len(code.instrs) - 1)
+    return RunawayGameError(
+        f"{what} within {max_steps} steps; it was in phase '{phase}'", code.instrs[pc].loc,
+        hint="a loop never ends" + ("; raise limits.max_steps if the game is really this long"
+                                    if max_steps < MAX_STEPS_CEILING else ""))
 
 
 def call_sync(g: GameHost, code: Code, args: list):

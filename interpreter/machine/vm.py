@@ -54,6 +54,20 @@ class Instr:
     def run(self, g: GameHost, frame, stack):  # pragma: no cover - interface
         raise NotImplementedError
 
+    def step_lines(self, i: int) -> tuple[list[str], dict] | None:
+        """Python lines doing what ``step`` does, for a step that never hands the game back, and the
+        objects they name (``_x{i}``), or None.
+
+        The compiled code (:mod:`.execute`) writes them in place of a call to ``step``, with ``g``, ``st``
+        (the state) and ``stack`` in scope. Only the compiler's names: whatever comes from a ruleset is
+        bound as an object, never written into the lines."""
+        return None
+
+    def step_test(self) -> str | None:
+        """A Python expression doing what ``step`` does and giving its answer (True: hand the game back),
+        in place of a call to ``step``; None: that call."""
+        return None
+
 
 class Do(Instr):
     """Evaluate a closure for its effect (an assignment, an effect call)."""

@@ -20,7 +20,7 @@ from . import decisions, outcome, views
 from .decisions import Action, Applied, Refused
 from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
-from .state import State, copy_data
+from .state import State, copy_data, copy_dict
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -42,6 +42,7 @@ class Game(RuleRuntime):
     spent = 0  # items touched by setup and every decision carried out: the game ends past limits.MAX_GAME_WORK
     local_sizes = NO_SIZES   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
+    locals_checked = None   # the pending decision whose waiting rules' locals this game last measured
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):
@@ -62,37 +63,48 @@ class Game(RuleRuntime):
         if _state is not None:
             self.state = _state
             return
-        self.state = self._initial_state(seed, pins)
-        start = self.table.initial_held   # every new game of a table starts with the same lists
+        start = self.table.initial_held   # every new game of a table starts with the same position
+        self.state = self._initial_state(seed, pins, start)
         if start is None:
             held = recount(self)
-            self.table.initial_held = (held.copy(), self.state.held_total)
+            st = self.state   # kept as it is before the setup runs, for the table's next games to copy
+            self.table.initial_held = (held.copy(), st.held_total, copy_dict(st.vars),
+                                       [copy_dict(p) for p in st.pvars],
+                                       dict(zip(st.zones, map(list.copy, st.zones.values()))),
+                                       {tid: props.copy() for tid, props in st.props.items()})
         else:
             self.state.held, self.state.held_total = start[0].copy(), start[1]
-        self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
-                   "seed": seed})
+        if record:
+            self.emit({"e": "start", "ruleset": ruleset.id, "variant": ruleset.variant, "players": players,
+                       "seed": seed})
         self._advance()
         self._count_position()
         self.spent = self.work
 
     # -- setting up ---------------------------------------------------------------
 
-    def _initial_state(self, seed, pins) -> State:
+    def _initial_state(self, seed, pins, start=None) -> State:
+        """The position before the setup runs; ``start``: the table's ``initial_held``, whose copy of the
+        first game's position (the same for every game of the table) is copied, not worked out again."""
         rs, table = self.ruleset, self.table
         st = State()
         st.rng = rng.seed_state(seed)
         st.pins = {str(k): list(v) for k, v in (pins or {}).items()}
-        st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
-        st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
         st.out = [False] * len(table.players)
-        st.zones = {zid: [] for zid in table.zones}
-        for tid, zid in table.start_zone.items():
-            st.zones[zid].append(tid)
-            st.where[tid] = zid
-            st.props[tid] = {}
-        for tid, zid in table.start_zone.items():
-            zdef = table.zones[zid].defn
-            st.props[tid]["face_up"] = zdef.face == "up"
+        st.where = dict(table.start_zone)
+        if start is not None:
+            st.vars = copy_dict(start[2])
+            st.pvars = [copy_dict(p) for p in start[3]]
+            st.zones = dict(zip(start[4], map(list.copy, start[4].values())))
+            st.props = {tid: props.copy() for tid, props in start[5].items()}
+        else:
+            st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
+            st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
+            zones = st.zones = {zid: [] for zid in table.zones}
+            for tid, zid in table.start_zone.items():
+                zones[zid].append(tid)
+            refs = table.zones
+            st.props = {tid: {"face_up": refs[zid].defn.face == "up"} for tid, zid in table.start_zone.items()}
         st.props_own = set(st.props)   # made here for this game alone: changed in place until a clone shares them
         st.stack = [[rs.flow_code, 0, {}, None]]
         if rs.setup_code:
@@ -142,12 +154,16 @@ class Game(RuleRuntime):
         self.work = 0   # its effects get the decision's whole budget, whatever finding or checking it cost
         decisions.commit(self, action)
         self.decisions += 1
-        self._advance()
         st = self.state
+        if st.pending is None:   # else a simultaneous step waits for more commitments: nothing to run
+            self._advance()
         if st.held is None:   # the whole position's size (play/position.py): not counted yet, or changed in place
             self._count_position()
-        elif st.stack:
+        elif st.stack and st.pending is not self.locals_checked:
             check_locals(self)
+            # a simultaneous step's commitments before the last run no rule: the same decision still
+            # waits, with the same locals, measured at its start (a clone or a loaded game measures anew)
+            self.locals_checked = st.pending
         spent = self.spent = self.spent + self.work
         if st.over:
             return
@@ -299,6 +315,7 @@ class Game(RuleRuntime):
             self.local_sizes = NO_SIZES
         if self.state.stack:
             check_locals(self)
+            self.locals_checked = self.state.pending
 
     def resettle(self) -> None:
         """Look at the game again after a change from outside the rules (a scenario's `set`).
@@ -326,14 +343,16 @@ class Game(RuleRuntime):
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
         rs = self.ruleset
         for trig in rs.triggers:
+            when = trig.when
             if trig.source is None:
-                if trig.when(self, {}):
+                if when(self, {}):
                     self._fire(trig, {}, stack)
                     return True
                 continue
+            var = trig.var
             for item in trig.items(self):
-                local = {trig.var: item}
-                if trig.when(self, local):
+                local = {var: item}
+                if when(self, local):
                     self._fire(trig, local, stack)
                     return True
         if rs.end_when is not None and rs.end_when(self, {}):
@@ -371,7 +390,10 @@ class Game(RuleRuntime):
             if draw:
                 st.vars["%draw"] = outcome.DECLARED
             st.over = True
-            scores = [self.scores[p.seat] for p in self.table.players]
+            if not self.record:
+                return
+            team = self.scores
+            scores = [team[p.seat] for p in self.table.players]
             event = {"e": "end", "scores": scores, "winners": winners, "reason": reason, "team": True,
                      "team_score": scores[0] if scores else 0}
             if rs.win_if is not None or draw:   # a goal to reach: the team won or lost; else only its score
@@ -396,7 +418,10 @@ class Game(RuleRuntime):
         if drawn:
             st.vars["%draw"] = drawn
         st.over = True
-        event = {"e": "end", "scores": [self.scores[p.seat] for p in self.table.players], "winners": winners,
+        if not self.record:   # no event for nobody (simulate, the bots)
+            return
+        by_seat = self.scores
+        event = {"e": "end", "scores": [by_seat[p.seat] for p in self.table.players], "winners": winners,
                  "reason": reason}
         if drawn:
             event["draw"] = True

@@ -36,14 +36,17 @@ def decide_by_index(game, pickers) -> bool:
     """One decision of a game not over: the first deciding seat ``s`` with a legal action takes the
     ``pickers[s](n)``-th of its ``n``; False when no deciding seat has one."""
     pending = game.state.pending
+    if pending is None:   # (a damaged saved game) nobody is asked
+        return False
+    kind = pending["kind"]
     for seat in decisions.deciding(pending):
         game.work = 0
-        if pending["kind"] == "choice":
+        if kind == "choice":
             actions = decisions.legal_actions(game, seat)
             passing = False
         else:
             actions = decisions.offered(game, pending, seat)
-            passing = pending["kind"] == "turn" and pending["pass"]
+            passing = kind == "turn" and pending["pass"]
         count = len(actions) + passing
         if not count:
             continue

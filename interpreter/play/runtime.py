@@ -140,11 +140,15 @@ class RuleRuntime:
         raise GameError(f"a player has no attribute '{name}'", loc)
 
     def zone_builtin(self, z: ZoneRef, name, loc):
+        # asked first: the two names the general reader brings here most (a space's `removed` never set,
+        # a zone's things); the inlined reads (dsl/fast_reads.py) take `count`, `empty`, `top` before
+        if name == "removed":
+            return False
         items = self.state.zones[z.id]
-        if name == "count":
-            return len(items)
         if name == "things":
             return [self.table.things[t] for t in items]
+        if name == "count":
+            return len(items)
         if name == "empty":
             return not items
         if name == "top":
@@ -165,13 +169,19 @@ class RuleRuntime:
             return None if z.defn.capacity is None else max(0, z.defn.capacity - len(items))
         if name == "seats":
             return list(z.defn.seats or ())
-        if name == "removed":
-            return False
         if name in self.ruleset.zone_props:
             return self.ruleset.zone_props[name]
         raise GameError(f"zone '{z.id}' has no attribute '{name}'", loc)
 
     def set_attr(self, obj, name, value, loc) -> None:
+        if obj.__class__ is PlayerRef and value.__class__ is int and not self.record \
+                and SMALL_INT_LOW < value < SMALL_INT_HIGH:
+            # a player's number within its bounds, nobody keeping the log (a score, a counter): set at once,
+            # as the general path below would (nothing to hold, no event)
+            spec = self.ruleset.player_vars.get(name)
+            if spec is not None and (spec.min is None or value >= spec.min) and (spec.max is None or value <= spec.max):
+                self.state.pvars[obj.seat][name] = value
+                return
         checked_size(value, loc)
         if isinstance(obj, PlayerRef):
             spec = self.ruleset.player_vars.get(name)
@@ -274,35 +284,36 @@ class RuleRuntime:
             raise GameError(f"move() needs a zone to move to, got {type_name(zone)}", loc)
         st = self.state
         zdef = zone.defn
-        if zdef.capacity is not None or zdef.admit is not None or zone.id in st.zprops:
+        zid, tid = zone.id, thing.id
+        if zdef.capacity is not None or zdef.admit is not None or zid in st.zprops:
             # a zone that may refuse (a capacity, an admission rule, a property such as `removed`)
             why = self.can_enter(thing, zone, loc)
             if why is not None:
                 raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
-        src = st.where[thing.id]
-        was_seen = watchers(self, thing.id, src) if self.record else None
-        st.zones[src].remove(thing.id)
-        dest = st.zones[zone.id]
+        where, zones, record = st.where, st.zones, self.record
+        src = where[tid]
+        was_seen = watchers(self, tid, src) if record else None
+        zones[src].remove(tid)
         if at == "bottom":   # the default: asked first
-            dest.append(thing.id)
+            zones[zid].append(tid)
         elif at == "top":
-            dest.insert(0, thing.id)
+            zones[zid].insert(0, tid)
         elif isinstance(at, int) and not isinstance(at, bool):
-            dest.insert(max(0, at - 1), thing.id)
+            zones[zid].insert(max(0, at - 1), tid)
         else:
-            dest.append(thing.id)
-        st.where[thing.id] = zone.id
+            zones[zid].append(tid)
+        where[tid] = zid
         if self.changed is not None:
-            self.changed.update((src, zone.id))
-        up = (zone.defn.face == "up") if face is None else (face == "up")
-        props = st.props[thing.id]
+            self.changed.update((src, zid))
+        up = (zdef.face == "up") if face is None else (face == "up")
+        props = st.props[tid]
         if props.get("face_up") is not up or "known_to" in props:   # copied on write only when it changes
-            props = st.own_props(thing.id)
+            props = st.own_props(tid)
             props["face_up"] = up
             props.pop("known_to", None)
-        if self.record:
-            event: dict[str, Any] = {"e": "move", "thing": thing.id, "from": src, "to": zone.id}
-            now_seen = watchers(self, thing.id, zone.id)
+        if record:
+            event: dict[str, Any] = {"e": "move", "thing": tid, "from": src, "to": zid}
+            now_seen = watchers(self, tid, zid)
             if was_seen is not None and now_seen is not None:
                 event["only"] = sorted(set(was_seen) | set(now_seen))
             self.log.append(event)

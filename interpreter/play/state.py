@@ -30,7 +30,7 @@ def _copy_props(props: dict) -> dict:
 
 
 
-def _copy_dict(d: dict) -> dict:
+def copy_dict(d: dict) -> dict:
     """``copy_data`` of a dict whose values are mostly plain: one copy, then only lists and dicts inside."""
     copy = d.copy()
     for key, value in d.items():
@@ -136,8 +136,8 @@ class State:
 
     def clone(self) -> State:
         other = State.__new__(State)
-        other.vars = _copy_dict(self.vars)
-        other.pvars = [_copy_dict(p) for p in self.pvars]
+        other.vars = copy_dict(self.vars)
+        other.pvars = [copy_dict(p) for p in self.pvars]
         other.out = list(self.out)
         other.zones = dict(zip(self.zones, map(list.copy, self.zones.values())))
         other.where = dict(self.where)
@@ -154,8 +154,8 @@ class State:
         other.links = [link[:] for link in self.links]
         other.added_arcs = self.added_arcs   # shared: replaced, never changed, when a link is added
         other.board_key = self.board_key     # a tuple: dropped, never changed, when the board changes
-        other.stack = [[f[0], f[1], _copy_dict(f[2]), f[3]] for f in self.stack]
-        other.pending = _copy_dict(self.pending) if self.pending is not None else None
+        other.stack = [[f[0], f[1], copy_dict(f[2]), f[3]] for f in self.stack]
+        other.pending = copy_dict(self.pending) if self.pending is not None else None
         other.rng = self.rng
         other.pins = {k: v[:] for k, v in self.pins.items()}
         other.steps = self.steps

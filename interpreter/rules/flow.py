@@ -44,6 +44,9 @@ class Settle(Instr):
     def step(self, g: GameHost, stack) -> bool:
         return g.settle(stack)
 
+    def step_test(self) -> str:
+        return "g.settle(stack)"   # one call, not two
+
 
 class PhaseEnter(Instr):
     __slots__ = ("name",)
@@ -65,6 +68,11 @@ class PhaseEnter(Instr):
             g.emit({"e": "phase", "name": self.name, "vars": shown})
         return False
 
+    def step_lines(self, i: int) -> tuple[list[str], dict]:
+        # without a log, entering a phase is one append: written out, not called
+        return (["if g.record:", f"    _f{i}(g, stack)", "else:", f"    st.phase.append(_n{i})"],
+                {f"_f{i}": self.step, f"_n{i}": self.name})
+
 
 class PhaseExit(Instr):
     __slots__ = ()
@@ -80,6 +88,9 @@ class PhaseExit(Instr):
         if g.state.phase:
             g.state.phase.pop()
         return False
+
+    def step_lines(self, i: int) -> tuple[list[str], dict]:
+        return ["if st.phase:", "    st.phase.pop()"], {}
 
 
 class FlowCompiler:

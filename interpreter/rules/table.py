@@ -89,7 +89,7 @@ class Table:
         self.constants = {name: resolve_constant(value, num_players) for name, value in ruleset.constants.items()}
         self.view_parts: dict = {}   # thing id -> what views show of it that never changes (play/views.py)
         self.kept_answers: dict = {}  # answers of functions that read only their arguments (dsl/state_free.py)
-        self.initial_held = None      # (held, total): the size of a new game's position (play/position.py)
+        self.initial_held = None      # (held, total, ...): a new game's position and its size (play/game.py)
 
 
 _HOLE = re.compile(r"\{(\w+)\}")
