@@ -21,12 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import declared_write, inline_read, reader_for, receiver_reader
+from .fast_reads import bare_read, declared_write, reader_for, receiver_reader
 from .inline_calls import inlined_call
+from .membership import compare_chain, member
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -54,37 +54,8 @@ ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 
 
-def member(g: GameHost, item, collection) -> bool:
-    """``item in collection``; a zone contains the things that are in it now."""
-    cls = collection.__class__
-    if cls is list:   # a search through the list: work for this decision's budget (charge() inlined: it is hot)
-        g.work += len(collection)
-        if g.work > MAX_WORK:
-            raise budget.over_budget(None)
-        return item in collection
-    if cls is ZoneRef:
-        return isinstance(item, ThingRef) and g.state.where.get(item.id) == collection.id
-    return item in collection
-
-
 def _number_literal(n) -> bool:
     return isinstance(n, ast.Const) and type(n.value) in (int, float)
-
-
-def compare_chain(g: GameHost, first, rest) -> bool:
-    """``a < b in c``: a chain with ``in``; ``rest`` holds (operator, thunk) pairs."""
-    a = first
-    for op, thunk in rest:
-        b = thunk()
-        ok = member(g, a, b) if op == "in" else (not member(g, a, b)) if op == "not in" else _PLAIN[op](a, b)
-        if not ok:
-            return False
-        a = b
-    return True
-
-
-_PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-          "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def function_caller(info):
@@ -129,6 +100,7 @@ class Generator:
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
+        self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
 
     # -- names and lines ------------------------------------------------------
 
@@ -231,8 +203,7 @@ class Generator:
         obj = self.expr(n.obj)
         if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
             # a bare variable: read where the declarations say, without a call (see fast_reads)
-            call = self.reader_call(n.name, obj, n)
-            return self.node(n, inline_read(self, self.env.layout, n.name, obj, call) or call)
+            return self.node(n, bare_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n)))
         # any other receiver (``pawn_of(p).zone``) is worked out once: one call of a reader that reads as
         # the inlined read does
         where = self.bind(self.sn.loc(n), "_l")
@@ -307,7 +278,7 @@ class Generator:
         return self.node(n, "[" + "".join(f"{self.expr(i)}, " for i in n.items) + "]")
 
     def x_Comprehension(self, n):
-        source = self.expr(n.source)
+        source = self.iterable_of(n.source)
         var = self.fresh()
         outer = self.lexical
         self.lexical = {**outer, n.var: var}
@@ -317,6 +288,13 @@ class Generator:
         finally:
             self.lexical = outer
         return self.node(n, f"[{elt} for {var} in _each(g, {source}, {self.bind(self.sn.loc(n), '_l')}){cond}]")
+
+    def iterable_of(self, n) -> str:   # ``n`` as a comprehension's iterable
+        self.iterable += 1
+        try:
+            return self.expr(n)
+        finally:
+            self.iterable -= 1
 
     def x_Lambda(self, n):
         raise self.c._error("a lambda (x -> ...) may only be an argument of a call", self.sn, n)
@@ -359,7 +337,7 @@ class Generator:
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
         self._check_ids(n, name)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            source = f"{self.bind(collection_of)}(g, {self.expr(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
+            source = f"{self.bind(collection_of)}(g, {self.iterable_of(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
             return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name]))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered

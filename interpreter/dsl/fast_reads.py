@@ -63,23 +63,43 @@ class Layout:
     readers: dict = field(default_factory=dict)        # name -> the reader made for it (see reader_for)
 
 
-def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str) -> str | None:
+def bare_read(gen, layout: Layout | None, name: str, x: str, call) -> str:
+    """Python source reading ``<x>.<name>`` for a bare variable ``x``; ``call(y)`` is the source of the
+    reader's call on a receiver ``y``. A rule's local (``L['s']``) is looked up once and kept in a fresh
+    name, except inside a comprehension's iterable (``gen.iterable``), where Python refuses ``:=``."""
+    if not x.isidentifier() and not gen.iterable:
+        kept = gen.fresh("_w")
+        inlined = inline_read(gen, layout, name, kept, call(kept), x)
+        if inlined is not None:
+            return inlined
+    fallback = call(x)
+    return inline_read(gen, layout, name, x, fallback) or fallback
+
+
+def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, first: str | None = None) -> str | None:
     """Python source reading ``<x>.<name>``, or None when the reader must decide.
 
     ``gen`` binds objects to generated names; ``x`` is the source of a bare
     variable; ``fallback`` the reader call for any other class of object.
+    With ``first`` (a rule local's read, ``L['s']``), ``x`` is a fresh name the
+    first class test binds to it (``(_w3 := L['s']).__class__``): the local is
+    looked up once per read instead of at every use, in the same place, so
+    a local read before it is set fails where it did.
     """
     if layout is None:
         return None
     key = repr(name)
-    thing = _thing(gen, layout, name, key, x, fallback)
-    zone = _zone(gen, layout, name, key, x, fallback)
-    player = _player(layout, name, key, x)
+    places = [(cls, fast) for cls, fast in (("_PR", _player(layout, name, key, x)),
+                                            ("_ZR", _zone(gen, layout, name, key, x, fallback)),
+                                            ("_TR", _thing(gen, layout, name, key, x, fallback))) if fast is not None]
+    if not places:
+        return None
     code = fallback
-    for cls, fast in (("_PR", player), ("_ZR", zone), ("_TR", thing)):
-        if fast is not None:
-            code = f"({fast} if {x}.__class__ is {cls} else {code})"
-    return None if code == fallback else code
+    for number, (cls, fast) in enumerate(places, 1):
+        # the outermost test is evaluated first: it binds the receiver when asked to
+        tested = f"({x} := {first})" if first is not None and number == len(places) else x
+        code = f"({fast} if {tested}.__class__ is {cls} else {code})"
+    return code
 
 
 def _thing(gen, layout, name, key, x, fallback):
@@ -88,11 +108,13 @@ def _thing(gen, layout, name, key, x, fallback):
             return None
         if name in layout.thing_props:
             # declared as a property and carried by some things as an attribute: the property once set,
-            # else the thing's attribute, else the declared default (the reader's order)
+            # else the thing's attribute, else the declared default (the reader's order); the attribute is
+            # looked up only when no property is set (a default argument would be worked out every time)
             default = layout.thing_props[name]
             if not isinstance(default, SCALARS):
                 return None
-            return f"g.state.props[{x}.id].get({key}, {x}.attrs.get({key}, {gen.literal(default)}))"
+            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in g.state.props[{x}.id] "
+                    f"else g.state.props[{x}.id][{key}])")
         # an attribute some things carry: theirs, the reader for the rest
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
     if name in layout.thing_props:
@@ -121,12 +143,18 @@ def _zone(gen, layout, name, key, x, fallback):
             default = layout.zone_props[name]
             if not isinstance(default, SCALARS):
                 return None
-            return (f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, "
-                    f"{x}.attrs.get({key}, {gen.literal(default)}))")
+            return _zone_prop(x, key, f"{x}.attrs.get({key}, {gen.literal(default)})")
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
     if name in layout.zone_props and isinstance(layout.zone_props[name], SCALARS):
-        return f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, {gen.literal(layout.zone_props[name])})"
+        return _zone_prop(x, key, gen.literal(layout.zone_props[name]))
     return None
+
+
+def _zone_prop(x, key, otherwise):
+    """A declared zone property: set in play, else ``otherwise``. Most zones have none set, so the zone is
+    looked for first, and nothing is called (two ``dict.get`` with a default worked out ahead cost more)."""
+    return (f"({otherwise} if {x}.id not in g.state.zprops or {key} not in g.state.zprops[{x}.id] "
+            f"else g.state.zprops[{x}.id][{key}])")
 
 
 def _player(layout, name, key, x):
@@ -137,9 +165,6 @@ def _player(layout, name, key, x):
     if name == "seat":
         return PLAYER_SEAT.format(x=x)
     return None
-
-
-EMPTY: dict = {}   # read only: a zone with no dynamic property set
 
 
 def declared_write(env, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:

@@ -1,0 +1,94 @@
+"""Reads written out (dsl/fast_reads.py) of a rule's local, of a property declared and printed, anywhere.
+
+A rule's local read as ``L['s']`` is looked up once per read and kept in a
+fresh name by ``:=``; Python refuses ``:=`` in a comprehension's iterable, so
+there it is looked up at each use. Both must give the reader's answers, and a
+local read before it is set must still be reported at its own place.
+"""
+import ast
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.errors import GameError
+from interpreter.machine import fast_paths, linetable
+
+READS = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  found: []
+  rows: []
+  marks: []
+zones:
+  - id: pile
+  - {id: a, attrs: {row: 1}}
+  - {id: b, attrs: {row: 2}}
+  - {id: c}
+things:
+  - {id: red, start: pile, attrs: {mark: 5}}
+  - {id: blue, start: pile}
+props:
+  things:
+    mark: 0
+  zones:
+    row: 0
+    lit: false
+flow:
+  - do: |
+      b.row = 7
+      b.lit = true
+      s = b
+      t = thing("red")
+      u = thing("blue")
+      u.mark = 3
+      found = [z.id for z in filter([a, b, c], y -> y.row == s.row or y.lit == s.lit)]
+      found = found + [z.id for z in [y for y in [a, b, c] if y.row < s.row + s.row]]
+      rows = [s.row, a.row, c.row, s.lit, c.lit, t.mark, u.mark, t.mark + u.mark]
+      marks = [x.mark for x in things() if x.mark > t.mark - 5]
+"""
+
+UNSET = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  n: 0
+zones:
+  - {id: a, attrs: {row: 1}}
+props:
+  zones:
+    row: 0
+flow:
+  - do: |
+      if n > 0:
+          s = a
+      n = s.row
+"""
+
+
+def _play(tmp_path, text):
+    (tmp_path / "ruleset.yaml").write_text(text, encoding="utf-8")
+    return Game(load_ruleset(tmp_path), 1, seed=1)
+
+
+def test_locals_and_declared_printed_properties_read_as_the_reader_reads(tmp_path):
+    before = set(linetable.SOURCES)
+    game = _play(tmp_path, READS)
+    assert game.state.vars["found"] == ["b", "a", "b", "c"]
+    assert game.state.vars["rows"] == [7, 1, 0, True, False, 5, 3, 8]
+    assert game.state.vars["marks"] == [5, 3]
+    if fast_paths.on():
+        sources = [s for name, s in linetable.SOURCES.items() if name not in before]
+        kept = [node for s in sources for node in ast.walk(ast.parse(s)) if isinstance(node, ast.NamedExpr)]
+        # s.row, s.lit, t.mark and u.mark outside an iterable each keep their local; inside one they do not
+        assert kept and all(isinstance(k.value, ast.Subscript) for k in kept)
+        assert all(isinstance(k.target, ast.Name) and k.target.id.startswith("_w") for k in kept)
+
+
+def test_a_local_read_before_it_is_set_is_reported_where_it_is_read(tmp_path):
+    with pytest.raises(GameError) as info:
+        _play(tmp_path, UNSET)
+    lines = UNSET.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "n = s.row" in line)
+    assert info.value.location.line == row
+    assert info.value.location.column == lines[row - 1].index("s.row") + 1
