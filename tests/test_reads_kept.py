@@ -20,6 +20,7 @@ variables:
   found: []
   rows: []
   marks: []
+  shadowed: []
 zones:
   - id: pile
   - {id: a, attrs: {row: 1}}
@@ -31,9 +32,12 @@ things:
 props:
   things:
     mark: 0
+    holder: ""
+    tags: []
   zones:
     row: 0
     lit: false
+    notes: []
 flow:
   - do: |
       b.row = 7
@@ -46,6 +50,10 @@ flow:
       found = found + [z.id for z in [y for y in [a, b, c] if y.row < s.row + s.row]]
       rows = [s.row, a.row, c.row, s.lit, c.lit, t.mark, u.mark, t.mark + u.mark]
       marks = [x.mark for x in things() if x.mark > t.mark - 5]
+      u.holder = "me"
+      u.tags = ["x"]
+      b.notes = [1]
+      shadowed = [t.holder, u.holder, t.tags, u.tags, s.notes, a.notes, s.removed]
 """
 
 UNSET = """\
@@ -77,6 +85,8 @@ def test_locals_and_declared_printed_properties_read_as_the_reader_reads(tmp_pat
     assert game.state.vars["found"] == ["b", "a", "b", "c"]
     assert game.state.vars["rows"] == [7, 1, 0, True, False, 5, 3, 8]
     assert game.state.vars["marks"] == [5, 3]
+    # a property named as a built-in answers as the built-in (the holder: nobody) until it is set
+    assert game.state.vars["shadowed"] == [None, "me", [], ["x"], [1], [], False]
     if fast_paths.on():
         sources = [s for name, s in linetable.SOURCES.items() if name not in before]
         kept = [node for s in sources for node in ast.walk(ast.parse(s)) if isinstance(node, ast.NamedExpr)]

@@ -103,6 +103,10 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
 
 
 def _thing(gen, layout, name, key, x, fallback):
+    if name in layout.thing_props and (name in THING_BUILTINS or not isinstance(layout.thing_props[name], SCALARS)):
+        # a declared property named as a built-in (a die's `holder`) or defaulting to a list: once set, the
+        # property, which the reader too looks at first; the reader for the rest
+        return f"(g.state.props[{x}.id][{key}] if {key} in g.state.props[{x}.id] else {fallback})"
     if name in layout.thing_attrs:
         if name in THING_BUILTINS:
             return None
@@ -111,15 +115,11 @@ def _thing(gen, layout, name, key, x, fallback):
             # else the thing's attribute, else the declared default (the reader's order); the attribute is
             # looked up only when no property is set (a default argument would be worked out every time)
             default = layout.thing_props[name]
-            if not isinstance(default, SCALARS):
-                return None
             return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in g.state.props[{x}.id] "
                     f"else g.state.props[{x}.id][{key}])")
         # an attribute some things carry: theirs, the reader for the rest
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
     if name in layout.thing_props:
-        if name in THING_BUILTINS or not isinstance(layout.thing_props[name], SCALARS):
-            return None
         return f"g.state.props[{x}.id].get({key}, {gen.literal(layout.thing_props[name])})"
     if name in THING_FIELD:
         return THING_FIELD[name].format(x=x)
@@ -133,6 +133,8 @@ def _thing(gen, layout, name, key, x, fallback):
 
 
 def _zone(gen, layout, name, key, x, fallback):
+    if name in layout.zone_props and (name in ZONE_BUILTINS or not isinstance(layout.zone_props[name], SCALARS)):
+        return _zone_prop(x, key, fallback)   # as for things: the property once set, else the reader
     if name in ZONE_BUILTINS:
         if name in ZONE_FIELD and name not in layout.zone_props and name not in layout.zone_attrs:
             return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
@@ -141,11 +143,9 @@ def _zone(gen, layout, name, key, x, fallback):
         if name in layout.zone_props:
             # a declared property some zones also carry as an attribute (a space's printed value): as above
             default = layout.zone_props[name]
-            if not isinstance(default, SCALARS):
-                return None
             return _zone_prop(x, key, f"{x}.attrs.get({key}, {gen.literal(default)})")
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
-    if name in layout.zone_props and isinstance(layout.zone_props[name], SCALARS):
+    if name in layout.zone_props:
         return _zone_prop(x, key, gen.literal(layout.zone_props[name]))
     return None
 
