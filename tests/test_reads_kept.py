@@ -102,3 +102,49 @@ def test_a_local_read_before_it_is_set_is_reported_where_it_is_read(tmp_path):
     row = next(i for i, line in enumerate(lines, 1) if "n = s.row" in line)
     assert info.value.location.line == row
     assert info.value.location.column == lines[row - 1].index("s.row") + 1
+
+
+NONE_THING = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  n: 0
+zones:
+  - id: pile
+  - {id: a, attrs: {row: 1}}
+things:
+  - {id: red, start: a}
+props:
+  things:
+    mark: 0
+    row: 0
+  zones:
+    row: 0
+    mark: 0
+flow:
+  - do: |
+      s = a
+      n = s.row
+      t = top(pile)
+      n = t.mark
+"""
+
+
+def test_a_receiver_typed_a_thing_is_tested_as_one_first_and_none_still_fails_as_the_reader_says(tmp_path):
+    before = set(linetable.SOURCES)
+    with pytest.raises(GameError) as info:
+        _play(tmp_path, NONE_THING)   # top() of an empty pile: the checker says thing, the game has none
+    lines = NONE_THING.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "n = t.mark" in line)
+    # where the reader reports it: the attribute's name
+    assert (info.value.location.line, info.value.location.column) == (row, lines[row - 1].index("mark") + 1)
+    assert info.value.message == "cannot read '.mark' of none"
+    if fast_paths.on():
+        sources = [s for name, s in linetable.SOURCES.items() if name not in before]
+        # things and zones both declare `row` and `mark` (the thing class is tested first unless known): s is
+        # a zone, so its read of `row` tests the zone class first; t's read of `mark` the thing class
+        first = {ast.unparse(node).split("'")[1]: node.test.comparators[0].id
+                 for source in sources for node in ast.walk(ast.parse(source))
+                 if isinstance(node, ast.IfExp) and isinstance(node.test, ast.Compare)
+                 and isinstance(node.test.left, ast.Attribute) and isinstance(node.test.left.value, ast.NamedExpr)}
+        assert {k: first.get(k) for k in ("row", "mark")} == {"row": "_ZR", "mark": "_TR"}, first

@@ -203,11 +203,17 @@ class Generator:
         obj = self.expr(n.obj)
         if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
             # a bare variable: read where the declarations say, without a call (see fast_reads)
-            return self.node(n, bare_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n)))
+            return self.node(n, bare_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
+                                          self.receiver_type(n)))
         # any other receiver (``pawn_of(p).zone``) is worked out once: one call of a reader that reads as
         # the inlined read does
         where = self.bind(self.sn.loc(n), "_l")
         return self.node(n, f"{self.bind(self.receiver_reader(n.name), '_r')}(g, {obj}, {where})")
+
+    def receiver_type(self, n):
+        """The static type the checker gave the receiver of ``.name`` node ``n`` (a hint), or None."""
+        seen = self.c.checker.receivers.get(id(n)) if self.c.checker is not None else None
+        return seen[1] if seen is not None and seen[0] is n else None
 
     def reader_call(self, name, obj: str, n) -> str:
         """The call of the reader of ``.name`` on the object ``obj`` (Python source), located at node ``n``."""

@@ -63,20 +63,25 @@ class Layout:
     readers: dict = field(default_factory=dict)        # name -> the reader made for it (see reader_for)
 
 
-def bare_read(gen, layout: Layout | None, name: str, x: str, call) -> str:
+def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str:
     """Python source reading ``<x>.<name>`` for a bare variable ``x``; ``call(y)`` is the source of the
-    reader's call on a receiver ``y``. A rule's local (``L['s']``) is looked up once and kept in a fresh
-    name, except inside a comprehension's iterable (``gen.iterable``), where Python refuses ``:=``."""
+    reader's call on a receiver ``y``; ``likely`` the receiver's static type, if known. A rule's local
+    (``L['s']``) is looked up once and kept in a fresh name, except inside a comprehension's iterable
+    (``gen.iterable``), where Python refuses ``:=``."""
     if not x.isidentifier() and not gen.iterable:
         kept = gen.fresh("_w")
-        inlined = inline_read(gen, layout, name, kept, call(kept), x)
+        inlined = inline_read(gen, layout, name, kept, call(kept), x, likely)
         if inlined is not None:
             return inlined
     fallback = call(x)
-    return inline_read(gen, layout, name, x, fallback) or fallback
+    return inline_read(gen, layout, name, x, fallback, likely=likely) or fallback
 
 
-def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, first: str | None = None) -> str | None:
+CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class
+
+
+def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, first: str | None = None,
+                likely=None) -> str | None:
     """Python source reading ``<x>.<name>``, or None when the reader must decide.
 
     ``gen`` binds objects to generated names; ``x`` is the source of a bare
@@ -84,7 +89,9 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
     With ``first`` (a rule local's read, ``L['s']``), ``x`` is a fresh name the
     first class test binds to it (``(_w3 := L['s']).__class__``): the local is
     looked up once per read instead of at every use, in the same place, so
-    a local read before it is set fails where it did.
+    a local read before it is set fails where it did. The class of the static
+    type ``likely`` is tested first; the others are still tested after it (a
+    "thing" may be none at run time), so the type only saves tests.
     """
     if layout is None:
         return None
@@ -94,6 +101,8 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
                                             ("_TR", _thing(gen, layout, name, key, x, fallback))) if fast is not None]
     if not places:
         return None
+    # the last place is tested first
+    places.sort(key=lambda place: place[0] == CLASS_OF_TYPE.get(likely))
     code = fallback
     for number, (cls, fast) in enumerate(places, 1):
         # the outermost test is evaluated first: it binds the receiver when asked to
