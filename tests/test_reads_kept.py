@@ -21,6 +21,7 @@ variables:
   rows: []
   marks: []
   shadowed: []
+  called: []
 zones:
   - id: pile
   - {id: a, attrs: {row: 1}}
@@ -54,6 +55,7 @@ flow:
       u.tags = ["x"]
       b.notes = [1]
       shadowed = [t.holder, u.holder, t.tags, u.tags, s.notes, a.notes, s.removed]
+      called = [thing("red").mark, zone("b").row] + [y for y in [thing("blue").mark, zone("a").row, top(b)]]
 """
 
 UNSET = """\
@@ -87,11 +89,15 @@ def test_locals_and_declared_printed_properties_read_as_the_reader_reads(tmp_pat
     assert game.state.vars["marks"] == [5, 3]
     # a property named as a built-in answers as the built-in (the holder: nobody) until it is set
     assert game.state.vars["shadowed"] == [None, "me", [], ["x"], [1], [], False]
+    # any other receiver is worked out once and kept too, except in an iterable (a reader is called there)
+    assert game.state.vars["called"] == [5, 7, 3, 1, None]
     if fast_paths.on():
         sources = [s for name, s in linetable.SOURCES.items() if name not in before]
         kept = [node for s in sources for node in ast.walk(ast.parse(s)) if isinstance(node, ast.NamedExpr)]
-        # s.row, s.lit, t.mark and u.mark outside an iterable each keep their local; inside one they do not
-        assert kept and all(isinstance(k.value, ast.Subscript) for k in kept)
+        # s.row, s.lit, t.mark, u.mark and thing("red").mark outside an iterable each keep their receiver;
+        # inside one they do not (Python would refuse the source)
+        assert kept and all(isinstance(k.value, (ast.Subscript, ast.Call)) for k in kept)
+        assert {type(k.value) for k in kept} == {ast.Subscript, ast.Call}
         assert all(isinstance(k.target, ast.Name) and k.target.id.startswith("_w") for k in kept)
 
 
@@ -128,6 +134,17 @@ flow:
       t = top(pile)
       n = t.mark
 """
+
+NONE_CALLED = NONE_THING.replace("n = t.mark", "n = top(pile).mark")
+
+
+def test_a_kept_receiver_that_is_none_fails_as_the_reader_says(tmp_path):
+    with pytest.raises(GameError) as info:
+        _play(tmp_path, NONE_CALLED)
+    lines = NONE_CALLED.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "n = top(pile).mark" in line)
+    assert (info.value.location.line, info.value.location.column) == (row, lines[row - 1].index("mark") + 1)
+    assert info.value.message == "cannot read '.mark' of none"
 
 
 def test_a_receiver_typed_a_thing_is_tested_as_one_first_and_none_still_fails_as_the_reader_says(tmp_path):

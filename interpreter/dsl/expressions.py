@@ -24,7 +24,7 @@ from ..errors import DavitError, DslError, did_you_mean
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import bare_read, declared_write, reader_for, receiver_reader
+from .fast_reads import bare_read, declared_write, kept_read, reader_for, receiver_reader
 from .inline_calls import inlined_call
 from .membership import compare_chain, member
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
@@ -205,8 +205,12 @@ class Generator:
             # a bare variable: read where the declarations say, without a call (see fast_reads)
             return self.node(n, bare_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
                                           self.receiver_type(n)))
-        # any other receiver (``pawn_of(p).zone``) is worked out once: one call of a reader that reads as
-        # the inlined read does
+        # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
+        # inside a comprehension's iterable, given to a reader that reads as the written-out read does
+        kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
+                         self.receiver_type(n))
+        if kept is not None:
+            return self.node(n, kept)
         where = self.bind(self.sn.loc(n), "_l")
         return self.node(n, f"{self.bind(self.receiver_reader(n.name), '_r')}(g, {obj}, {where})")
 

@@ -68,13 +68,22 @@ def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) 
     reader's call on a receiver ``y``; ``likely`` the receiver's static type, if known. A rule's local
     (``L['s']``) is looked up once and kept in a fresh name, except inside a comprehension's iterable
     (``gen.iterable``), where Python refuses ``:=``."""
-    if not x.isidentifier() and not gen.iterable:
-        kept = gen.fresh("_w")
-        inlined = inline_read(gen, layout, name, kept, call(kept), x, likely)
+    if not x.isidentifier():
+        inlined = kept_read(gen, layout, name, x, call, likely)
         if inlined is not None:
             return inlined
     fallback = call(x)
     return inline_read(gen, layout, name, x, fallback, likely=likely) or fallback
+
+
+def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
+    """``<x>.<name>`` written out with the receiver ``x`` (any expression) worked out once and kept in a fresh
+    name by the first class test, or None where that cannot be (nothing to write out, or inside a
+    comprehension's iterable)."""
+    if gen.iterable:
+        return None
+    kept = gen.fresh("_w")
+    return inline_read(gen, layout, name, kept, call(kept), x, likely)
 
 
 CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class
