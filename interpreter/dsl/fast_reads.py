@@ -15,11 +15,16 @@ a class test, and falls back to the reader for anything else::
 
     (X.kind if X.__class__ is _TR else _r3(g, X, _l4))
 
-Only reads of a bare variable (a lambda parameter, a function argument, a
-rule's local) are inlined, so that ``X`` is evaluated twice without cost or
-side effect. The Python text of every access comes from the tables below,
-chosen by the name; a ruleset's text only ever reaches the source through
-``repr`` as a dictionary key.
+``X`` is used several times, so it must be a name: a lambda parameter or a
+function argument is one already; any other receiver (a rule's local
+``L['s']``, a call ``thing("pawn", p)``) is worked out once by the first
+class test and kept in a fresh name (``(_w5 := L['s']).__class__``), except
+inside a comprehension's iterable, where Python refuses ``:=``: there a
+local is looked up at each use and any other receiver goes to a generated
+reader (:func:`receiver_reader`). The class the static checker gives the
+receiver is tested first. The Python text of every access comes from the
+tables below, chosen by the name; a ruleset's text only ever reaches the
+source through ``repr`` as a dictionary key.
 """
 from __future__ import annotations
 
@@ -218,9 +223,10 @@ _NOT_LITERAL = object()
 
 
 def receiver_reader(new_generator, layout: Layout | None, name: str):
-    """``read(g, obj, loc)`` for ``.name`` on a receiver that is no bare variable (``pawn_of(p).zone``): the
-    read :func:`inline_read` writes out, as a generated function of its own (one per name and ruleset,
-    made with a generator from ``new_generator()``), so the receiver is worked out once; the reader of
+    """``read(g, obj, loc)`` for ``.name`` on a receiver that is no bare variable (``thing("pawn", p).zone``)
+    inside a comprehension's iterable, where it cannot be kept by ``:=`` (:func:`kept_read`): the read
+    :func:`inline_read` writes out, as a generated function of its own (one per name and ruleset, made
+    with a generator from ``new_generator()``), so the receiver is worked out once; the reader of
     :func:`reader_for` where nothing can be written out."""
     general = reader_for(layout, name)
     if layout is None:
