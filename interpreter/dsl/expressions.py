@@ -24,7 +24,7 @@ from ..errors import DavitError, DslError, did_you_mean
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import bare_read, declared_write, kept_read, reader_for, receiver_reader
+from .fast_reads import bare_read, declared_write, kept_read, proven_class, reader_for, receiver_reader
 from .inline_calls import inlined_call
 from .membership import compare_chain, member
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
@@ -101,6 +101,7 @@ class Generator:
         self.counter = 0
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
         self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
+        self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
 
     # -- names and lines ------------------------------------------------------
 
@@ -290,6 +291,7 @@ class Generator:
     def x_Comprehension(self, n):
         source = self.iterable_of(n.source)
         var = self.fresh()
+        self.proven[var] = proven_class(self, n.source, collection=False)
         outer = self.lexical
         self.lexical = {**outer, n.var: var}
         try:
@@ -348,11 +350,12 @@ class Generator:
         self._check_ids(n, name)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
             source = f"{self.bind(collection_of)}(g, {self.iterable_of(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
-            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name]))
+            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
+                                                     proven_class(self, n.args[0], collection=True)))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
             source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"
-            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"]))
+            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"], "_ZR"))
         args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         call = f"{args[0]}({', '.join(args[1:])})"
@@ -375,10 +378,11 @@ class Generator:
                     return False
         return True
 
-    def _inlined_lambda(self, lam, source: str, form: str) -> str:
+    def _inlined_lambda(self, lam, source: str, form: str, proven=None) -> str:
         """``filter(xs, x -> cond)`` and its kin as a comprehension over ``source``: the lambda's body inline,
-        no call per item."""
+        no call per item; ``proven`` the class every item has, if the source proves one."""
         var = self.fresh()
+        self.proven[var] = proven
         outer = self.lexical
         self.lexical = {**outer, lam.param: var}
         try:

@@ -36,6 +36,7 @@ from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
+from .primitives import BUILTIN_VALUES
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -78,7 +79,21 @@ def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) 
         if inlined is not None:
             return inlined
     fallback = call(x)
-    return inline_read(gen, layout, name, x, fallback, likely=likely) or fallback
+    return inline_read(gen, layout, name, x, fallback, likely=likely, proven=gen.proven.get(x)) or fallback
+
+
+def proven_class(gen, node, collection: bool):
+    """The class every item of the source ``node`` has, where the source proves it, else None: the things
+    of ``things(...)``, the spaces of ``spaces(...)`` and, for a built-in that takes a collection
+    (``collection``: a zone is its things), the things of a zone named as such."""
+    env = gen.env
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in env.functions:
+        return {"things": "_TR", "spaces": "_ZR"}.get(node.func.id)
+    if collection and isinstance(node, ast.Name) and node.id in env.zones and node.id not in gen.lexical \
+            and node.id not in gen.scope and node.id not in env.globals and node.id not in env.constants \
+            and node.id not in BUILTIN_VALUES:
+        return "_TR"
+    return None
 
 
 def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
@@ -95,7 +110,7 @@ CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type
 
 
 def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, first: str | None = None,
-                likely=None) -> str | None:
+                likely=None, proven=None) -> str | None:
     """Python source reading ``<x>.<name>``, or None when the reader must decide.
 
     ``gen`` binds objects to generated names; ``x`` is the source of a bare
@@ -105,7 +120,9 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
     looked up once per read instead of at every use, in the same place, so
     a local read before it is set fails where it did. The class of the static
     type ``likely`` is tested first; the others are still tested after it (a
-    "thing" may be none at run time), so the type only saves tests.
+    "thing" may be none at run time), so the type only saves tests. A variable
+    whose source proves its class (``proven``: ``_TR`` for the items of
+    ``things()``) is read with no test at all.
     """
     if layout is None:
         return None
@@ -113,6 +130,8 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
     places = [(cls, fast) for cls, fast in (("_PR", _player(layout, name, key, x)),
                                             ("_ZR", _zone(gen, layout, name, key, x, fallback)),
                                             ("_TR", _thing(gen, layout, name, key, x, fallback))) if fast is not None]
+    if proven is not None:
+        return next((fast for cls, fast in places if cls == proven), None)
     if not places:
         return None
     # the last place is tested first
