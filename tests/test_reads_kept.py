@@ -178,6 +178,10 @@ zones:
 things:
   - {id: red, start: pile, attrs: {row: 4}}
   - {id: blue, start: a}
+player:
+  vars:
+    mark:
+      initial: 3
 props:
   things:
     mark: 0
@@ -189,6 +193,7 @@ flow:
       pile = [a]
       got = [t.mark for t in things()] + [count(things(), t -> t.mark > 1), sum(pile, z -> z.mark)]
       got = got + [x.row for x in filter(things(), t -> t.mark == 5)] + [first(a, t -> t.mark == 0).id]
+      got = got + [sum(players, p -> p.mark)] + [q.mark for q in all_players]
 """
 
 
@@ -196,12 +201,12 @@ def _words(text):
     return {w for w in ("L['pile']", " for ") if w in text}
 
 
-def test_items_of_things_and_of_a_zone_are_read_with_no_class_test(tmp_path):
-    # `mark` lives on things and zones: t over things() needs no test; `pile` assigned as a local is a list of
-    # zones, not the zone pile, so z is tested; the things in zone a need none
+def test_items_of_things_of_a_zone_and_of_players_are_read_with_no_class_test(tmp_path):
+    # `mark` lives on things, zones and players: t over things() and p over players need no test; `pile`
+    # assigned as a local is a list of zones, not the zone pile, so z is tested; the things in zone a need none
     before = set(linetable.SOURCES)
     game = _play(tmp_path, PROVEN)
-    assert game.state.vars["got"] == [5, 0, 1, 2, 4, "blue"]
+    assert game.state.vars["got"] == [5, 0, 1, 2, 4, "blue", 3, 3]
     if fast_paths.on():
         local_list, proven, tested = set(), set(), set()
         for name, source in linetable.SOURCES.items():   # names are numbered afresh in each function
@@ -215,5 +220,5 @@ def test_items_of_things_and_of_a_zone_are_read_with_no_class_test(tmp_path):
             local_list |= {v for v, it in over.items() if "L['pile']" in ast.unparse(it)}
             # the rest but x over the list filter(...) makes: the items of things() or of the zone a
             proven |= {v for v, it in over.items() if not {"L['pile']", " for "} & _words(ast.unparse(it))}
-        assert len(local_list) == 1 and len(proven) >= 4
+        assert len(local_list) == 1 and len(proven) >= 6
         assert local_list <= tested and not proven & tested, (proven, tested)

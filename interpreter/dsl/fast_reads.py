@@ -84,16 +84,18 @@ def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) 
 
 def proven_class(gen, node, collection: bool):
     """The class every item of the source ``node`` has, where the source proves it, else None: the things
-    of ``things(...)``, the spaces of ``spaces(...)`` and, for a built-in that takes a collection
-    (``collection``: a zone is its things), the things of a zone named as such."""
+    of ``things(...)``, the spaces of ``spaces(...)``, the players of ``players`` and ``all_players`` and,
+    for a built-in that takes a collection (``collection``: a zone is its things), the things of a zone
+    named as such."""
     env = gen.env
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in env.functions:
         return {"things": "_TR", "spaces": "_ZR"}.get(node.func.id)
-    if collection and isinstance(node, ast.Name) and node.id in env.zones and node.id not in gen.lexical \
-            and node.id not in gen.scope and node.id not in env.globals and node.id not in env.constants \
-            and node.id not in BUILTIN_VALUES:
-        return "_TR"
-    return None
+    if not isinstance(node, ast.Name) or node.id in gen.lexical or node.id in gen.scope or node.id in env.globals \
+            or node.id in env.constants:
+        return None   # a name the rules gave a value: anything
+    if node.id in ("players", "all_players"):
+        return "_PR"
+    return "_TR" if collection and node.id in env.zones and node.id not in BUILTIN_VALUES else None
 
 
 def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
