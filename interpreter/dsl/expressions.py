@@ -21,12 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..load.limits import MAX_WORK
 from ..machine import attributes, budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import declared_write, inline_read, reader_for, receiver_reader
+from .fast_reads import bare_read, declared_write, kept_read, proven_class, reader_for, receiver_reader
 from .inline_calls import inlined_call
+from .membership import compare_chain, member
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -54,37 +54,8 @@ ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 
 
-def member(g: GameHost, item, collection) -> bool:
-    """``item in collection``; a zone contains the things that are in it now."""
-    cls = collection.__class__
-    if cls is list:   # a search through the list: work for this decision's budget (charge() inlined: it is hot)
-        g.work += len(collection)
-        if g.work > MAX_WORK:
-            raise budget.over_budget(None)
-        return item in collection
-    if cls is ZoneRef:
-        return isinstance(item, ThingRef) and g.state.where.get(item.id) == collection.id
-    return item in collection
-
-
 def _number_literal(n) -> bool:
     return isinstance(n, ast.Const) and type(n.value) in (int, float)
-
-
-def compare_chain(g: GameHost, first, rest) -> bool:
-    """``a < b in c``: a chain with ``in``; ``rest`` holds (operator, thunk) pairs."""
-    a = first
-    for op, thunk in rest:
-        b = thunk()
-        ok = member(g, a, b) if op == "in" else (not member(g, a, b)) if op == "not in" else _PLAIN[op](a, b)
-        if not ok:
-            return False
-        a = b
-    return True
-
-
-_PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-          "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def function_caller(info):
@@ -129,6 +100,8 @@ class Generator:
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
+        self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
+        self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
 
     # -- names and lines ------------------------------------------------------
 
@@ -231,12 +204,21 @@ class Generator:
         obj = self.expr(n.obj)
         if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
             # a bare variable: read where the declarations say, without a call (see fast_reads)
-            call = self.reader_call(n.name, obj, n)
-            return self.node(n, inline_read(self, self.env.layout, n.name, obj, call) or call)
-        # any other receiver (``pawn_of(p).zone``) is worked out once: one call of a reader that reads as
-        # the inlined read does
+            return self.node(n, bare_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
+                                          self.receiver_type(n)))
+        # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
+        # inside a comprehension's iterable, given to a reader that reads as the written-out read does
+        kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
+                         self.receiver_type(n))
+        if kept is not None:
+            return self.node(n, kept)
         where = self.bind(self.sn.loc(n), "_l")
         return self.node(n, f"{self.bind(self.receiver_reader(n.name), '_r')}(g, {obj}, {where})")
+
+    def receiver_type(self, n):
+        """The static type the checker gave the receiver of ``.name`` node ``n`` (a hint), or None."""
+        seen = self.c.checker.receivers.get(id(n)) if self.c.checker is not None else None
+        return seen[1] if seen is not None and seen[0] is n else None
 
     def reader_call(self, name, obj: str, n) -> str:
         """The call of the reader of ``.name`` on the object ``obj`` (Python source), located at node ``n``."""
@@ -307,8 +289,9 @@ class Generator:
         return self.node(n, "[" + "".join(f"{self.expr(i)}, " for i in n.items) + "]")
 
     def x_Comprehension(self, n):
-        source = self.expr(n.source)
+        source = self.iterable_of(n.source)
         var = self.fresh()
+        self.proven[var] = proven_class(self, n.source, collection=False)
         outer = self.lexical
         self.lexical = {**outer, n.var: var}
         try:
@@ -317,6 +300,13 @@ class Generator:
         finally:
             self.lexical = outer
         return self.node(n, f"[{elt} for {var} in _each(g, {source}, {self.bind(self.sn.loc(n), '_l')}){cond}]")
+
+    def iterable_of(self, n) -> str:   # ``n`` as a comprehension's iterable
+        self.iterable += 1
+        try:
+            return self.expr(n)
+        finally:
+            self.iterable -= 1
 
     def x_Lambda(self, n):
         raise self.c._error("a lambda (x -> ...) may only be an argument of a call", self.sn, n)
@@ -359,12 +349,13 @@ class Generator:
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
         self._check_ids(n, name)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            source = f"{self.bind(collection_of)}(g, {self.expr(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
-            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name]))
+            source = f"{self.bind(collection_of)}(g, {self.iterable_of(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
+            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
+                                                     proven_class(self, n.args[0], collection=True)))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
             source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"
-            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"]))
+            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"], "_ZR"))
         args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         call = f"{args[0]}({', '.join(args[1:])})"
@@ -387,10 +378,11 @@ class Generator:
                     return False
         return True
 
-    def _inlined_lambda(self, lam, source: str, form: str) -> str:
+    def _inlined_lambda(self, lam, source: str, form: str, proven=None) -> str:
         """``filter(xs, x -> cond)`` and its kin as a comprehension over ``source``: the lambda's body inline,
-        no call per item."""
+        no call per item; ``proven`` the class every item has, if the source proves one."""
         var = self.fresh()
+        self.proven[var] = proven
         outer = self.lexical
         self.lexical = {**outer, lam.param: var}
         try:

@@ -15,11 +15,16 @@ a class test, and falls back to the reader for anything else::
 
     (X.kind if X.__class__ is _TR else _r3(g, X, _l4))
 
-Only reads of a bare variable (a lambda parameter, a function argument, a
-rule's local) are inlined, so that ``X`` is evaluated twice without cost or
-side effect. The Python text of every access comes from the tables below,
-chosen by the name; a ruleset's text only ever reaches the source through
-``repr`` as a dictionary key.
+``X`` is used several times, so it must be a name: a lambda parameter or a
+function argument is one already; any other receiver (a rule's local
+``L['s']``, a call ``thing("pawn", p)``) is worked out once by the first
+class test and kept in a fresh name (``(_w5 := L['s']).__class__``), except
+inside a comprehension's iterable, where Python refuses ``:=``: there a
+local is looked up at each use and any other receiver goes to a generated
+reader (:func:`receiver_reader`). The class the static checker gives the
+receiver is tested first. The Python text of every access comes from the
+tables below, chosen by the name; a ruleset's text only ever reaches the
+source through ``repr`` as a dictionary key.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
+from .primitives import BUILTIN_VALUES
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -63,41 +69,101 @@ class Layout:
     readers: dict = field(default_factory=dict)        # name -> the reader made for it (see reader_for)
 
 
-def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str) -> str | None:
+def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str:
+    """Python source reading ``<x>.<name>`` for a bare variable ``x``; ``call(y)`` is the source of the
+    reader's call on a receiver ``y``; ``likely`` the receiver's static type, if known. A rule's local
+    (``L['s']``) is looked up once and kept in a fresh name, except inside a comprehension's iterable
+    (``gen.iterable``), where Python refuses ``:=``."""
+    if not x.isidentifier():
+        inlined = kept_read(gen, layout, name, x, call, likely)
+        if inlined is not None:
+            return inlined
+    fallback = call(x)
+    return inline_read(gen, layout, name, x, fallback, likely=likely, proven=gen.proven.get(x)) or fallback
+
+
+def proven_class(gen, node, collection: bool):
+    """The class every item of the source ``node`` has, where the source proves it, else None: the things
+    of ``things(...)``, the spaces of ``spaces(...)``, the players of ``players`` and ``all_players`` and,
+    for a built-in that takes a collection (``collection``: a zone is its things), the things of a zone
+    named as such."""
+    env = gen.env
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in env.functions:
+        return {"things": "_TR", "spaces": "_ZR"}.get(node.func.id)
+    if not isinstance(node, ast.Name) or node.id in gen.lexical or node.id in gen.scope or node.id in env.globals \
+            or node.id in env.constants:
+        return None   # a name the rules gave a value: anything
+    if node.id in ("players", "all_players"):
+        return "_PR"
+    return "_TR" if collection and node.id in env.zones and node.id not in BUILTIN_VALUES else None
+
+
+def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
+    """``<x>.<name>`` written out with the receiver ``x`` (any expression) worked out once and kept in a fresh
+    name by the first class test, or None where that cannot be (nothing to write out, or inside a
+    comprehension's iterable)."""
+    if gen.iterable:
+        return None
+    kept = gen.fresh("_w")
+    return inline_read(gen, layout, name, kept, call(kept), x, likely)
+
+
+CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class
+
+
+def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, first: str | None = None,
+                likely=None, proven=None) -> str | None:
     """Python source reading ``<x>.<name>``, or None when the reader must decide.
 
     ``gen`` binds objects to generated names; ``x`` is the source of a bare
     variable; ``fallback`` the reader call for any other class of object.
+    With ``first`` (a rule local's read, ``L['s']``), ``x`` is a fresh name the
+    first class test binds to it (``(_w3 := L['s']).__class__``): the local is
+    looked up once per read instead of at every use, in the same place, so
+    a local read before it is set fails where it did. The class of the static
+    type ``likely`` is tested first; the others are still tested after it (a
+    "thing" may be none at run time), so the type only saves tests. A variable
+    whose source proves its class (``proven``: ``_TR`` for the items of
+    ``things()``) is read with no test at all.
     """
     if layout is None:
         return None
     key = repr(name)
-    thing = _thing(gen, layout, name, key, x, fallback)
-    zone = _zone(gen, layout, name, key, x, fallback)
-    player = _player(layout, name, key, x)
+    places = [(cls, fast) for cls, fast in (("_PR", _player(layout, name, key, x)),
+                                            ("_ZR", _zone(gen, layout, name, key, x, fallback)),
+                                            ("_TR", _thing(gen, layout, name, key, x, fallback))) if fast is not None]
+    if proven is not None:
+        return next((fast for cls, fast in places if cls == proven), None)
+    if not places:
+        return None
+    # the last place is tested first
+    places.sort(key=lambda place: place[0] == CLASS_OF_TYPE.get(likely))
     code = fallback
-    for cls, fast in (("_PR", player), ("_ZR", zone), ("_TR", thing)):
-        if fast is not None:
-            code = f"({fast} if {x}.__class__ is {cls} else {code})"
-    return None if code == fallback else code
+    for number, (cls, fast) in enumerate(places, 1):
+        # the outermost test is evaluated first: it binds the receiver when asked to
+        tested = f"({x} := {first})" if first is not None and number == len(places) else x
+        code = f"({fast} if {tested}.__class__ is {cls} else {code})"
+    return code
 
 
 def _thing(gen, layout, name, key, x, fallback):
+    if name in layout.thing_props and (name in THING_BUILTINS or not isinstance(layout.thing_props[name], SCALARS)):
+        # a declared property named as a built-in (a die's `holder`) or defaulting to a list: once set, the
+        # property, which the reader too looks at first; the reader for the rest
+        return f"(g.state.props[{x}.id][{key}] if {key} in g.state.props[{x}.id] else {fallback})"
     if name in layout.thing_attrs:
         if name in THING_BUILTINS:
             return None
         if name in layout.thing_props:
             # declared as a property and carried by some things as an attribute: the property once set,
-            # else the thing's attribute, else the declared default (the reader's order)
+            # else the thing's attribute, else the declared default (the reader's order); the attribute is
+            # looked up only when no property is set (a default argument would be worked out every time)
             default = layout.thing_props[name]
-            if not isinstance(default, SCALARS):
-                return None
-            return f"g.state.props[{x}.id].get({key}, {x}.attrs.get({key}, {gen.literal(default)}))"
+            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in g.state.props[{x}.id] "
+                    f"else g.state.props[{x}.id][{key}])")
         # an attribute some things carry: theirs, the reader for the rest
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
     if name in layout.thing_props:
-        if name in THING_BUILTINS or not isinstance(layout.thing_props[name], SCALARS):
-            return None
         return f"g.state.props[{x}.id].get({key}, {gen.literal(layout.thing_props[name])})"
     if name in THING_FIELD:
         return THING_FIELD[name].format(x=x)
@@ -111,6 +177,8 @@ def _thing(gen, layout, name, key, x, fallback):
 
 
 def _zone(gen, layout, name, key, x, fallback):
+    if name in layout.zone_props and (name in ZONE_BUILTINS or not isinstance(layout.zone_props[name], SCALARS)):
+        return _zone_prop(x, key, fallback)   # as for things: the property once set, else the reader
     if name in ZONE_BUILTINS:
         if name in ZONE_FIELD and name not in layout.zone_props and name not in layout.zone_attrs:
             return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
@@ -119,14 +187,18 @@ def _zone(gen, layout, name, key, x, fallback):
         if name in layout.zone_props:
             # a declared property some zones also carry as an attribute (a space's printed value): as above
             default = layout.zone_props[name]
-            if not isinstance(default, SCALARS):
-                return None
-            return (f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, "
-                    f"{x}.attrs.get({key}, {gen.literal(default)}))")
+            return _zone_prop(x, key, f"{x}.attrs.get({key}, {gen.literal(default)})")
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
-    if name in layout.zone_props and isinstance(layout.zone_props[name], SCALARS):
-        return f"g.state.zprops.get({x}.id, {gen.bind(EMPTY, '_k')}).get({key}, {gen.literal(layout.zone_props[name])})"
+    if name in layout.zone_props:
+        return _zone_prop(x, key, gen.literal(layout.zone_props[name]))
     return None
+
+
+def _zone_prop(x, key, otherwise):
+    """A declared zone property: set in play, else ``otherwise``. Most zones have none set, so the zone is
+    looked for first, and nothing is called (two ``dict.get`` with a default worked out ahead cost more)."""
+    return (f"({otherwise} if {x}.id not in g.state.zprops or {key} not in g.state.zprops[{x}.id] "
+            f"else g.state.zprops[{x}.id][{key}])")
 
 
 def _player(layout, name, key, x):
@@ -137,9 +209,6 @@ def _player(layout, name, key, x):
     if name == "seat":
         return PLAYER_SEAT.format(x=x)
     return None
-
-
-EMPTY: dict = {}   # read only: a zone with no dynamic property set
 
 
 def declared_write(env, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
@@ -175,9 +244,10 @@ _NOT_LITERAL = object()
 
 
 def receiver_reader(new_generator, layout: Layout | None, name: str):
-    """``read(g, obj, loc)`` for ``.name`` on a receiver that is no bare variable (``pawn_of(p).zone``): the
-    read :func:`inline_read` writes out, as a generated function of its own (one per name and ruleset,
-    made with a generator from ``new_generator()``), so the receiver is worked out once; the reader of
+    """``read(g, obj, loc)`` for ``.name`` on a receiver that is no bare variable (``thing("pawn", p).zone``)
+    inside a comprehension's iterable, where it cannot be kept by ``:=`` (:func:`kept_read`): the read
+    :func:`inline_read` writes out, as a generated function of its own (one per name and ruleset, made
+    with a generator from ``new_generator()``), so the receiver is worked out once; the reader of
     :func:`reader_for` where nothing can be written out."""
     general = reader_for(layout, name)
     if layout is None:

@@ -98,6 +98,9 @@ class TypeChecker:
         self.errors = errors
         self._returns: list | None = None  # while inferring a function's type: the types its `return`s give
         self._constants_read: dict = {}  # id(Name node) -> the constant it reads, in the snippet being checked
+        # id(Attr node) -> (node, the type of its receiver), in the snippet being checked: which class test the
+        # compiler writes first (dsl/fast_reads.py); a hint only, since a "thing" may still be none at run time
+        self.receivers: dict = {}
         self._in_loop_pass = False
 
     def function_type(self, name: str):
@@ -141,6 +144,7 @@ class TypeChecker:
 
     def block(self, body, snippet, local_types: dict):
         self._constants_read = {}   # the nodes of one snippet at a time: ids are not reused while it lives
+        self.receivers = {}
         types = dict(local_types)
         self._stmts(body, snippet, types)
 
@@ -209,6 +213,7 @@ class TypeChecker:
     def expr(self, n, sn, types):
         """The type of a whole snippet expression; also checks it fits where it stands (``sn.what``)."""
         self._constants_read = {}
+        self.receivers = {}
         t = self._type(n, sn, types)
         want = expected_type(getattr(sn, "what", ""))
         if want is not None and not fits(t, want):
@@ -239,7 +244,10 @@ class TypeChecker:
                 return ZONE
             return ANY
         if isinstance(n, ast.Attr):
-            return self._attr(self._type(n.obj, sn, types), n, sn)
+            obj = self._type(n.obj, sn, types)
+            seen = self.receivers.get(id(n))   # a loop's body is checked twice: one type in both, or none
+            self.receivers[id(n)] = (n, obj if seen is None or seen[1] == obj else ANY)
+            return self._attr(obj, n, sn)
         if isinstance(n, ast.Index):
             obj = self._type(n.obj, sn, types)
             self._type(n.index, sn, types)

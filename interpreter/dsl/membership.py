@@ -1,0 +1,40 @@
+"""``in`` and chained comparisons as generated code calls them (:mod:`interpreter.dsl.expressions`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..load.limits import MAX_WORK
+from ..machine import budget
+from ..machine.values import ThingRef, ZoneRef
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
+
+
+def member(g: GameHost, item, collection) -> bool:
+    """``item in collection``; a zone contains the things that are in it now."""
+    cls = collection.__class__
+    if cls is list:   # a search through the list: work for this decision's budget (charge() inlined: it is hot)
+        g.work += len(collection)
+        if g.work > MAX_WORK:
+            raise budget.over_budget(None)
+        return item in collection
+    if cls is ZoneRef:
+        return isinstance(item, ThingRef) and g.state.where.get(item.id) == collection.id
+    return item in collection
+
+
+def compare_chain(g: GameHost, first, rest) -> bool:
+    """``a < b in c``: a chain with ``in``; ``rest`` holds (operator, thunk) pairs."""
+    a = first
+    for op, thunk in rest:
+        b = thunk()
+        ok = member(g, a, b) if op == "in" else (not member(g, a, b)) if op == "not in" else _PLAIN[op](a, b)
+        if not ok:
+            return False
+        a = b
+    return True
+
+
+_PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+          "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
