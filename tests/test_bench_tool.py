@@ -1,4 +1,5 @@
 """tools/bench.py, the command docs/performance.md shows, runs and prints its table (timings are not checked)."""
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,22 @@ def test_bench_validate_times_a_cold_validate_old_and_new():
     assert [cell for cell in lines[0].split() if cell in ("old", "new")] == ["old", "new"]
     assert lines[1].startswith("cold davit validate rulesets/pig, CPU seconds (median of 1): old ")
     assert lines[2].startswith("old/new: ") and float(lines[2].split()[1].rstrip("×")) > 0
+
+
+def test_bench_instructions_refuses_a_baseline_that_is_no_checkout(tmp_path):
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_instructions.py"), "--baseline",
+                           str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "valgrind is not installed" in done.stderr or "is not a davit checkout" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind counts the instructions")
+def test_bench_instructions_counts_old_and_new_games():
+    # tools/bench_instructions.py, shown in docs/performance.md: the checkout is its own baseline, so the two
+    # counts of the same games are equal up to the process's own noise
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "bench_instructions.py"), "--baseline", str(ROOT),
+                           "--only", "tutorial:2:20"], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.splitlines()
+    assert line.split()[:4] == ["tutorial", "2", "20", "games"]
+    assert abs(float(line.split()[-1].rstrip("×")) - 1.0) < 0.05
