@@ -79,6 +79,7 @@ def test_generated_enumerators_list_what_the_generic_walk_lists(rid):
     assert compared > 0
 
 
+@pytest.mark.slow   # a sweep over every variant (README: the base games stay in the fast tier)
 @pytest.mark.parametrize("rid", bundled_ids())
 def test_and_in_every_variant(rid):
     """A variant's build takes its base's compiled snippets (dsl/snippet_memo.py); its enumerators are its own."""
