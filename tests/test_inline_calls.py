@@ -66,7 +66,8 @@ def test_only_small_value_functions_that_call_none_are_written_out(tmp_path):
 
 @pytest.mark.parametrize("rid", ["collapsible-d", "titanic"])
 def test_zone_reads_through_any_receiver_answer_as_the_reader_does(rid):
-    # `zone(id).count` is read by a generated reader (fast_reads.receiver_reader), `z.count` written out
+    # `zone(id).count` is written out with its receiver kept in a name (a generated reader only inside a
+    # comprehension's iterable, fast_reads.receiver_reader); both must answer as the general reader does
     from interpreter.authoring.snippets import SnippetCompiler
     rs = load_ruleset(rid)
     game = Game(rs, rs.max_players, seed=3)
