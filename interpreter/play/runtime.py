@@ -294,13 +294,11 @@ class RuleRuntime:
         src = where[tid]
         was_seen = watchers(self, tid, src) if record else None
         zones[src].remove(tid)
-        if at == "bottom":   # the default: asked first
-            zones[zid].append(tid)
-        elif at == "top":
+        if at == "top":
             zones[zid].insert(0, tid)
-        elif isinstance(at, int) and not isinstance(at, bool):
+        elif at.__class__ is int:   # a position from the top (a flag is no position)
             zones[zid].insert(max(0, at - 1), tid)
-        else:
+        else:   # "bottom", the default
             zones[zid].append(tid)
         where[tid] = zid
         if self.changed is not None:
