@@ -153,16 +153,32 @@ def test_a_local_read_before_it_is_set_is_named(tmp_path):
 def test_reads_written_out_answer_as_the_reader_does(rid):
     # `t.owner` on a comprehension's variable is written out (dsl/fast_reads.py); `thing(id).owner` goes
     # through the reader: both must agree for every thing, face up or down, owned or not, mid-game
-    from interpreter.authoring.snippets import SnippetCompiler
-    rs = load_ruleset(rid)
-    game = Game(rs, rs.max_players, seed=5)
-    play_out(game, make_agents("random", rs.max_players, 5), max_decisions=12)
-    snippets = SnippetCompiler(rs)
+    game, snippets = _mid_game(rid, seed=5, decisions=12)
     for name in ("owner", "face_up", "zone", "kind", "id", "name"):
         written_out = snippets.evaluate(game, f"[t.{name} for t in things()]")
         read = [snippets.evaluate(game, f"thing({t.id!r}).{name}") for t in game.table.thing_list]
         assert written_out == read, name
         assert written_out == [game.get_attr(t, name, None) for t in game.table.thing_list], name
+
+
+@pytest.mark.parametrize("rid", ["collapsible-d", "titanic"])
+def test_zone_reads_through_any_receiver_answer_as_the_reader_does(rid):
+    # `zone(id).count` is written out with its receiver kept in a name (a generated reader only inside a
+    # comprehension's iterable, fast_reads.receiver_reader); both must answer as the general reader does
+    game, snippets = _mid_game(rid, seed=3, decisions=20)
+    zones = list(game.table.zones.values())
+    for name in ("count", "empty", "id", "name", "things", "top", "full"):
+        through = [snippets.evaluate(game, f"zone({z.id!r}).{name}") for z in zones]
+        assert through == [game.get_attr(z, name, None) for z in zones], name
+
+def _mid_game(rid, seed, decisions):
+    """A bundled game played ``decisions`` moves by random bots, and a snippet compiler for its ruleset."""
+    from interpreter.authoring.snippets import SnippetCompiler
+    rs = load_ruleset(rid)
+    game = Game(rs, rs.max_players, seed=seed)
+    play_out(game, make_agents("random", rs.max_players, seed), max_decisions=decisions)
+    return game, SnippetCompiler(rs)
+
 
 
 def test_a_name_both_declared_and_printed_reads_written_out_as_the_reader_does():

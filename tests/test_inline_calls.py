@@ -3,7 +3,6 @@ import pytest
 from ruleset_builder import load
 
 from interpreter import Game, load_ruleset
-from interpreter.agents import make_agents, play_out
 from interpreter.errors import GameError
 from interpreter.machine import fast_paths
 
@@ -62,18 +61,3 @@ def test_only_small_value_functions_that_call_none_are_written_out(tmp_path):
         # twice reads only its argument and does two operations: its answers are kept (state_free), cheaper
         # than written out; double is one operation, too small to keep
         assert inlinable == {"twice": False, "double": True, "calls": False, "steps": False, "moves": True}
-
-
-@pytest.mark.parametrize("rid", ["collapsible-d", "titanic"])
-def test_zone_reads_through_any_receiver_answer_as_the_reader_does(rid):
-    # `zone(id).count` is written out with its receiver kept in a name (a generated reader only inside a
-    # comprehension's iterable, fast_reads.receiver_reader); both must answer as the general reader does
-    from interpreter.authoring.snippets import SnippetCompiler
-    rs = load_ruleset(rid)
-    game = Game(rs, rs.max_players, seed=3)
-    play_out(game, make_agents("random", rs.max_players, 3), max_decisions=20)
-    snippets = SnippetCompiler(rs)
-    zones = list(game.table.zones.values())
-    for name in ("count", "empty", "id", "name", "things", "top", "full"):
-        through = [snippets.evaluate(game, f"zone({z.id!r}).{name}") for z in zones]
-        assert through == [game.get_attr(z, name, None) for z in zones], name
