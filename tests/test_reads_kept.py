@@ -87,8 +87,8 @@ def test_locals_and_declared_printed_properties_read_as_the_reader_reads(tmp_pat
     assert game.state.vars["found"] == ["b", "a", "b", "c"]
     assert game.state.vars["rows"] == [7, 1, 0, True, False, 5, 3, 8]
     assert game.state.vars["marks"] == [5, 3]
-    # a property named as a built-in answers as the built-in (the holder: nobody) until it is set
-    assert game.state.vars["shadowed"] == [None, "me", [], ["x"], [1], [], False]
+    # a property declared with a built-in's name replaces it: its default ("") until it is set
+    assert game.state.vars["shadowed"] == ["", "me", [], ["x"], [1], [], False]
     # any other receiver is worked out once and kept too, except in an iterable (a reader is called there)
     assert game.state.vars["called"] == [5, 7, 3, 1, None]
     if fast_paths.on():

@@ -147,24 +147,23 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
 
 
 def _thing(gen, layout, name, key, x, fallback):
-    if name in layout.thing_props and (name in THING_BUILTINS or not isinstance(layout.thing_props[name], SCALARS)):
-        # a declared property named as a built-in (a die's `holder`) or defaulting to a list: once set, the
-        # property, which the reader too looks at first; the reader for the rest
-        return f"(g.state.props[{x}.id][{key}] if {key} in g.state.props[{x}.id] else {fallback})"
+    if name in layout.thing_props:
+        # a declared property (which replaces a built-in of its name, a die's `holder`): set in play, else
+        # the thing's printed attribute, else the declared default (the reader's order)
+        default = layout.thing_props[name]
+        if not isinstance(default, SCALARS):   # defaulting to a list: once set, the property; the reader else
+            return f"(g.state.props[{x}.id][{key}] if {key} in g.state.props[{x}.id] else {fallback})"
+        if name in layout.thing_attrs:
+            # the attribute is looked up only when no property is set (a default argument would be worked
+            # out every time)
+            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in g.state.props[{x}.id] "
+                    f"else g.state.props[{x}.id][{key}])")
+        return f"g.state.props[{x}.id].get({key}, {gen.literal(default)})"
     if name in layout.thing_attrs:
         if name in THING_BUILTINS:
             return None
-        if name in layout.thing_props:
-            # declared as a property and carried by some things as an attribute: the property once set,
-            # else the thing's attribute, else the declared default (the reader's order); the attribute is
-            # looked up only when no property is set (a default argument would be worked out every time)
-            default = layout.thing_props[name]
-            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in g.state.props[{x}.id] "
-                    f"else g.state.props[{x}.id][{key}])")
         # an attribute some things carry: theirs, the reader for the rest
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
-    if name in layout.thing_props:
-        return f"g.state.props[{x}.id].get({key}, {gen.literal(layout.thing_props[name])})"
     if name in THING_FIELD:
         return THING_FIELD[name].format(x=x)
     if name == "zone":
@@ -177,20 +176,21 @@ def _thing(gen, layout, name, key, x, fallback):
 
 
 def _zone(gen, layout, name, key, x, fallback):
-    if name in layout.zone_props and (name in ZONE_BUILTINS or not isinstance(layout.zone_props[name], SCALARS)):
-        return _zone_prop(x, key, fallback)   # as for things: the property once set, else the reader
+    if name in layout.zone_props:
+        # as for things: a declared property (replacing a built-in of its name) set in play, else the
+        # zone's printed attribute (a space's printed value), else the declared default
+        default = layout.zone_props[name]
+        if not isinstance(default, SCALARS):
+            return _zone_prop(x, key, fallback)
+        if name in layout.zone_attrs:
+            return _zone_prop(x, key, f"{x}.attrs.get({key}, {gen.literal(default)})")
+        return _zone_prop(x, key, gen.literal(default))
     if name in ZONE_BUILTINS:
-        if name in ZONE_FIELD and name not in layout.zone_props and name not in layout.zone_attrs:
+        if name in ZONE_FIELD and name not in layout.zone_attrs:
             return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
         return None
     if name in layout.zone_attrs:
-        if name in layout.zone_props:
-            # a declared property some zones also carry as an attribute (a space's printed value): as above
-            default = layout.zone_props[name]
-            return _zone_prop(x, key, f"{x}.attrs.get({key}, {gen.literal(default)})")
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
-    if name in layout.zone_props:
-        return _zone_prop(x, key, gen.literal(layout.zone_props[name]))
     return None
 
 

@@ -5,8 +5,8 @@ searches every place an attribute can live. A rule's ``t.kind`` or
 ``p.score`` names its attribute in the source, so the compiler asks
 :func:`reader` for a function specialised to that name: it checks the
 object's class once, looks in the same places in the same order (dynamic
-properties, then declared attributes, then the built-in ones), and answers
-the common built-ins (a thing's ``id``, ``kind`` and ``name``, a player's
+properties, then printed attributes, then declared defaults, then the
+built-in ones), and answers the common built-ins (a thing's ``id``, ``kind`` and ``name``, a player's
 ``seat``) without a further call. Anything unusual goes to ``get_attr``, so
 both always agree.
 """
@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 # The one table of what every thing, zone or player answers itself, with the type the static checker gives
 # it (dsl/vocabulary.py); play/runtime.py's *_builtin answer exactly these names (tests/test_attribute_table.py),
 # dsl/fast_reads.py writes reads of them out, dsl/state_free.py tells the fixed ones from the moving ones.
-# Where a name lives otherwise (props, then printed attributes, then these, then declared defaults) is read
-# in one place: ``reader`` below, which ``get_attr`` also uses.
+# Where a name lives otherwise (props, then printed attributes, then declared defaults, then these: a
+# property declared with a built-in's name, like a die's `holder`, replaces that built-in) is read in one
+# place: ``reader`` below, which ``get_attr`` also uses.
 THING_BUILTIN_TYPES = {"id": "text", "kind": "text", "name": "text", "zone": "zone", "owner": "player",
                        "holder": "player", "position": "number", "face_up": "bool"}
 ZONE_BUILTIN_TYPES = {"count": "number", "things": ("list", "thing"), "empty": "bool", "top": "thing",
@@ -52,7 +53,7 @@ def reader(name: str):
 
 def _make(name: str):
     field_of_thing = name in THING_FIELDS
-    plain_thing_name = name not in THING_BUILTINS
+    zone_builtin_name = name in ZONE_BUILTINS
     seat = name == "seat"
 
     def read(g: GameHost, o, loc):
@@ -64,12 +65,11 @@ def _make(name: str):
             attrs = o.attrs
             if name in attrs:
                 return attrs[name]
+            defaults = g.ruleset.thing_props   # before the built-ins: a declared property replaces one of its name
+            if name in defaults:
+                return defaults[name]
             if field_of_thing:
                 return getattr(o, name)
-            if plain_thing_name:
-                defaults = g.ruleset.thing_props
-                if name in defaults:
-                    return defaults[name]
             return g.thing_builtin(o, name, loc)
         if cls is PlayerRef:
             pv = g.state.pvars[o.seat]
@@ -88,6 +88,10 @@ def _make(name: str):
             attrs = o.attrs
             if name in attrs:
                 return attrs[name]
+            if zone_builtin_name:   # a declared property replaces the built-in of its name (zone_builtin
+                defaults = g.ruleset.zone_props   # looks at the other declared names last)
+                if name in defaults:
+                    return defaults[name]
             return g.zone_builtin(o, name, loc)
         return g.get_attr(o, name, loc)
 

@@ -8,6 +8,7 @@ may share a display name, and definitions that are never used are reported (warn
 """
 from __future__ import annotations
 
+import json
 from collections import deque
 from typing import Any
 
@@ -32,8 +33,32 @@ def check_ruleset(rs, env, data) -> list:
     found += _counts(rs, data)
     found += _board(rs, data)
     found += _display_names(data)
+    found += _engine_props(data)
     found += _unused(rs, env, data)
     return found
+
+
+# properties the engine itself keeps, and what they start as for every thing or space
+ENGINE_STARTS: tuple[tuple[str, str, Any], ...] = (
+    ("things", "face_up", False), ("things", "known_to", []), ("zones", "removed", False))
+
+
+def _engine_props(data) -> list:
+    """A declared default of an engine-kept property other than where the engine starts it.
+
+    Every thing starts face down and seen by nobody, every space on the
+    board; another default would change only what rules read (``t.face_up``
+    true of a face-down card), not the face, the views or the board.
+    """
+    props = data.get("props") or {}
+    out = []
+    for table, name, start in ENGINE_STARTS:
+        declared = props.get(table) or {}
+        if isinstance(declared, dict) and name in declared and declared[name] != start:
+            out.append(_error(f"'{name}' is a property the engine keeps for every {table[:-1]}, starting as "
+                              f"{json.dumps(start)}; a default of {json.dumps(declared[name])} would change only "
+                              f"what rules read", declared.loc_of(name), "engine-property"))  # type: ignore[attr-defined]
+    return out
 
 
 def _counts(rs, data) -> list:
