@@ -42,8 +42,10 @@ from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 rid, n, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 rs = load_ruleset(rid)
+decisions = 0
 for s in range(games):
-    play_out(Game(rs, n, seed=s, record=False), make_agents("random", n, s))
+    decisions += play_out(Game(rs, n, seed=s, record=False), make_agents("random", n, s))
+print("decisions", decisions)
 """
 
 SEARCH = """
@@ -61,23 +63,27 @@ for _ in range(times):
 """
 
 
-def instructions(checkout: Path, script: str, args: list[str]) -> int:
-    """The instructions callgrind counts for ``script`` run by ``checkout``'s davit with ``args``."""
+def instructions(checkout: Path, script: str, args: list[str]) -> tuple[int, int | None]:
+    """The instructions callgrind counts for ``script`` run by ``checkout``'s davit with ``args``, and the
+    decisions the games took (None when the script plays none: a search)."""
     env = {**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"}
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", script, *args]
     done = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if done.returncode != 0 or found is None:
         sys.exit(f"bench_instructions: {' '.join(args)} failed in {checkout}:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    decisions = re.search(r"^decisions (\d+)$", done.stdout, re.MULTILINE)
+    return int(found.group(1)), int(decisions.group(1)) if decisions else None
 
 
-def count(checkout: Path, script: str, args: list[str]) -> int:
-    """``args`` (whose third item is how many games or decisions) counted, minus the same process doing none."""
+def count(checkout: Path, script: str, args: list[str]) -> tuple[int, int | None]:
+    """``args`` (whose third item is how many games or decisions) counted, minus the same process doing
+    none; and how many decisions the games took."""
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     subprocess.run([sys.executable, "-c", script, args[0], args[1], "1", *args[3:]], cwd=checkout, env=env,
                    capture_output=True, check=False)   # the warm-up: its compiled code into the cache
-    return instructions(checkout, script, args) - instructions(checkout, script, [*args[:2], "0", *args[3:]])
+    total, decisions = instructions(checkout, script, args)
+    return total - instructions(checkout, script, [*args[:2], "0", *args[3:]])[0], decisions
 
 
 def main() -> int:
@@ -95,7 +101,6 @@ def main() -> int:
     if not (args.baseline / "interpreter").is_dir():
         print(f"bench_instructions: {args.baseline} is not a davit checkout", file=sys.stderr)
         return 2
-    rows = []
     for spec in (args.only or (DEFAULT_SEARCH if args.search else DEFAULT)).split(","):
         parts = spec.split(":")
         if args.search:
@@ -103,10 +108,15 @@ def main() -> int:
             script, label = SEARCH, f"{args.search} ×{args.decisions}"
         else:
             run, script, label = parts[:3], PLAY, f"{parts[2]} games"
-        old, new = count(args.baseline, script, run), count(ROOT, script, run)
-        rows.append((parts[0], parts[1], label, old, new))
-        print(f"{parts[0]:20} {parts[1]:>2}  {label:16} old {old / 1e9:7.3f} × 10⁹  new {new / 1e9:7.3f} × 10⁹"
-              f"  old/new {old / new:5.3f}×", flush=True)
+        (old, old_decisions), (new, new_decisions) = count(args.baseline, script, run), count(ROOT, script, run)
+        line = (f"{parts[0]:20} {parts[1]:>2}  {label:16} old {old / 1e9:7.3f} × 10⁹  new {new / 1e9:7.3f} × 10⁹"
+                f"  old/new {old / new:5.3f}×")
+        if old_decisions != new_decisions and old_decisions and new_decisions:
+            # the same seeds played other games (the rules changed between the checkouts): the totals
+            # compare games of different lengths, the counts per decision compare the engines
+            line += (f"  per decision {old / old_decisions / new * new_decisions:5.3f}× (the games differ: "
+                     f"{old_decisions} and {new_decisions} decisions)")
+        print(line, flush=True)
     return 0
 
 
