@@ -129,7 +129,7 @@ class Board:
         """``found`` kept in ``answers`` (a dict of a _Standing) under ``key``, within a bound on all kept."""
         if self._keep:
             self._kept += 1
-            if self._kept > 8192:   # many boards over many games: start again rather than grow
+            if self._kept > 4096:   # many boards over many games: start again rather than grow
                 self._standings.clear()
                 self._last = (None, None)
                 self._kept = 0
