@@ -36,7 +36,7 @@ import time
 
 from ..errors import GameError
 from ..play.determinize import deal_plan, determinize
-from ..play.playout import decide_by_index
+from ..play.playout import decide_by_index, to_move
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
 DEFAULT_ITERATIONS = 200   # the plain bot's budget a move when the ruleset's heuristics name none (never a time)
@@ -153,7 +153,7 @@ class SearchAgent:
         try:
             prefer = seat
             while not sample.is_over:
-                mover, legal = _to_move(sample, prefer)
+                mover, legal = to_move(sample, prefer)
                 prefer = None
                 if mover is None:
                     break
@@ -235,7 +235,7 @@ class SearchAgent:
                 if not decide_by_index(sample, pickers):
                     return
                 continue
-            mover, legal = _to_move(sample, None)
+            mover, legal = to_move(sample)
             if mover is None:
                 return
             sample.carry_out_legal(_pick(sample, legal, priors, self.random))
@@ -268,18 +268,6 @@ def action_keys(actions) -> list:
     except TypeError:
         return [action_key(a) for a in actions]
     return keys
-
-
-def _to_move(sample, prefer):
-    """The seat to decide next and its actions (``prefer`` first when it is among the deciders)."""
-    seats = sample.deciding_players
-    if prefer is not None and prefer in seats:
-        seats = [prefer] + [s for s in seats if s != prefer]
-    for s in seats:
-        legal = sample.legal_actions(s)
-        if legal:
-            return s, legal
-    return None, []
 
 
 def _puct(node, keys, mover, c) -> int:
@@ -317,18 +305,22 @@ def _bias(node, sample, legal, keys, priors) -> None:
 def _weights(sample, legal, priors) -> list[float]:
     """Each action's prior weight (1 for an action the ruleset gives none; never below 0)."""
     players = sample.table.players
-    weights = []
+    prior = priors.get
+    weights: list[float] = []
+    append = weights.append
     for a in legal:
-        fn = priors.get(a.name)
+        fn = prior(a.name)
         if fn is None:
-            weights.append(1.0)
+            append(1.0)
             continue
         local = dict(a.args)
         local["p"] = local["player"] = players[a.player]
         try:
-            weights.append(max(0.0, float(fn(sample, local))))
+            w = float(fn(sample, local))
         except (GameError, TypeError, ValueError):
-            weights.append(1.0)
+            append(1.0)
+            continue
+        append(w if w > 0.0 else 0.0)   # max(0.0, w): a NaN weighs 0 too
     return weights
 
 

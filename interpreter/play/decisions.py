@@ -523,10 +523,10 @@ def commit(g, action: Action) -> None:
     g.state.pending = None
     g.committed = None
     frame[PC] += 1
-    raw = [pending["commits"][str(s)] for s in sorted(pending["players"])]
+    seats = sorted(pending["players"])
+    raw = [pending["commits"][str(s)] for s in seats]
     objects = held[1]
-    commits = [objects[s] if s in objects else g.action_from_json(c)
-               for s, c in zip(sorted(pending["players"]), raw)]
+    commits = [objects[s] if s in objects else g.action_from_json(c) for s, c in zip(seats, raw)]
     if g.record:
         g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
     for act in reversed(commits):

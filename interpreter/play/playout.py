@@ -39,22 +39,49 @@ def decide_by_index(game, pickers) -> bool:
     if pending is None:   # (a damaged saved game) nobody is asked
         return False
     kind = pending["kind"]
+    if kind == "turn":   # one seat, the common case: without the list of deciding seats
+        seat = pending["player"]
+        game.work = 0
+        actions = decisions.offered(game, pending, seat)
+        count = len(actions) + pending["pass"]
+        if not count:
+            return False
+        index = pickers[seat](count)
+        game.carry_out_legal(actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn"))
+        return True
     for seat in decisions.deciding(pending):
         game.work = 0
-        if kind == "choice":
-            actions = decisions.legal_actions(game, seat)
-            passing = False
-        else:
-            actions = decisions.offered(game, pending, seat)
-            passing = kind == "turn" and pending["pass"]
-        count = len(actions) + passing
-        if not count:
-            continue
-        index = pickers[seat](count)
-        action = actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn")
-        game.carry_out_legal(action)
-        return True
+        # a choice's options, or a simultaneous step's actions: neither has a pass
+        actions = decisions.legal_actions(game, seat) if kind == "choice" else decisions.offered(game, pending, seat)
+        if actions:
+            game.carry_out_legal(actions[pickers[seat](len(actions))])
+            return True
     return False
+
+
+def to_move(game, prefer=None):
+    """The first deciding seat (``prefer`` first when it is among them) with a legal action and its actions
+    as ``legal_actions`` lists them, or ``(None, [])``: a search bot's step, without the public call's copy
+    of the wait's own list (the list is to be read, not changed)."""
+    state = game.state
+    pending = state.pending
+    if pending is None or state.over:
+        return None, []
+    seats = decisions.deciding(pending)
+    if prefer is not None and prefer in seats:
+        seats = [prefer] + [s for s in seats if s != prefer]
+    kind = pending["kind"]
+    for seat in seats:
+        game.work = 0
+        if kind == "choice":
+            legal = decisions.legal_actions(game, seat)
+        else:
+            legal = decisions.offered(game, pending, seat)
+            if kind == "turn" and pending["pass"]:
+                legal = [*legal, Action(seat, PASS, (), "end turn")]
+        if legal:
+            return seat, legal
+    return None, []
 
 
 def nobody_can_act(game) -> GameError:

@@ -23,6 +23,17 @@ if TYPE_CHECKING:
 _NO_PROPS: dict = {}   # read only: a space with no dynamic property set
 
 
+class _Standing:
+    """What the board answers while it stands one way (its removed spaces and added links)."""
+    __slots__ = ("gone", "trees", "near", "reach")
+
+    def __init__(self, gone: frozenset):
+        self.gone = gone   # the removed spaces
+        self.trees: dict = {}   # (origin, edge kind or None) -> Board._tree's answer
+        self.near: dict = {}    # (space, edge kind or None, table) -> its neighbours' zones, a tuple
+        self.reach: dict = {}   # (space, steps or None, edge kind or None, table) -> reachable's zones, a tuple
+
+
 class Board:
     def __init__(self, spaces: list[dict], edges: list[dict]):
         self.graph = nx.DiGraph()
@@ -35,9 +46,11 @@ class Board:
         self.order = {n: i for i, n in enumerate(self._spaces)}  # declaration order, for sorting
         # adjacency: space -> tuple of (neighbour, kind), in declaration order
         self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
-        self._trees: dict = {}   # breadth-first trees already walked (see _tree)
         self._kinds = {kind for arcs in self.adjacency.values() for _, kind in arcs}
         self._near: dict = {}    # (space, edge kind or None) -> its neighbours on the printed board
+        self._standings: dict = {}   # board_key -> _Standing: the answers kept per way the board stands
+        self._last: tuple = (None, None)   # the board_key asked last and its _Standing
+        self._kept = 0   # answers kept in all the standings (bounded: see _keeping)
         self._keep = fast_paths.on()   # keep trees and neighbour lists (off: each question walks again)
 
     def _add_arc(self, a, b, kind, one_way):
@@ -53,6 +66,8 @@ class Board:
     # -- dynamic queries ----------------------------------------------------------
 
     def space_id(self, where) -> str:
+        if where.__class__ is ZoneRef:   # the usual case, told without isinstance's walk of the classes
+            return where.id
         return where.id if isinstance(where, ZoneRef) else str(where)
 
     def arcs(self, g: GameHost, node):
@@ -87,11 +102,68 @@ class Board:
             st.added_arcs = added
         return added
 
+    def _standing(self, st) -> _Standing:
+        """The answers kept for the board as it stands in state ``st`` (its removed spaces and links).
+
+        ``st.board_key`` is worked out once per change of the board, not at every question, and a
+        clone shares its tuple: the samples of one position that a search bot plays find their
+        answers by the key's identity, without hashing it.
+        """
+        board_key = st.board_key
+        if board_key is None:
+            removed = tuple(n for n, props in st.zprops.items() if props.get("removed"))
+            board_key = st.board_key = (removed, tuple(map(tuple, st.links)))
+        last = self._last
+        if last[0] is board_key:
+            return last[1]
+        standing = self._standings.get(board_key) if self._keep else None
+        if standing is None:
+            standing = _Standing(frozenset(board_key[0]))
+            if self._keep:
+                self._standings[board_key] = standing
+        if self._keep:
+            self._last = (board_key, standing)
+        return standing
+
+    def _keeping(self, answers: dict, key, found):
+        """``found`` kept in ``answers`` (a dict of a _Standing) under ``key``, within a bound on all kept."""
+        if self._keep:
+            self._kept += 1
+            if self._kept > 4096:   # many boards over many games: start again rather than grow
+                self._standings.clear()
+                self._last = (None, None)
+                self._kept = 0
+            answers[key] = found
+        return found
+
     def neighbours(self, g: GameHost, where, kind=None):
-        node = self.space_id(where)
-        zprops = g.state.zprops
+        node = where.id if where.__class__ is ZoneRef else self.space_id(where)
+        st = g.state
+        board_key, last = st.board_key, self._last
+        if board_key is not None and (kind is None or kind.__class__ is str):
+            standing = last[1] if last[0] is board_key else self._standing(st)
+            key = (node, kind, g.table)
+            found = standing.near.get(key)
+            if found is None:
+                found = self._keeping(standing.near, key, self._near_now(g, node, kind, standing.gone))
+            return list(found)
+        # the board just changed (a game that floods or rewires asks between its changes): answered from
+        # the zone properties, without working out the key of a board that may change again at once
+        zprops = st.zprops
         if zprops.get(node, _NO_PROPS).get("removed"):
             return []
+        zones = g.table.zones
+        return [zones[m] for m in self._near_printed(g, node, kind) if not zprops.get(m, _NO_PROPS).get("removed")]
+
+    def _near_now(self, g: GameHost, node, kind, gone: frozenset) -> tuple:
+        """The zones one edge of ``kind`` (any kind: None) from ``node``, but for the ``gone`` spaces."""
+        if node in gone:
+            return ()
+        zones = g.table.zones
+        return tuple(zones[m] for m in self._near_printed(g, node, kind) if m not in gone)
+
+    def _near_printed(self, g: GameHost, node, kind):
+        """The spaces one edge of ``kind`` from ``node``, removed ones too: the printed then the added."""
         found: Any = self._printed(node, kind)   # a tuple, or a list with the added neighbours
         added = self._added(g).get(node) if g.state.links else None
         if added:
@@ -99,8 +171,7 @@ class Board:
             for m, k in added:
                 if (kind is None or k == kind) and m not in found:
                     found.append(m)
-        zones = g.table.zones
-        return [zones[m] for m in found if not zprops.get(m, _NO_PROPS).get("removed")]
+        return found
 
     def _printed(self, node, kind) -> tuple:
         """The printed neighbours of ``node`` by edges of ``kind`` (any kind: None), worked out once each."""
@@ -113,7 +184,7 @@ class Board:
                 self._near[(node, kind)] = near
         return near
 
-    def _tree(self, g: GameHost, origin, kind=None):
+    def _tree(self, g: GameHost, origin, kind=None, standing=None):
         """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order, and a
         dict where :meth:`reachable` keeps its answers from that tree.
 
@@ -121,17 +192,14 @@ class Board:
         computed once per origin, edge kind and such change, and reused: the
         search bots ask the same distances at every position they judge.
         """
-        st = g.state
-        board_key = st.board_key   # worked out once per change of the board, not at every question
-        if board_key is None:
-            removed = tuple(n for n, props in st.zprops.items() if props.get("removed"))
-            board_key = st.board_key = (removed, tuple(map(tuple, st.links)))
-        key = (origin, kind, board_key)
-        found = self._trees.get(key)
+        if standing is None:
+            standing = self._standing(g.state)
+        trees = standing.trees
+        found = trees.get((origin, kind))
         if found is not None:
             return found
         # the arcs that arcs() gives, in its order, with removed spaces read from a set
-        adjacency, added, gone = self.adjacency, self._added(g), set(board_key[0])
+        adjacency, added, gone = self.adjacency, self._added(g), standing.gone
         dist, parent = {origin: 0}, {origin: None}
         todo = deque([origin])
         while todo:
@@ -143,18 +211,25 @@ class Board:
                         dist[m] = step
                         parent[m] = node
                         todo.append(m)
-        found = dist, parent, {}
-        if self._keep:
-            if len(self._trees) > 4096:
-                self._trees.clear()
-            self._trees[key] = found
-        return found
+        return self._keeping(trees, (origin, kind), (dist, parent, {}))
 
     def reachable(self, g: GameHost, start, steps=None, kind=None):
-        origin = self.space_id(start)
-        if g.state.zprops.get(origin, _NO_PROPS).get("removed"):
-            return []
-        dist, _, answers = self._tree(g, origin, kind)
+        origin = start.id if start.__class__ is ZoneRef else self.space_id(start)
+        st = g.state
+        board_key, last = st.board_key, self._last
+        standing = last[1] if board_key is not None and last[0] is board_key else self._standing(st)
+        if (steps is None or steps.__class__ is int) and (kind is None or kind.__class__ is str):
+            key = (origin, steps, kind, g.table)   # the usual question, answered from one dict
+            found = standing.reach.get(key)
+            if found is None:
+                found = self._keeping(standing.reach, key, self._reachable_now(g, standing, origin, steps, kind))
+            return list(found)
+        return list(self._reachable_now(g, standing, origin, steps, kind))
+
+    def _reachable_now(self, g: GameHost, standing, origin, steps, kind) -> tuple:
+        if origin in standing.gone:
+            return ()
+        dist, _, answers = self._tree(g, origin, kind, standing)
         key = (steps, g.table) if steps is None or isinstance(steps, int) else None
         found = answers.get(key) if key is not None else None
         if found is None:
@@ -162,22 +237,29 @@ class Board:
             found = tuple(zones[m] for m, d in dist.items() if m != origin and (steps is None or d <= steps))
             if key is not None:
                 answers[key] = found
-        return list(found)
+        return found
 
     def distance(self, g: GameHost, start, goal):
         """The number of edges on a shortest path from ``start`` to ``goal``, or None (``len(path) - 1``)."""
-        a, b = self.space_id(start), self.space_id(goal)
-        zprops = g.state.zprops
-        if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
+        a = start.id if start.__class__ is ZoneRef else self.space_id(start)
+        b = goal.id if goal.__class__ is ZoneRef else self.space_id(goal)
+        st = g.state
+        board_key, last = st.board_key, self._last
+        standing = last[1] if board_key is not None and last[0] is board_key else self._standing(st)
+        gone = standing.gone
+        if gone and (a in gone or b in gone):
             return None
-        return self._tree(g, a)[0].get(b)
+        tree = standing.trees.get((a, None))
+        if tree is None:
+            tree = self._tree(g, a, None, standing)
+        return tree[0].get(b)
 
     def path(self, g: GameHost, start, goal):
         a, b = self.space_id(start), self.space_id(goal)
-        zprops = g.state.zprops
-        if zprops.get(a, _NO_PROPS).get("removed") or zprops.get(b, _NO_PROPS).get("removed"):
+        standing = self._standing(g.state)
+        if a in standing.gone or b in standing.gone:
             return []
-        _, parent, _ = self._tree(g, a)
+        _, parent, _ = self._tree(g, a, None, standing)
         if b not in parent:
             return []
         route, node = [], b
