@@ -133,6 +133,10 @@ flow:
       n = s.row
       t = top(pile)
       n = t.mark
+  - do: |
+      # never reached; sets `row` and `mark`, so their reads look in the state (rules/layout.py)
+      a.row = 2
+      thing("red").mark = 1
 """
 
 NONE_CALLED = NONE_THING.replace("n = t.mark", "n = top(pile).mark")

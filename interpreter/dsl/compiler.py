@@ -64,6 +64,9 @@ class Env:
     zone_ids: set = field(default_factory=set)       # every zone and space id (per-player ones as id@seat)
     layout: object = None                            # a fast_reads.Layout: where attribute names live
     action_ids: set = field(default_factory=set)     # every action id (set by rules/build.py)
+    # declared thing and zone properties no rule sets (rules/layout.py): read as printed, and never settable
+    fixed_thing_props: frozenset = frozenset()
+    fixed_zone_props: frozenset = frozenset()
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)

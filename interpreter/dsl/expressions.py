@@ -21,10 +21,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..machine import attributes, budget, execute, linetable
+from ..machine import budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
-from .fast_reads import bare_read, declared_write, kept_read, proven_class, reader_for, receiver_reader
+from .assignments import assignment
+from .fast_reads import bare_read, kept_read, proven_class, reader_for, receiver_reader
 from .inline_calls import inlined_call
 from .membership import compare_chain, member
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
@@ -48,7 +49,6 @@ PYTHON_BUILTINS = {"next": next, "any": any, "all": all, "len": len, "sum": sum}
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
 BOOLEAN = {"and": "and", "or": "or"}
 COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-BINOPS = BINARY   # augmented assignment uses the same table
 GROWING = {"+", "-", "*"}   # may make a long text or list, or a huge number: checked (machine/budget.py)
 ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
@@ -433,61 +433,7 @@ class Generator:
     # -- assignments ------------------------------------------------------------
 
     def assignment(self, s: ast.Assign) -> list[str]:
-        c, sn, env = self.c, self.sn, self.env
-        if self.pure:
-            raise c._error("assignments are not allowed in a condition", sn, s)
-        op = BINOPS[s.op] if s.op else None
-        target = s.target
-        if isinstance(target, ast.Name):
-            name = target.id
-            if name in env.globals:
-                env.used_names.add(name)
-                value = self.expr(s.value)
-                if op is not None:
-                    value = self.arith(s.op, f"g.state.vars[{name!r}]", value, target, s.value, s)
-                return [f"g.set_var({name!r}, {value})"]
-            if name in env.constants:
-                raise c._error(f"'{name}' is a constant and cannot be changed", sn, target)
-            if name in BUILTIN_VALUES or name in PRIMITIVES:
-                raise c._error(f"'{name}' is a built-in name and cannot be assigned", sn, target)
-            value = self.expr(s.value)
-            if op is None:
-                return [f"L[{name!r}] = {value}"]
-            if name not in self.scope:
-                raise c._error(f"unknown name '{name}'", sn, target)
-            old = self.node(target, f"L[{name!r}]", local=name)
-            return [f"L[{name!r}] = {self.arith(s.op, old, value, target, s.value, s)}"]
-        if isinstance(target, ast.Attr):
-            attr = target.name
-            loc = sn.loc(target)
-            settable = env.player_attrs | env.thing_props | env.zone_props
-            if attr not in settable:
-                raise DslError(f"'{attr}' is not a declared counter, variable or property; only those can be set",
-                               loc, did_you_mean(attr, settable))
-            env.used_names.add(attr)
-            where = self.bind(loc, "_l")
-            value = self.expr(s.value)
-            if op is not None:
-                old = f"{self.bind(attributes.reader(attr), '_r')}(g, {self.expr(target.obj)}, {where})"
-                value = self.arith(s.op, old, value, target, s.value, s)
-            # a declared thing property or player variable and nothing else: set without set_attr's search
-            written = declared_write(env, self.expr(target.obj), attr, s.value if op is None else None, value, where)
-            if written is not None:
-                return written
-            return [f"g.set_attr({self.expr(target.obj)}, {attr!r}, {value}, {where})"]
-        if isinstance(target, ast.Index):
-            base = target.obj
-            while isinstance(base, ast.Index):
-                base = base.obj
-            if isinstance(base, ast.Name) and base.id in env.constants and base.id not in self.scope:
-                raise c._error(f"'{base.id}' is a constant and cannot be changed", sn, target)
-            obj, index, value = self.expr(target.obj), self.expr(target.index), self.expr(s.value)
-            where = self.bind(sn.loc(target), "_l")   # through the game: the position's size (play/position.py)
-            if op is None:
-                return [f"g.set_item({obj}, {index}, {value}, {where})"]
-            return ["_t = " + obj, "_i = " + index,
-                    f"g.set_item(_t, _i, {self.arith(s.op, '_t[_i]', value, target, s.value, s)}, {where})"]
-        raise c._error("cannot assign to this", sn, target)
+        return assignment(self, s)
 
 
 class ExpressionCompiler:

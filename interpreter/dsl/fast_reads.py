@@ -67,6 +67,9 @@ class Layout:
     player_vars: set = field(default_factory=set)      # declared player variables (every player has each)
     seat_zones: set = field(default_factory=set)       # per-player zone ids
     readers: dict = field(default_factory=dict)        # name -> the reader made for it (see reader_for)
+    # declared properties no rule sets (rules/layout.py): the printed value, else the default, is the answer
+    fixed_thing_props: set = field(default_factory=set)
+    fixed_zone_props: set = field(default_factory=set)
 
 
 def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str:
@@ -153,6 +156,9 @@ def _thing(gen, layout, name, key, x, fallback):
         default = layout.thing_props[name]
         if not isinstance(default, SCALARS):   # defaulting to a list: once set, the property; the reader else
             return f"(g.state.props[{x}.id][{key}] if {key} in g.state.props[{x}.id] else {fallback})"
+        if name in layout.fixed_thing_props:   # never set (rules/layout.py): the printed value, else the default
+            return f"{x}.attrs.get({key}, {gen.literal(default)})" if name in layout.thing_attrs \
+                else gen.literal(default)
         if name in layout.thing_attrs:
             # the attribute is looked up only when no property is set (a default argument would be worked
             # out every time)
@@ -182,9 +188,11 @@ def _zone(gen, layout, name, key, x, fallback):
         default = layout.zone_props[name]
         if not isinstance(default, SCALARS):
             return _zone_prop(x, key, fallback)
-        if name in layout.zone_attrs:
-            return _zone_prop(x, key, f"{x}.attrs.get({key}, {gen.literal(default)})")
-        return _zone_prop(x, key, gen.literal(default))
+        printed = f"{x}.attrs.get({key}, {gen.literal(default)})" if name in layout.zone_attrs \
+            else gen.literal(default)
+        if name in layout.fixed_zone_props:   # never set (rules/layout.py): a row, a gate as printed
+            return printed
+        return _zone_prop(x, key, printed)
     if name in ZONE_BUILTINS:
         if name in ZONE_FIELD and name not in layout.zone_attrs:
             return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
@@ -280,7 +288,9 @@ def reader_for(layout: Layout | None, name: str):
 
 
 def _first_look(layout, name, general):
-    other_places = name in layout.thing_props or name in layout.zone_props or name in layout.player_vars \
+    # a property no rule sets (layout.fixed_*) is never in the state: only its printed value can answer first
+    other_places = (name in layout.thing_props and name not in layout.fixed_thing_props) \
+        or (name in layout.zone_props and name not in layout.fixed_zone_props) or name in layout.player_vars \
         or name in THING_BUILTINS or name in ZONE_BUILTINS or name in THING_FIELD or name in ENGINE_PROPS
     if other_places:
         return general

@@ -14,7 +14,6 @@ from ..dsl import ast
 from ..dsl.compiler import Compiler, Env, FunctionInfo, Snippet, compute_suspending
 from ..dsl.enumerators import enumerator
 from ..dsl.expressions import bind_call_sites
-from ..dsl.fast_reads import Layout
 from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from ..dsl.snippet_memo import Recorder, context_fingerprint
@@ -31,6 +30,7 @@ from .checks import check_ruleset
 from .display import build_display
 from .ending import build_ending, endless_loop_warnings
 from .flow import FlowCompiler
+from .layout import assigned_names, fixed_of, layout
 from .metrics import build_metrics
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
 from .table import instance_ids
@@ -85,8 +85,10 @@ class Builder:
         self._things()
         self._props()
         _check_copies(rs)
-        # where each attribute name lives, for reads written out; none when the fast paths are off
-        self.env.layout = _layout(rs) if fast_paths.on() else None
+        # the declared properties no rule sets, refused as targets; where each attribute name lives, for reads
+        # written out (none when the fast paths are off)
+        fixed = self.env.fixed_thing_props, self.env.fixed_zone_props = fixed_of(rs, assigned_names(d))
+        self.env.layout = layout(rs, fixed) if fast_paths.on() else None
         self.env.thing_ids = {tid for t in rs.things for tid, _, _ in instance_ids(t, range(rs.max_players))}
         self.env.zone_ids = {f"{z}@{s}" if rs.zones[z].per_player else z for z in rs.zones
                              for s in (range(rs.max_players) if rs.zones[z].per_player else [0])}
@@ -530,19 +532,6 @@ def _check_copies(rs) -> None:
         if total > MAX_THINGS:
             raise RulesetError(f"thing '{tdef['id']}' brings the copies made to {total}, more than the "
                                f"{MAX_THINGS} davit holds (count × each × players)", tdef.get("_loc"))
-
-
-def _layout(rs) -> Layout:
-    """Where each attribute name can live, for the compiler's inlined reads."""
-    thing_attrs = set()
-    for t in rs.things:
-        thing_attrs |= set(t.get("attrs") or {}) | set(t.get("each") or {})
-    zone_attrs = set()
-    for z in rs.zones.values():
-        zone_attrs |= set(z.attrs)
-    return Layout(thing_props=dict(rs.thing_props), thing_attrs=thing_attrs, zone_props=dict(rs.zone_props),
-                  zone_attrs=zone_attrs, player_vars=set(rs.player_vars),
-                  seat_zones={z.id for z in rs.zones.values() if z.per_player})
 
 
 def _names_read(text) -> set:

@@ -1,0 +1,110 @@
+"""Declared properties no rule sets are read as printed (rules/layout.py), and nothing else can set them.
+
+A declared zone or thing property that no assignment of the ruleset names is
+fixed: its reads are compiled to the printed attribute, else the declared
+default, with no look into the state. A scenario (or any snippet compiled
+later against the ruleset) that sets one is refused at its place, and a
+saved state that holds one is named as damaged.
+"""
+import re
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.authoring.scenario import run_scenario
+from interpreter.authoring.snippets import SnippetCompiler
+from interpreter.errors import DavitError
+from interpreter.machine import fast_paths, linetable
+from interpreter.rules.layout import assigned_names, fixed_of, fixed_set_in_state
+
+RULESET = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  rows: []
+  marks: []
+zones:
+  - id: pile
+  - {id: a, attrs: {row: 1, gate: 4}}
+  - {id: b, attrs: {row: 2}}
+  - {id: c}
+things:
+  - {id: red, start: pile, attrs: {mark: 5}}
+  - {id: blue, start: pile}
+props:
+  things:
+    mark: 0
+    seen: false
+  zones:
+    row: 0
+    gate: 0
+    lit: false
+flow:
+  - do: |
+      b.lit = true
+      thing("blue").seen = true
+      rows = [z.row for z in [a, b, c]] + [z.gate for z in [a, b, c]] + [z.lit for z in [a, b, c]]
+      marks = [t.mark for t in things()] + [t.seen for t in things()]
+"""
+
+
+def _load(tmp_path, text=RULESET):
+    (tmp_path / "ruleset.yaml").write_text(text, encoding="utf-8")
+    return load_ruleset(tmp_path)
+
+
+def test_only_properties_no_assignment_names_are_fixed(tmp_path):
+    rs = _load(tmp_path)
+    assert (rs.env.fixed_thing_props, rs.env.fixed_zone_props) == ({"mark"}, {"row", "gate"})
+    # `removed` is kept by the engine; `seen` and `lit` are set by the rules
+    assert "removed" not in rs.env.fixed_zone_props
+    # any text that may assign a name keeps it out: `+=`, spaces, a `\` line join, a text never run
+    assert assigned_names({"a": ["x.row += 1"], "b": {"k": "t . mark \\\n = 2"}, "c": "y.gate == 1"}) == \
+        {"row", "mark"}
+    assert fixed_of(rs, {"row", "mark", "gate", "seen", "lit"}) == (frozenset(), frozenset())
+
+
+def test_fixed_properties_read_the_printed_value_or_the_default(tmp_path):
+    before = set(linetable.SOURCES)
+    game = Game(_load(tmp_path), 1, seed=1)
+    assert game.state.vars["rows"] == [1, 2, 0, 4, 0, 0, False, True, False]
+    assert game.state.vars["marks"] == [5, 0, False, True]
+    if fast_paths.on():
+        # the reads of a fixed name look into no state: no `props`/`zprops` lookup names 'row', 'gate' or 'mark'
+        sources = "\n".join(s for name, s in linetable.SOURCES.items() if name not in before)
+        looked = set(re.findall(r"'(\w+)'(?: not)? in g\.state\.z?props\[", sources))
+        looked |= set(re.findall(r"props\[[^\]]*\](?:\.get\(|\[)'(\w+)'", sources))
+        assert not looked & {"row", "gate", "mark"} and {"lit", "seen"} <= looked, looked
+
+
+def test_a_snippet_setting_a_fixed_property_is_refused_at_its_place(tmp_path):
+    rs = _load(tmp_path)
+    snippets = SnippetCompiler(rs)
+    with pytest.raises(DavitError) as info:
+        snippets.block("n = 1\nb.row = 3\n")
+    errors = getattr(info.value, "errors", [info.value])
+    assert len(errors) == 1
+    assert "'row' is set by no rule of this ruleset" in errors[0].message
+    assert (errors[0].location.line, errors[0].location.column) == (2, 3)   # at the name set
+    SnippetCompiler(rs).block("b.lit = false")   # a property the rules set may be set
+
+
+def test_a_scenario_setting_a_fixed_property_fails_with_its_location(tmp_path):
+    _load(tmp_path)
+    scenario = tmp_path / "fixed.yaml"
+    scenario.write_text(f"scenario: fixed\nruleset: {tmp_path}\nplayers: 1\nsteps:\n"
+                        "  - set: |\n      a.gate = 9\n  - expect: a.gate == 9\n", encoding="utf-8")
+    result = run_scenario(scenario)
+    assert not result.ok
+    assert "fixed.yaml:6:9: 'gate' is set by no rule of this ruleset" in result.messages[0], result.messages
+
+
+def test_a_saved_state_holding_a_fixed_property_is_named(tmp_path):
+    rs = _load(tmp_path)
+    fixed = rs.env.fixed_thing_props, rs.env.fixed_zone_props
+    game = Game(rs, 1, seed=1)
+    state = game.state.to_json()
+    assert fixed_set_in_state(fixed, state["props"], state["zprops"]) is None
+    assert "zone 'a' holds a value for 'row'" in fixed_set_in_state(fixed, {}, {"a": {"row": 5}})
+    assert "card or piece 'red' holds a value for 'mark'" in fixed_set_in_state(fixed, {"red": {"mark": 1}}, {})
+    assert fixed_set_in_state(fixed, {"red": {"seen": True}}, {"b": {"lit": False}}) is None
