@@ -76,6 +76,7 @@ class _Writer:
         gen = self.gen
         self.seat, self.found, self.append, self.action = (gen.fresh("_a") for _ in range(4))
         self.player = gen.fresh()
+        gen.proven[self.player] = "_PR"   # g.table.players[seat]: always a player, read with no class test
         self.where = gen.bind(adef.location, "_l")   # the action's own place: domains, budget, too many choices
         self.choices = gen.bind(choices)
         self.len, self.list = gen.bind(len), gen.bind(list)
