@@ -108,3 +108,36 @@ def test_a_saved_state_holding_a_fixed_property_is_named(tmp_path):
     assert "zone 'a' holds a value for 'row'" in fixed_set_in_state(fixed, {}, {"a": {"row": 5}})
     assert "card or piece 'red' holds a value for 'mark'" in fixed_set_in_state(fixed, {"red": {"mark": 1}}, {})
     assert fixed_set_in_state(fixed, {"red": {"seen": True}}, {"b": {"lit": False}}) is None
+
+
+WALKS = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  kept: []
+  n: 0
+zones:
+  - id: pile
+things:
+  - {id: pawn, count: 3, start: pile}
+  - {id: cube, count: 2, start: pile}
+flow:
+  - do: |
+      LINES
+"""
+
+
+def test_things_walked_at_once_charges_as_made_then_walked(tmp_path):
+    # `filter(things("pawn"), ...)` and `[x for x in things()]` are made and walked by one call
+    # (dsl/membership.py: things_walked); the work charged is that of things() and then of the walk
+    fused = ['n = count(things("pawn"), t -> t.kind == "pawn")', 'kept = [x.id for x in things() if x.kind == "cube"]']
+    apart = ['xs = things("pawn")', 'n = count(xs, t -> t.kind == "pawn")', 'ys = things()',
+             'kept = [x.id for x in ys if x.kind == "cube"]']
+    games = []
+    for lines in (fused, apart):
+        (tmp_path / "ruleset.yaml").write_text(WALKS.replace("LINES", "\n      ".join(lines)),
+                                               encoding="utf-8")
+        games.append(Game(load_ruleset(tmp_path), 1, seed=1))
+    assert games[0].spent >= 2 * (3 + 5)   # each walk is charged twice: things() made, then walked
+    assert [(g.state.vars["n"], g.state.vars["kept"], g.spent) for g in games][0] == \
+        (3, ["cube.1", "cube.2"], games[1].spent)

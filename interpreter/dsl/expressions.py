@@ -27,7 +27,7 @@ from . import ast
 from .assignments import assignment
 from .fast_reads import bare_read, kept_read, proven_class, reader_for, receiver_reader
 from .inline_calls import inlined_call
-from .membership import compare_chain, member
+from .membership import compare_chain, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -102,6 +102,7 @@ class Generator:
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
         self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
         self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
+        self.walk = None         # the place a things() call being written is walked at (see walked)
 
     # -- names and lines ------------------------------------------------------
 
@@ -289,7 +290,7 @@ class Generator:
         return self.node(n, "[" + "".join(f"{self.expr(i)}, " for i in n.items) + "]")
 
     def x_Comprehension(self, n):
-        source = self.iterable_of(n.source)
+        source = self.walked(n.source, "_each", self.sn.loc(n))
         var = self.fresh()
         self.proven[var] = proven_class(self, n.source, collection=False)
         outer = self.lexical
@@ -299,7 +300,17 @@ class Generator:
             cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""
         finally:
             self.lexical = outer
-        return self.node(n, f"[{elt} for {var} in _each(g, {source}, {self.bind(self.sn.loc(n), '_l')}){cond}]")
+        return self.node(n, f"[{elt} for {var} in {source}{cond}]")
+
+    def walked(self, n, walker: str, where) -> str:
+        """``walker(g, <n>, where)``, the source of a comprehension walking ``n`` (``walker`` charges its
+        length at ``where``); ``things(kind)`` made and walked in one call (:func:`.membership.things_walked`)."""
+        loc = self.bind(where, "_l")
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "things" \
+                and n.func.id not in self.env.functions and len(n.args) <= 1 and not n.kwargs:
+            self.walk = loc   # taken by x_Call for this node alone
+            return self.iterable_of(n)
+        return f"{walker}(g, {self.iterable_of(n)}, {loc})"
 
     def iterable_of(self, n) -> str:   # ``n`` as a comprehension's iterable
         self.iterable += 1
@@ -325,6 +336,7 @@ class Generator:
 
     def x_Call(self, n):
         c, sn = self.c, self.sn
+        walk, self.walk = self.walk, None   # set by walked() for this call alone, never for its arguments
         if not isinstance(n.func, ast.Name):
             raise c._error("only named functions can be called", sn, n)
         name = n.func.id
@@ -349,14 +361,16 @@ class Generator:
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
         self._check_ids(n, name)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            source = f"{self.bind(collection_of)}(g, {self.iterable_of(n.args[0])}, {self.bind(sn.loc(n), '_l')})"
+            source = self.walked(n.args[0], self.bind(collection_of), sn.loc(n))
             return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
                                                      proven_class(self, n.args[0], collection=True)))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
             source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"
             return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"], "_ZR"))
-        args = [self.bind(prim.fn), "g", self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
+        # things(kind) made and walked at once (see walked): the walk's place comes first
+        head = [self.bind(prim.fn), "g"] if walk is None else [self.bind(things_walked), "g", walk]
+        args = head + [self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
         args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         call = f"{args[0]}({', '.join(args[1:])})"
         if prim.narration and self._changes_nothing((n.args, n.kwargs)):

@@ -1,4 +1,5 @@
-"""``in`` and chained comparisons as generated code calls them (:mod:`interpreter.dsl.expressions`)."""
+"""What generated code calls (:mod:`interpreter.dsl.expressions`): ``in``, chained comparisons, and the
+walk of ``things(kind)`` by a built-in that takes a collection."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -38,3 +39,19 @@ def compare_chain(g: GameHost, first, rest) -> bool:
 
 _PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
           "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def things_walked(g: GameHost, walk, loc, kind=None):
+    """``collection_of(g, things(g, loc, kind), walk)`` in one call, for ``filter(things("pawn"), ...)`` and
+    its kin written out as a comprehension over it: the same work charged and checked at the same two
+    places (the things made, then the collection walked), and no copy of the table's list, which the
+    comprehension only walks and nothing changes while a game is played."""
+    found = g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ())
+    size = len(found)
+    g.work += size
+    if g.work > MAX_WORK:
+        raise budget.over_budget(loc)
+    g.work += size
+    if g.work > MAX_WORK:
+        raise budget.over_budget(walk)
+    return found
