@@ -72,6 +72,7 @@ class _Writer:
         self.adef = adef
         self.spec = spec
         self.gen = Generator(compiler, None, set(), True)
+        self.gen.hold_containers(looping=True)   # its checks run once per candidate
         self.compiler = compiler
         gen = self.gen
         self.seat, self.found, self.append, self.action = (gen.fresh("_a") for _ in range(4))

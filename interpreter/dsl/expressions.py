@@ -52,6 +52,9 @@ COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 GROWING = {"+", "-", "*"}   # may make a long text or list, or a huge number: checked (machine/budget.py)
 ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
+# starts the stand-in of a held container (Generator.container: the state's dicts, the table's zones, the same
+# objects for the whole of any call: only a new game, a clone or a load makes new ones); repr() escapes it too
+HELD = "\x03"
 
 
 def _number_literal(n) -> bool:
@@ -103,6 +106,8 @@ class Generator:
         self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
         self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
         self.walk = None         # the place a things() call being written is walked at (see walked)
+        self.held = None         # container -> [stand-in, weight of its uses] while containers are held, else None
+        self.looping = 0         # > 0 while writing what runs once per item (a comprehension's, a lambda's body)
 
     # -- names and lines ------------------------------------------------------
 
@@ -124,6 +129,26 @@ class Generator:
         self.lines.append(((self.sn, n.pos), local))   # the location is worked out only if an error needs it
         return f"({MARK}{len(self.lines) - 1}{END}{code})"
 
+    def hold_containers(self, looping: bool = False) -> None:
+        """Let the one function this generator writes read each container once (see :meth:`container`), all
+        of whose body runs within one call; ``looping``: the body runs once per candidate. A fast path: off
+        with the others (no layout)."""
+        if self.env.layout is not None:
+            self.held = {}
+            self.looping = int(looping)
+
+    def container(self, text: str) -> str:
+        """The source reading container ``text`` (``g.state.props`` and kin): itself, or, while this generator holds
+        containers (``held``, set by the maker of a function whose body it writes), a stand-in that
+        :meth:`function` turns into a local read once at the top where it is read more than once."""
+        if self.held is None:
+            return text
+        entry = self.held.get(text)
+        if entry is None:
+            entry = self.held[text] = [f"{HELD}{len(self.held)}{END}", 0]
+        entry[1] += 2 if self.looping else 1
+        return entry[0]
+
     def literal(self, value) -> str:
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)
@@ -139,6 +164,8 @@ class Generator:
         Unwrapped, an error inside is left to the generated caller, which locates it at its own node."""
         name = linetable.new_file_name()
         self.names["_loc"] = default_loc
+        if self.held:
+            body = self._hold(body)
         if not wrapped:
             lines = [f"def _f({params}):"] + ["    " + b for b in body]
         else:
@@ -168,6 +195,17 @@ class Generator:
                 info.__dict__.setdefault("call_sites", []).append((namespace, bound))
         return fn
 
+    def _hold(self, body: list[str]) -> list[str]:
+        """``body`` (a function's lines) with each held container's stand-in replaced: by a local read once
+        at the top where it is read more than once (or inside a loop), else by the container itself."""
+        text, taken = "\n".join(body), []
+        for container, (stand_in, weight) in self.held.items():
+            if stand_in in text:
+                name = self.fresh("_h") if weight >= 2 else container
+                taken += [f"{name} = {container}"] if weight >= 2 else []
+                body = [line.replace(stand_in, name) for line in body]
+        return taken + body
+
     # -- expressions ----------------------------------------------------------
 
     def expr(self, n) -> str:
@@ -194,7 +232,7 @@ class Generator:
             read = "g.table.num_players" if name == "num_players" else f"{self.bind(BUILTIN_VALUES[name])}(g)"
             return self.node(n, read)
         if name in self.env.zones:
-            return self.node(n, f"g.table.zones[{name!r}]")
+            return self.node(n, f"{self.container('g.table.zones')}[{name!r}]")
         if name in PRIMITIVES or name in self.env.functions:
             raise self.c._error(f"'{name}' is a function; call it with ( )", self.sn, n)
         raise self.c._error(f"unknown name '{name}'", self.sn, n, did_you_mean(name, self.env.all_names(self.scope)),
@@ -295,11 +333,13 @@ class Generator:
         self.proven[var] = proven_class(self, n.source, collection=False)
         outer = self.lexical
         self.lexical = {**outer, n.var: var}
+        self.looping += 1
         try:
             elt = self.expr(n.elt)
             cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""
         finally:
             self.lexical = outer
+            self.looping -= 1
         return self.node(n, f"[{elt} for {var} in {source}{cond}]")
 
     def walked(self, n, walker: str, where) -> str:
@@ -326,10 +366,12 @@ class Generator:
         var = self.fresh()
         outer = self.lexical
         self.lexical = {**outer, n.param: var}
+        self.looping += 1
         try:
             return self.node(n, f"lambda {var}: {self.expr(n.body)}")
         finally:
             self.lexical = outer
+            self.looping -= 1
 
     def argument(self, a) -> str:
         return self.lambda_(a) if isinstance(a, ast.Lambda) else self.expr(a)
@@ -399,10 +441,12 @@ class Generator:
         self.proven[var] = proven
         outer = self.lexical
         self.lexical = {**outer, lam.param: var}
+        self.looping += 1
         try:
             body = self.node(lam, self.expr(lam.body))
         finally:
             self.lexical = outer
+            self.looping -= 1
         pythons = {name: self.bind(fn) for name, fn in PYTHON_BUILTINS.items() if "{" + name + "}" in form}
         return form.format(var=var, src=source, body=body, **pythons)
 
@@ -464,6 +508,7 @@ class ExpressionCompiler:
     def _expr(self, n, sn, scope, pure):
         """``fn(g, L)`` returning the value of expression ``n``."""
         gen = self._generator(sn, scope, pure)
+        gen.hold_containers()
         return gen.function([f"return {gen.expr(n)}"], sn.loc(n))
 
     def _assignment(self, s, sn, scope, pure):
@@ -473,6 +518,7 @@ class ExpressionCompiler:
     def _value_function(self, n, sn, params):
         """A ``value:`` function as ``fast(g, *args)``: its parameters are Python arguments, no locals dict."""
         gen = self._generator(sn, set(), False)
+        gen.hold_containers()
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
         body = [f"return {gen.expr(n)}"]

@@ -43,9 +43,9 @@ if TYPE_CHECKING:
 
 # names every object of a class answers itself: the access is fixed text, looked up, never built from the name
 THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
-THING_ZONE = "g.table.zones[g.state.where[{x}.id]]"
+THING_ZONE = "{zones}[{where}[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
-THING_FACE_UP = "g.state.props[{x}.id].get('face_up', False)"
+THING_FACE_UP = "{props}[{x}.id].get('face_up', False)"
 PLAYER_SEAT = "{x}.seat"
 # what a zone answers itself, where no declared property or printed attribute of any zone takes the name
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
@@ -132,7 +132,7 @@ def inline_read(gen, layout: Layout | None, name: str, x: str, fallback: str, fi
     if layout is None:
         return None
     key = repr(name)
-    places = [(cls, fast) for cls, fast in (("_PR", _player(layout, name, key, x)),
+    places = [(cls, fast) for cls, fast in (("_PR", _player(gen, layout, name, key, x)),
                                             ("_ZR", _zone(gen, layout, name, key, x, fallback)),
                                             ("_TR", _thing(gen, layout, name, key, x, fallback))) if fast is not None]
     if proven is not None:
@@ -154,17 +154,18 @@ def _thing(gen, layout, name, key, x, fallback):
         # a declared property (which replaces a built-in of its name, a die's `holder`): set in play, else
         # the thing's printed attribute, else the declared default (the reader's order)
         default = layout.thing_props[name]
-        if not isinstance(default, SCALARS):   # defaulting to a list: once set, the property; the reader else
-            return f"(g.state.props[{x}.id][{key}] if {key} in g.state.props[{x}.id] else {fallback})"
         if name in layout.fixed_thing_props:   # never set (rules/layout.py): the printed value, else the default
             return f"{x}.attrs.get({key}, {gen.literal(default)})" if name in layout.thing_attrs \
                 else gen.literal(default)
+        props = gen.container("g.state.props")
+        if not isinstance(default, SCALARS):   # defaulting to a list: once set, the property; the reader else
+            return f"({props}[{x}.id][{key}] if {key} in {props}[{x}.id] else {fallback})"
         if name in layout.thing_attrs:
             # the attribute is looked up only when no property is set (a default argument would be worked
             # out every time)
-            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in g.state.props[{x}.id] "
-                    f"else g.state.props[{x}.id][{key}])")
-        return f"g.state.props[{x}.id].get({key}, {gen.literal(default)})"
+            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in {props}[{x}.id] "
+                    f"else {props}[{x}.id][{key}])")
+        return f"{props}[{x}.id].get({key}, {gen.literal(default)})"
     if name in layout.thing_attrs:
         if name in THING_BUILTINS:
             return None
@@ -173,11 +174,11 @@ def _thing(gen, layout, name, key, x, fallback):
     if name in THING_FIELD:
         return THING_FIELD[name].format(x=x)
     if name == "zone":
-        return THING_ZONE.format(x=x)
+        return THING_ZONE.format(x=x, zones=gen.container("g.table.zones"), where=gen.container("g.state.where"))
     if name == "owner":
         return THING_OWNER.format(x=x)
     if name == "face_up":
-        return THING_FACE_UP.format(x=x)
+        return THING_FACE_UP.format(x=x, props=gen.container("g.state.props"))
     return None
 
 
@@ -187,12 +188,12 @@ def _zone(gen, layout, name, key, x, fallback):
         # zone's printed attribute (a space's printed value), else the declared default
         default = layout.zone_props[name]
         if not isinstance(default, SCALARS):
-            return _zone_prop(x, key, fallback)
+            return _zone_prop(gen, x, key, fallback)
         printed = f"{x}.attrs.get({key}, {gen.literal(default)})" if name in layout.zone_attrs \
             else gen.literal(default)
         if name in layout.fixed_zone_props:   # never set (rules/layout.py): a row, a gate as printed
             return printed
-        return _zone_prop(x, key, printed)
+        return _zone_prop(gen, x, key, printed)
     if name in ZONE_BUILTINS:
         if name in ZONE_FIELD and name not in layout.zone_attrs:
             return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
@@ -202,16 +203,16 @@ def _zone(gen, layout, name, key, x, fallback):
     return None
 
 
-def _zone_prop(x, key, otherwise):
+def _zone_prop(gen, x, key, otherwise):
     """A declared zone property: set in play, else ``otherwise``. Most zones have none set, so the zone is
     looked for first, and nothing is called (two ``dict.get`` with a default worked out ahead cost more)."""
-    return (f"({otherwise} if {x}.id not in g.state.zprops or {key} not in g.state.zprops[{x}.id] "
-            f"else g.state.zprops[{x}.id][{key}])")
+    zprops = gen.container("g.state.zprops")
+    return f"({otherwise} if {x}.id not in {zprops} or {key} not in {zprops}[{x}.id] else {zprops}[{x}.id][{key}])"
 
 
-def _player(layout, name, key, x):
+def _player(gen, layout, name, key, x):
     if name in layout.player_vars:
-        return f"g.state.pvars[{x}.seat][{key}]"
+        return f"{gen.container('g.state.pvars')}[{x}.seat][{key}]"
     if name in layout.seat_zones:
         return f"g.table.seat_zones[({key}, {x}.seat)]"
     if name == "seat":
