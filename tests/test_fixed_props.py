@@ -13,7 +13,7 @@ import pytest
 from interpreter import Game, load_ruleset
 from interpreter.authoring.scenario import run_scenario
 from interpreter.authoring.snippets import SnippetCompiler
-from interpreter.errors import DavitError
+from interpreter.errors import DavitError, SaveError
 from interpreter.machine import fast_paths, linetable
 from interpreter.rules.layout import assigned_names, fixed_of, fixed_set_in_state
 
@@ -108,6 +108,12 @@ def test_a_saved_state_holding_a_fixed_property_is_named(tmp_path):
     assert "zone 'a' holds a value for 'row'" in fixed_set_in_state(fixed, {}, {"a": {"row": 5}})
     assert "card or piece 'red' holds a value for 'mark'" in fixed_set_in_state(fixed, {"red": {"mark": 1}}, {})
     assert fixed_set_in_state(fixed, {"red": {"seen": True}}, {"b": {"lit": False}}) is None
+    # restoring a game checks it: the game as saved comes back, a hand-set printed value is refused
+    data = game.to_json()
+    assert Game.from_json(rs, data).state.to_json() == state
+    data["state"]["zprops"]["a"] = {"row": 5}
+    with pytest.raises(SaveError, match="saved game is damaged: zone 'a' holds a value for 'row'"):
+        Game.from_json(rs, data)
 
 
 WALKS = """\

@@ -14,6 +14,10 @@ checked in both modes (``tests/test_fast_paths_off.py``). Off turns off:
   (``pawn_of(p).zone``), and declared thing properties set without
   ``set_attr``'s search (``set_thing_prop``, literals set in place): every
   write goes through ``set_attr``;
+- declared properties no rule sets read as their printed value
+  (:mod:`interpreter.rules.layout`), and the state's containers
+  (``g.state.props``, ``zprops``, ``where``, ``pvars``, ``g.table.zones``)
+  read once at the top of a generated function: every read looks them up;
 - ruleset functions as plain Python functions (``value:`` closures,
   :mod:`interpreter.dsl.direct`), the answers kept for those that read
   only their arguments (:mod:`interpreter.dsl.state_free`) and small ones

@@ -15,6 +15,7 @@ from ..errors import GameError, RunawayGameError, SaveError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, MAX_GAME_WORK, WORK_LIMIT_REASON
 from ..machine import execute, rng
 from ..machine.values import decode
+from ..rules.layout import fixed_set_in_state
 from ..rules.table import Table
 from . import decisions, outcome, views
 from .decisions import Action, Applied, Refused
@@ -452,6 +453,10 @@ def _check_consistent(ruleset, table, state) -> None:
         if code is None or not 0 <= frame[1] <= len(code.instrs):
             raise SaveError("saved game is damaged: it stands at an unknown point of the rules "
                             f"({frame[0]}:{frame[1]})")
+    env = ruleset.env   # a value for a property no rule sets: no game reaches it, and the rules read the printed one
+    wrong = fixed_set_in_state((env.fixed_thing_props, env.fixed_zone_props), state.props, state.zprops)
+    if wrong is not None:
+        raise SaveError(f"saved game is damaged: {wrong}")
     pending = state.pending
     if pending is not None:
         seats = pending.get("players", [pending.get("player")])
