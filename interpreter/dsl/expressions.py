@@ -165,7 +165,7 @@ class Generator:
         name = linetable.new_file_name()
         self.names["_loc"] = default_loc
         if self.held:
-            body = self._hold(body)
+            body = self._hold(body, self.held)
         if not wrapped:
             lines = [f"def _f({params}):"] + ["    " + b for b in body]
         else:
@@ -195,11 +195,11 @@ class Generator:
                 info.__dict__.setdefault("call_sites", []).append((namespace, bound))
         return fn
 
-    def _hold(self, body: list[str]) -> list[str]:
+    def _hold(self, body: list[str], held: dict) -> list[str]:
         """``body`` (a function's lines) with each held container's stand-in replaced: by a local read once
         at the top where it is read more than once (or inside a loop), else by the container itself."""
         text, taken = "\n".join(body), []
-        for container, (stand_in, weight) in self.held.items():
+        for container, (stand_in, weight) in held.items():
             if stand_in in text:
                 name = self.fresh("_h") if weight >= 2 else container
                 taken += [f"{name} = {container}"] if weight >= 2 else []
