@@ -72,7 +72,17 @@ def _items(value, loc, what="a list"):
 def collection_of(g: GameHost, value, loc):
     """A collection argument: lists as they are, zones as their things; its length is work for the budget."""
     cls = value.__class__   # a list or a zone, nearly always: asked first
-    items = value if cls is list else g.zone_things(value) if cls is ZoneRef else _items(value, loc)
+    if cls is list:
+        items = value
+    elif cls is ZoneRef:   # its things (g.zone_things written out); an empty zone, the commonest, builds none
+        ids = g.state.zones[value.id]
+        if ids:
+            things = g.table.things
+            items = [things[t] for t in ids]
+        else:
+            items = []
+    else:
+        items = _items(value, loc)
     g.work += len(items)   # (charge() inlined: every collection built-in comes here)
     if g.work > MAX_WORK:
         raise over_budget(loc)

@@ -6,6 +6,7 @@ are the DSL's doors to it.
 """
 from __future__ import annotations
 
+from operator import methodcaller
 from typing import TYPE_CHECKING
 
 from ..machine.values import ZoneRef
@@ -13,6 +14,8 @@ from .primitives import primitive
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
+
+_REMOVED = methodcaller("get", "removed")   # a zone's properties -> whether it is off the board
 
 
 @primitive()
@@ -43,7 +46,10 @@ def distance(g: GameHost, loc, start, goal):
 def spaces(g: GameHost, loc, predicate=None):
     """spaces() or spaces(s -> cond): the board spaces still on the board, in declaration order."""
     zprops = g.state.zprops
-    found = [s for s in g.table.space_list if not (s.id in zprops and zprops[s.id].get("removed"))]
+    if not any(map(_REMOVED, zprops.values())):   # no zone removed (nearly always): every space, no test each
+        found = list(g.table.space_list)
+    else:
+        found = [s for s in g.table.space_list if not (s.id in zprops and zprops[s.id].get("removed"))]
     return found if predicate is None else [s for s in found if predicate(s)]
 
 

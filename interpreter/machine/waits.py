@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..errors import GameError
 from ..load.limits import MAX_CHOICES
 from .budget import too_many_choices
-from .values import PlayerRef, display
+from .values import PlayerRef, ZoneRef, display
 from .vm import LOCALS, PC, Instr
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class Choose(Instr):
         if not isinstance(who, PlayerRef):
             raise GameError("choose() needs a player as its first argument", self.loc)
         options = self.options(g, local)
-        options = g.zone_things(options) if hasattr(options, "defn") else list(options)
+        options = g.zone_things(options) if options.__class__ is ZoneRef else list(options)
         if not options:
             raise GameError("choose() was given no options", self.loc)
         if len(options) > MAX_CHOICES:
