@@ -69,11 +69,15 @@ class RuleRuntime:
         return seers_of(self, values)
 
     def set_var(self, name, value) -> None:
-        checked_size(value)
         kind = type(value)
-        if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):   # counted (play/position.py)
-            hold(self, name, value, None)
-        self.state.vars[name] = value
+        if kind is int:   # checked_size() for a number, written out: nothing to hold
+            if not SMALL_INT_LOW < value < SMALL_INT_HIGH:
+                checked_size(value)
+        elif kind in CONTAINERS or kind is str:
+            checked_size(value)
+            if kind is not str or len(value) >= CHARS_PER_ITEM:   # counted (play/position.py)
+                hold(self, name, value, None)
+        self.state.vars[name] = value   # (any other value: too_big() refuses none)
 
     def hold_link(self, link) -> None:
         """Count a board link about to be added to the position."""
@@ -294,11 +298,13 @@ class RuleRuntime:
         src = where[tid]
         was_seen = watchers(self, tid, src) if record else None
         zones[src].remove(tid)
-        if at == "top":
+        if at == "bottom":   # the default, asked first
+            zones[zid].append(tid)
+        elif at == "top":
             zones[zid].insert(0, tid)
         elif at.__class__ is int:   # a position from the top (a flag is no position)
             zones[zid].insert(max(0, at - 1), tid)
-        else:   # "bottom", the default
+        else:
             zones[zid].append(tid)
         where[tid] = zid
         if self.changed is not None:
