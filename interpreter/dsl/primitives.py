@@ -418,6 +418,9 @@ def flip(g: GameHost, loc, what, face=None):
 @primitive(effect=True)
 def reveal(g: GameHost, loc, what):
     """reveal(thing_or_list_or_zone): turn face up for everyone."""
+    if what.__class__ is ThingRef:   # one thing, the commonest: no list made for it
+        g.set_face(what, True, loc)
+        return
     items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
     for t in items:   # turning things over moves none: no copy of the list
         g.set_face(t, True, loc)

@@ -143,17 +143,16 @@ class Offer(Instr):
         self.loc = loc
         self.stages = stages
 
-    def whose_turn(self, g: GameHost, local) -> PlayerRef:
-        who = self.player(g, local)
-        if not isinstance(who, PlayerRef):
-            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
-        return who
+    def not_a_player(self, who) -> GameError:
+        return GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
 
     def run(self, g: GameHost, frame, stack):
         if g.settle(stack):
             return
         local = frame[LOCALS]
-        who = self.whose_turn(g, local)
+        who = self.player(g, local)
+        if who.__class__ is not PlayerRef:   # (tested here: a turn is offered at nearly every decision)
+            raise self.not_a_player(who)
         if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
                 (self.until is not None and self.until(g, local)):
             self._leave(frame)
@@ -204,7 +203,9 @@ class CountedOffer(Offer):
         if g.settle(stack):
             return
         local = frame[LOCALS]
-        who = self.whose_turn(g, local)
+        who = self.player(g, local)
+        if who.__class__ is not PlayerRef:   # (tested here: a turn is offered at nearly every decision)
+            raise self.not_a_player(who)
         left = local.get(self.slot)
         if left is None:   # the turn starts
             left = local[self.slot] = self._count(g, local)

@@ -240,10 +240,12 @@ class RuleRuntime:
             self.set_attr(obj, name, value, loc)
 
     def set_zone_prop(self, zid, name, value) -> None:
-        checked_size(value)
+        kind = type(value)
+        if not (kind is bool or value is None or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)):
+            checked_size(value)   # (a flag or a small number, the commonest, is neither too big nor counted)
+            if counted(value):
+                hold(self, ("z", zid, name), value, None)
         st = self.state
-        if counted(value):
-            hold(self, ("z", zid, name), value, None)
         st.own_zprops(zid)[name] = value
         if self.changed is not None:
             self.changed.add(zid)
