@@ -233,9 +233,13 @@ class RuleRuntime:
         if obj.__class__ is ThingRef and (kind is bool or value is None or kind is float
                                           or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)
                                           or (kind is str and len(value) < CHARS_PER_ITEM)):
-            self.state.own_props(obj.id)[name] = value
+            st, tid = self.state, obj.id
+            props = st.props[tid]
+            if tid not in st.props_own:   # (st.own_props written out: no call when already its own)
+                props = st.own_props(tid)
+            props[name] = value
             if self.changed is not None:
-                self.changed.add(self.state.where[obj.id])
+                self.changed.add(st.where[tid])
         else:
             self.set_attr(obj, name, value, loc)
 
@@ -327,10 +331,13 @@ class RuleRuntime:
     def set_face(self, thing, up, loc) -> None:
         if thing.__class__ is not ThingRef:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
-        props = self.state.props[thing.id]
+        st = self.state
+        props = st.props[thing.id]
         new = (not props.get("face_up", False)) if up is None else bool(up)
         if props.get("face_up", False) != new:
-            self.state.own_props(thing.id)["face_up"] = new
+            if thing.id not in st.props_own:   # (st.own_props written out)
+                props = st.own_props(thing.id)
+            props["face_up"] = new
             if self.changed is not None:
                 self.changed.add(self.state.where[thing.id])
             if self.record:   # no event built for nobody (simulate, the bots)
