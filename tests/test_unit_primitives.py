@@ -431,3 +431,44 @@ def test_log_refuses_anything_but_plain_holes(tmp_path, call):
         Game(rs, 1, seed=1)
     assert "log()" in info.value.message and info.value.location is not None
     assert info.value.location.file.endswith("ruleset.yaml")
+
+
+# the shortcuts of the engine's most called reads (issue 28) answer as the general paths do
+
+def test_spaces_with_zone_properties_set_but_none_removed(game):
+    run(game, "remove_space(space('s2'))")
+    run(game, "restore_space(space('s2'))")   # s2's properties now hold removed = false
+    assert game.state.zprops["s2"]["removed"] is False
+    assert ids(ev(game, "spaces()")) == ["s1", "s2", "s3", "s4"]
+    first, second = ev(game, "spaces()"), ev(game, "spaces()")
+    first.pop()
+    assert ids(second) == ["s1", "s2", "s3", "s4"]   # each call a list of its own
+
+
+def test_collections_of_an_empty_and_a_full_zone(game):
+    assert ev(game, "count(discard)") == 0 and ev(game, "list(discard)") == []
+    assert ev(game, "filter(discard, c -> c.value > 0)") == []
+    before = game.work
+    assert ids(ev(game, "filter(deck, c -> c.value > 4)")) == ["card-5", "card-8"]
+    assert game.work >= before + 4   # the zone's things are charged as they are read
+    assert ids(ev(game, "sorted(deck, c -> c.value)")) == ["card-1", "card-3", "card-5", "card-8"]
+
+
+def test_references_equal_by_identity_and_by_id(game):
+    card = game.table.things["card-5"]
+    copy = ThingRef(card.id, card.kind, card.attrs, card.public, card.owner, card.name, card.def_id)
+    assert card == card and card == copy and copy == card and not card == game.table.things["card-3"]
+    assert PlayerRef(1) == game.table.players[1] and not PlayerRef(1) == 1
+    assert game.table.zones["deck"] == ZoneRef("deck", None, None, {}, "deck") and not card == "card-5"
+
+
+def test_products_kept_in_variables(game):
+    run(game, "a = 3\nb = 4\nresult = a * b")
+    assert game.state.vars["result"] == 12
+    run(game, "a = 3\nb = -4\nresult = a * b * a")
+    assert game.state.vars["result"] == -36
+
+
+def test_a_product_too_large_to_keep_is_refused(game):
+    with pytest.raises(GameError, match="whole number of more than"):
+        run(game, "a = 1000000000\nresult = a * a * a * a * a * a * a * a * a * a * a * a * a * a")

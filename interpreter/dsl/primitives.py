@@ -72,7 +72,17 @@ def _items(value, loc, what="a list"):
 def collection_of(g: GameHost, value, loc):
     """A collection argument: lists as they are, zones as their things; its length is work for the budget."""
     cls = value.__class__   # a list or a zone, nearly always: asked first
-    items = value if cls is list else g.zone_things(value) if cls is ZoneRef else _items(value, loc)
+    if cls is list:
+        items = value
+    elif cls is ZoneRef:   # its things (g.zone_things written out); an empty zone, the commonest, builds none
+        ids = g.state.zones[value.id]
+        if ids:
+            things = g.table.things
+            items = [things[t] for t in ids]
+        else:
+            items = []
+    else:
+        items = _items(value, loc)
     g.work += len(items)   # (charge() inlined: every collection built-in comes here)
     if g.work > MAX_WORK:
         raise over_budget(loc)
@@ -338,78 +348,6 @@ def turn_order(g: GameHost, loc, start):
     return g.turn_order(start)
 
 
-# --- the board --------------------------------------------------------------------
-
-@primitive()
-def neighbours(g: GameHost, loc, where, kind=None):
-    """neighbours(space) or neighbours(space, "stair"): the spaces one edge away (following arrows)."""
-    return g.board.neighbours(g, where, kind)
-
-
-@primitive()
-def reachable(g: GameHost, loc, start, steps=None, kind=None):
-    """reachable(space, n): the spaces within n edges (all reachable spaces without n)."""
-    return g.board.reachable(g, start, steps, kind)
-
-
-@primitive()
-def path(g: GameHost, loc, start, goal):
-    """path(a, b): the spaces of a shortest path from a to b (empty if none)."""
-    return g.board.path(g, start, goal)
-
-
-@primitive()
-def distance(g: GameHost, loc, start, goal):
-    """distance(a, b): the number of edges on a shortest path, or none."""
-    return g.board.distance(g, start, goal)
-
-
-@primitive()
-def spaces(g: GameHost, loc, predicate=None):
-    """spaces() or spaces(s -> cond): the board spaces still on the board, in declaration order."""
-    zprops = g.state.zprops
-    found = [s for s in g.table.space_list if not (s.id in zprops and zprops[s.id].get("removed"))]
-    return found if predicate is None else [s for s in found if predicate(s)]
-
-
-@primitive()
-def on_board(g: GameHost, loc, where):
-    """on_board(z): true if z is a board space still on the board (as ``z in spaces()``, without the list)."""
-    if not isinstance(where, ZoneRef) or where.id not in g.board.graph:
-        return False
-    return not g.state.zprops.get(where.id, {}).get("removed")
-
-
-@primitive()
-def can_enter(g: GameHost, loc, what, where):
-    """can_enter(thing, zone): true if the zone's capacity and admission rule let the thing in now."""
-    return g.can_enter(what, where, loc) is None
-
-
-@primitive()
-def refusal(g: GameHost, loc, what, where):
-    """refusal(thing, zone): why the zone would refuse the thing now (text), or none."""
-    return g.can_enter(what, where, loc)
-
-
-@primitive(effect=True)
-def remove_space(g: GameHost, loc, where):
-    """remove_space(space): take a space off the board (its edges go with it)."""
-    g.board.set_removed(g, where, True)
-
-
-@primitive(effect=True)
-def restore_space(g: GameHost, loc, where):
-    """restore_space(space): put a removed space back."""
-    g.board.set_removed(g, where, False)
-
-
-@primitive(effect=True)
-def connect(g: GameHost, loc, a, b, kind="link", *, one_way=False):
-    """connect(a, b, "kind", one_way=false): add an edge during play."""
-    g.board.connect(g, a, b, kind, one_way)
-
-
 # --- moving things -----------------------------------------------------------------
 
 @primitive(effect=True)
@@ -480,6 +418,9 @@ def flip(g: GameHost, loc, what, face=None):
 @primitive(effect=True)
 def reveal(g: GameHost, loc, what):
     """reveal(thing_or_list_or_zone): turn face up for everyone."""
+    if what.__class__ is ThingRef:   # one thing, the commonest: no list made for it
+        g.set_face(what, True, loc)
+        return
     items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
     for t in items:   # turning things over moves none: no copy of the list
         g.set_face(t, True, loc)
@@ -519,10 +460,6 @@ def end_game(g: GameHost, loc, *, reason=None, draw=False):
     if not isinstance(draw, bool):
         raise GameError(f"end_game(draw=...) needs true or false, got {type_name(draw)}", loc)
     g.end_game(reason, draw)
-
-
-
-
 
 
 @primitive(effect=True)

@@ -120,6 +120,11 @@ def sized(g: GameHost, value, loc):
 
 def times(g: GameHost, a, b, loc):
     """``a * b``, refused before it is made when a text or list would grow past its cap."""
+    if type(a) is int and type(b) is int:   # two whole numbers, nearly always: sized() written out for them
+        value = a * b
+        if -_BIG < value < _BIG:
+            return value
+        raise _refused(value, loc)
     if type(a) is int and type(b) in (str, list):
         a, b = b, a
     if type(a) in (str, list) and type(b) is int:

@@ -39,6 +39,7 @@ from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
 from . import code_cache, linetable
+from .values import ZoneRef
 from .vm import PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ SYNC_CALL_WORK = 100   # work units one call_sync() costs beside its instruction
 
 def for_items(g: GameHost, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
-    if hasattr(items, "defn"):
+    if items.__class__ is ZoneRef:   # (a list, nearly always: a class test, not hasattr's failed look-up)
         items = g.zone_things(items)
     g.work += len(items)   # (budget.each inlined: a loop starts in every round of most flows)
     if g.work > MAX_WORK:

@@ -2,7 +2,9 @@
 
 Numbers, strings, booleans, ``none`` and lists are plain Python values. The
 references are tiny interned objects made once per game table, so comparing
-them is cheap and the state itself only ever stores ids.
+them is cheap and the state itself only ever stores ids. Equal references are nearly always the
+same object, so ``==`` asks identity first; no class derives from them, so the
+class is compared, not tested with ``isinstance``.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ class PlayerRef:
         self.seat = seat
 
     def __eq__(self, other):
-        return isinstance(other, PlayerRef) and other.seat == self.seat
+        return other is self or (other.__class__ is PlayerRef and other.seat == self.seat)
 
     def __hash__(self):
         return hash(("p", self.seat))
@@ -40,7 +42,7 @@ class ThingRef:
         self.name = name
 
     def __eq__(self, other):
-        return isinstance(other, ThingRef) and other.id == self.id
+        return other is self or (other.__class__ is ThingRef and other.id == self.id)
 
     def __hash__(self):
         return hash(("t", self.id))
@@ -65,7 +67,7 @@ class ZoneRef:
         self.name = name
 
     def __eq__(self, other):
-        return isinstance(other, ZoneRef) and other.id == self.id
+        return other is self or (other.__class__ is ZoneRef and other.id == self.id)
 
     def __hash__(self):
         return hash(("z", self.id))

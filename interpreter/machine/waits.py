@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..errors import GameError
 from ..load.limits import MAX_CHOICES
 from .budget import too_many_choices
-from .values import PlayerRef, display
+from .values import PlayerRef, ZoneRef, display
 from .vm import LOCALS, PC, Instr
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ class Choose(Instr):
         if not isinstance(who, PlayerRef):
             raise GameError("choose() needs a player as its first argument", self.loc)
         options = self.options(g, local)
-        options = g.zone_things(options) if hasattr(options, "defn") else list(options)
+        options = g.zone_things(options) if options.__class__ is ZoneRef else list(options)
         if not options:
             raise GameError("choose() was given no options", self.loc)
         if len(options) > MAX_CHOICES:
@@ -143,17 +143,16 @@ class Offer(Instr):
         self.loc = loc
         self.stages = stages
 
-    def whose_turn(self, g: GameHost, local) -> PlayerRef:
-        who = self.player(g, local)
-        if not isinstance(who, PlayerRef):
-            raise GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
-        return who
+    def not_a_player(self, who) -> GameError:
+        return GameError(f"turn '{self.name}' needs a player, got {display(who)}", self.loc)
 
     def run(self, g: GameHost, frame, stack):
         if g.settle(stack):
             return
         local = frame[LOCALS]
-        who = self.whose_turn(g, local)
+        who = self.player(g, local)
+        if who.__class__ is not PlayerRef:   # (tested here: a turn is offered at nearly every decision)
+            raise self.not_a_player(who)
         if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
                 (self.until is not None and self.until(g, local)):
             self._leave(frame)
@@ -204,7 +203,9 @@ class CountedOffer(Offer):
         if g.settle(stack):
             return
         local = frame[LOCALS]
-        who = self.whose_turn(g, local)
+        who = self.player(g, local)
+        if who.__class__ is not PlayerRef:   # (tested here: a turn is offered at nearly every decision)
+            raise self.not_a_player(who)
         left = local.get(self.slot)
         if left is None:   # the turn starts
             left = local[self.slot] = self._count(g, local)

@@ -69,11 +69,15 @@ class RuleRuntime:
         return seers_of(self, values)
 
     def set_var(self, name, value) -> None:
-        checked_size(value)
         kind = type(value)
-        if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):   # counted (play/position.py)
-            hold(self, name, value, None)
-        self.state.vars[name] = value
+        if kind is int:   # checked_size() for a number, written out: nothing to hold
+            if not SMALL_INT_LOW < value < SMALL_INT_HIGH:
+                checked_size(value)
+        elif kind in CONTAINERS or kind is str:
+            checked_size(value)
+            if kind is not str or len(value) >= CHARS_PER_ITEM:   # counted (play/position.py)
+                hold(self, name, value, None)
+        self.state.vars[name] = value   # (any other value: too_big() refuses none)
 
     def hold_link(self, link) -> None:
         """Count a board link about to be added to the position."""
@@ -229,17 +233,23 @@ class RuleRuntime:
         if obj.__class__ is ThingRef and (kind is bool or value is None or kind is float
                                           or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)
                                           or (kind is str and len(value) < CHARS_PER_ITEM)):
-            self.state.own_props(obj.id)[name] = value
+            st, tid = self.state, obj.id
+            props = st.props[tid]
+            if tid not in st.props_own:   # (st.own_props written out: no call when already its own)
+                props = st.own_props(tid)
+            props[name] = value
             if self.changed is not None:
-                self.changed.add(self.state.where[obj.id])
+                self.changed.add(st.where[tid])
         else:
             self.set_attr(obj, name, value, loc)
 
     def set_zone_prop(self, zid, name, value) -> None:
-        checked_size(value)
+        kind = type(value)
+        if not (kind is bool or value is None or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)):
+            checked_size(value)   # (a flag or a small number, the commonest, is neither too big nor counted)
+            if counted(value):
+                hold(self, ("z", zid, name), value, None)
         st = self.state
-        if counted(value):
-            hold(self, ("z", zid, name), value, None)
         st.own_zprops(zid)[name] = value
         if self.changed is not None:
             self.changed.add(zid)
@@ -294,11 +304,13 @@ class RuleRuntime:
         src = where[tid]
         was_seen = watchers(self, tid, src) if record else None
         zones[src].remove(tid)
-        if at == "top":
+        if at == "bottom":   # the default, asked first
+            zones[zid].append(tid)
+        elif at == "top":
             zones[zid].insert(0, tid)
         elif at.__class__ is int:   # a position from the top (a flag is no position)
             zones[zid].insert(max(0, at - 1), tid)
-        else:   # "bottom", the default
+        else:
             zones[zid].append(tid)
         where[tid] = zid
         if self.changed is not None:
@@ -319,10 +331,13 @@ class RuleRuntime:
     def set_face(self, thing, up, loc) -> None:
         if thing.__class__ is not ThingRef:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
-        props = self.state.props[thing.id]
+        st = self.state
+        props = st.props[thing.id]
         new = (not props.get("face_up", False)) if up is None else bool(up)
         if props.get("face_up", False) != new:
-            self.state.own_props(thing.id)["face_up"] = new
+            if thing.id not in st.props_own:   # (st.own_props written out)
+                props = st.own_props(thing.id)
+            props["face_up"] = new
             if self.changed is not None:
                 self.changed.add(self.state.where[thing.id])
             if self.record:   # no event built for nobody (simulate, the bots)
