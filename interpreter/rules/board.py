@@ -66,9 +66,7 @@ class Board:
     # -- dynamic queries ----------------------------------------------------------
 
     def space_id(self, where) -> str:
-        if where.__class__ is ZoneRef:   # the usual case, told without isinstance's walk of the classes
-            return where.id
-        return where.id if isinstance(where, ZoneRef) else str(where)
+        return where.id if where.__class__ is ZoneRef else str(where)   # (no class derives from ZoneRef)
 
     def arcs(self, g: GameHost, node):
         """The arcs ``(to, kind)`` out of ``node`` to spaces still on the board, the printed ones then the
@@ -185,8 +183,7 @@ class Board:
         return near
 
     def _tree(self, g: GameHost, origin, kind=None, standing=None):
-        """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order, and a
-        dict where :meth:`reachable` keeps its answers from that tree.
+        """Breadth-first from ``origin``: ({space: distance}, {space: parent}) in discovery order.
 
         The board changes only by removed spaces and added links, so a tree is
         computed once per origin, edge kind and such change, and reused: the
@@ -211,7 +208,7 @@ class Board:
                         dist[m] = step
                         parent[m] = node
                         todo.append(m)
-        return self._keeping(trees, (origin, kind), (dist, parent, {}))
+        return self._keeping(trees, (origin, kind), (dist, parent))
 
     def reachable(self, g: GameHost, start, steps=None, kind=None):
         origin = start.id if start.__class__ is ZoneRef else self.space_id(start)
@@ -229,15 +226,9 @@ class Board:
     def _reachable_now(self, g: GameHost, standing, origin, steps, kind) -> tuple:
         if origin in standing.gone:
             return ()
-        dist, _, answers = self._tree(g, origin, kind, standing)
-        key = (steps, g.table) if steps is None or isinstance(steps, int) else None
-        found = answers.get(key) if key is not None else None
-        if found is None:
-            zones = g.table.zones
-            found = tuple(zones[m] for m, d in dist.items() if m != origin and (steps is None or d <= steps))
-            if key is not None:
-                answers[key] = found
-        return found
+        dist = self._tree(g, origin, kind, standing)[0]   # (reachable keeps the answer in the standing)
+        zones = g.table.zones
+        return tuple(zones[m] for m, d in dist.items() if m != origin and (steps is None or d <= steps))
 
     def distance(self, g: GameHost, start, goal):
         """The number of edges on a shortest path from ``start`` to ``goal``, or None (``len(path) - 1``)."""
@@ -259,7 +250,7 @@ class Board:
         standing = self._standing(g.state)
         if a in standing.gone or b in standing.gone:
             return []
-        _, parent, _ = self._tree(g, a, None, standing)
+        parent = self._tree(g, a, None, standing)[1]
         if b not in parent:
             return []
         route, node = [], b
