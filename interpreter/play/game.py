@@ -351,10 +351,11 @@ class Game(RuleRuntime):
                     return True
                 continue
             var = trig.var
+            local: dict = {}   # one dict for every item: a condition only reads its locals
             for item in trig.items(self):
-                local = {var: item}
+                local[var] = item
                 if when(self, local):
-                    self._fire(trig, local, stack)
+                    self._fire(trig, {var: item}, stack)
                     return True
         if rs.end_when is not None and rs.end_when(self, {}):
             self.finish(draw=rs.end_is_draw)
