@@ -219,3 +219,34 @@ def test_code_repr_and_defaults():
     code = Code("x", [1, 2, 3])
     assert repr(code) == "Code('x', 3 instrs)"
     assert code.params == () and code.suspends is False
+
+
+def test_a_waiting_function_gets_its_arguments_in_order_and_resumes_after_a_save(tmp_path):
+    # the call is written out in the compiled flow (machine/execute.py): its frame must be the VM's
+    rs = load(tmp_path, {
+        "variables": {"result": None, "trace": []},
+        "functions": {"note": {"params": ["x"], "value": "x"},
+                      "pick": {"params": ["a", "b", "c"],
+                               "do": "k = choose(player(0), [1, 2])\nreturn a * 100 + b * 10 + c + k"}},
+        "flow": [{"do": "r = pick(note(1), note(2), note(3))\nresult = r"}]})
+    game = Game(rs, 1)
+    assert [f[0] for f in game.state.stack] == ["flow", "fn:pick"]
+    assert game.state.stack[1][2] == {"a": 1, "b": 2, "c": 3}
+    assert game.state.stack[0][1] == 1   # the flow resumes after the call
+    again = Game.from_json(rs, game.to_json())
+    again.apply(again.legal_actions(0)[1])
+    assert again.is_over and again.state.vars["result"] == 125
+
+
+def test_a_failing_argument_of_a_waiting_function_is_located_at_the_call(tmp_path):
+    rs = load(tmp_path, {
+        "variables": {"result": None},
+        "functions": {"pick": {"params": ["a"], "do": "k = choose(player(0), [1, 2])\nreturn a + k"}},
+        "flow": [{"do": "where = \"nowhere\"\nresult = pick(zone(where))"}]})
+    with pytest.raises(GameError) as failed:
+        Game(rs, 1)
+    assert "nowhere" in str(failed.value)
+    loc = failed.value.location
+    assert loc is not None
+    lines = open(loc.file, encoding="utf-8").read().splitlines()
+    assert "pick(zone(where))" in lines[loc.line - 1]

@@ -13,10 +13,11 @@ so a game can still be saved, cloned and resumed at any decision, also one
 raised in the middle of an effect.
 
 Only the plain instructions are inlined (``Do``, ``Jump``, ``JumpIfNot``,
-``ForInit``, ``ForNext``), and those that declare a ``step`` (entering and
+``ForInit``, ``ForNext``), those that declare a ``step`` (entering and
 leaving a phase, settling triggers: the function returns only when the step
-says the VM must look). Every other instruction (a call, a return, a
-decision) is run by its ``run`` method, after which the function returns so
+says the VM must look), and a call of a function that may wait
+(``CallCode``: its frame pushed, then the function returns). Every other
+instruction (a return, a decision) is run by its ``run`` method, after which the function returns so
 the VM can look at the stack and the pending decision again. It counts
 instructions exactly as the VM did, returns early when the game ends (or,
 for a function run for its value, when it ends or starts) and when
@@ -40,7 +41,7 @@ from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
 from . import code_cache, linetable
 from .values import ZoneRef
-from .vm import PC, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
+from .vm import PC, CallCode, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -59,8 +60,10 @@ def for_items(g: GameHost, items) -> list:
     return [tuple(items), 0]   # a tuple: never changed, so a clone shares it
 
 
-def compile_code(code, bundle=None):
-    """The function that runs ``code`` (see the module's doc); ``bundle``: its ruleset's cached code."""
+def compile_code(code, bundle=None, codes: dict | None = None):
+    """The function that runs ``code`` (see the module's doc); ``bundle``: its ruleset's cached code;
+    ``codes``: its ruleset's blocks by id, so that a call of one is written out (without: run by the VM)."""
+    codes = codes if codes is not None else {}
     instrs = code.instrs
     size = len(instrs)
     leaders = {0, size}
@@ -157,6 +160,17 @@ def compile_code(code, bundle=None):
                 emit(f"{pad}if {test}:", ins.loc)
                 emit(f"{pad}    frame[1] = {i}")
                 emit(f"{pad}    return n - {rest}")
+            elif isinstance(ins, CallCode) and ins.code_id in codes:
+                # a call of a function that may wait, written out (CallCode.run): its locals, then the frame
+                pairs = []
+                for param, arg in zip(codes[ins.code_id].params, ins.args):
+                    k = len(names)   # a number no other bound name of this function has
+                    names[f"_k{k}"], names[f"_a{k}"] = param, arg
+                    pairs.append(f"_k{k}: _a{k}(g, L)")
+                names[f"_c{i}"], names[f"_r{i}"] = ins.code_id, ins.result
+                emit(f"{pad}stack.append([_c{i}, 0, {{{', '.join(pairs)}}}, _r{i}])", ins.loc)
+                emit(f"{pad}frame[1] = {i + 1}")
+                emit(f"{pad}return n")
             else:
                 emit(f"{pad}frame[1] = {i}")
                 emit(f"{pad}_i{i}.run(g, frame, stack)", ins.loc)
@@ -184,12 +198,13 @@ def compile_code(code, bundle=None):
     return namespace["_run"]
 
 
-def runners_at_fill(codes):
-    """For :attr:`code_cache.Bundle.at_fill`: compile the runner of every block in ``codes`` at once."""
+def runners_at_fill(codes: dict):
+    """For :attr:`code_cache.Bundle.at_fill`: compile the runner of every block in ``codes`` (by id) at once."""
+    blocks = list(codes.values())   # the blocks there are now
     def fill(bundle):
-        for code in codes:
+        for code in blocks:
             if code.runner is None:
-                code.runner = compile_code(code, bundle)
+                code.runner = compile_code(code, bundle, codes)
     return fill
 
 
@@ -219,7 +234,7 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
             continue
         runner = code.runner
         if runner is None:
-            runner = code.runner = compile_code(code, g.ruleset.code_bundle)
+            runner = code.runner = compile_code(code, g.ruleset.code_bundle, codes)
         done = runner(g, frame, stack, budget - used, was_over)
         used += done
         if not sync:

@@ -175,7 +175,7 @@ def _load(path_text: str, wanted: tuple):
             raise
     raise_all(pending(reports, []) + [e for report in reports for e in unread_additions(report, rs.warnings)])
     rs.code_bundle = bundle
-    bundle.at_fill.append(runners_at_fill(list(rs.codes.values())))
+    bundle.at_fill.append(runners_at_fill(rs.codes))
     for vdata, vid in zip(overlays, declared_ids):
         if "reconstructed" in vdata:
             rs.provenance.append((vdata.loc_of("reconstructed"), " ".join(str(vdata["reconstructed"]).split()), vid))
