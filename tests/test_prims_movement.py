@@ -7,7 +7,7 @@ import yaml
 
 from interpreter import Game, load_ruleset
 from interpreter.authoring.snippets import SnippetCompiler
-from interpreter.dsl.prims_movement import _walks
+from interpreter.dsl.prims_movement import walk_ends
 from interpreter.errors import GameError
 
 # A ring a-b-c-d-a, a spur d-e (e is a dead end), a one-way arrow c->f,
@@ -172,7 +172,8 @@ def same_walks(game):
             ask_stop = stop and asked(log, stop)
             game.work = 0
             if walk == "kept":
-                got = _walks(game, None, game.table.zones[origin], steps, kind, no_reverse, ask_enter, ask_stop)
+                got = walk_ends(game, None, game.table.zones[origin], steps, kind, ask_enter, ask_stop,
+                                no_reverse=no_reverse)
             else:
                 kinds = None if kind is None else {kind} if isinstance(kind, str) else set(kind)
                 got = plain_walk(game, origin, steps, kinds, no_reverse, ask_enter, ask_stop)
@@ -207,11 +208,11 @@ def test_a_rule_that_changes_the_board_mid_walk_is_followed(game):
             if space.id == "b":
                 g.board.set_removed(g, "c", True)
             return True
-        whole = _walks(g, None, g.table.zones["a"], 3, None, True, None, None)   # (keeps the steps it takes)
+        whole = walk_ends(g, None, g.table.zones["a"], 3)   # (keeps the steps it takes)
         assert [z.id for z in whole] == ["b", "d", "f"]
         g.work = 0
         if walk == "kept":
-            got = _walks(g, None, g.table.zones["a"], 3, None, True, asked([], remove_c), None)
+            got = walk_ends(g, None, g.table.zones["a"], 3, None, asked([], remove_c))
         else:
             got = plain_walk(g, "a", 3, None, True, asked([], remove_c), None)
         found.append(([z.id for z in got], g.work))

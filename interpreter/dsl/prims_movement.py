@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..errors import GameError
 from ..load.limits import MAX_WORK
 from ..machine.budget import over_budget
+from ..machine.values import ZoneRef
 from .primitives import primitive
 
 if TYPE_CHECKING:
@@ -45,18 +46,26 @@ def _kinds(kind, loc):
     return found
 
 
-def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
-    """Every end a walk from start can finish on, in declaration order; see walk_ends.
+@primitive()
+def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, *, no_reverse=True):
+    """walk_ends(space, n, kind, enter, stop): the spaces where a walk of exactly n steps can end.
 
-    A depth-first search over (space, space before, steps left). The arcs of a space are read from
-    the board's kept steps (Board.walk_steps), looked up again whenever the board changed since, so
-    that a rule's enter or stop that changes the board is followed as if each step read the board
-    afresh; enter and stop are asked once a space, in the order the spaces are first met.
+    The walk follows edges in their direction (only edges of `kind`, a text
+    or a list of texts, when given), skips removed spaces, never steps
+    straight back to the space it just left (unless `no_reverse=false`),
+    only enters spaces for which `enter(space)` holds, and ends early on a
+    space for which `stop(space)` holds (that space is then one of the ends).
+    `enter` and `stop` are lambdas, so they are given by position (the DSL
+    accepts a lambda only as a positional argument); `none` skips one.
     """
-    if not isinstance(steps, int) or isinstance(steps, bool) or steps < 0:
+    # A depth-first search over (space, space before, steps left). The arcs of a space are read from the
+    # board's kept steps (Board.walk_steps), looked up again whenever the board changed since, so that a
+    # rule's enter or stop that changes the board is followed as if each step read the board afresh;
+    # enter and stop are asked once a space, in the order the spaces are first met.
+    if steps.__class__ is not int and (not isinstance(steps, int) or isinstance(steps, bool)) or steps < 0:
         raise GameError(f"walk_ends(): steps must be a whole number from 0, got {steps!r}", loc)
     board = g.board
-    origin = board.space_id(start)
+    origin = start.id if start.__class__ is ZoneRef else board.space_id(start)
     if origin not in board.order:   # (the graph's spaces)
         raise GameError(f"walk_ends(): '{origin}' is not a board space", loc)
     st = g.state
@@ -93,8 +102,9 @@ def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
                 continue
             fate = fates.get(nxt)
             if fate is None:
-                if enter is None or enter(zones[nxt]):
-                    fate = 2 if stop is not None and stop(zones[nxt]) else 1
+                space = zones[nxt]
+                if enter is None or enter(space):
+                    fate = 2 if stop is not None and stop(space) else 1
                 else:
                     fate = 0
                 fates[nxt] = fate
@@ -105,19 +115,3 @@ def _walks(g: GameHost, loc, start, steps, kind, no_reverse, enter, stop):
     if len(ends) > 1:
         return [zones[n] for n in sorted(ends, key=board.order.__getitem__)]   # (every end is a space)
     return [zones[n] for n in ends]
-
-
-@primitive()
-def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, *, no_reverse=True):
-    """walk_ends(space, n, kind, enter, stop): the spaces where a walk of exactly n steps can end.
-
-    The walk follows edges in their direction (only edges of `kind`, a text
-    or a list of texts, when given), skips removed spaces, never steps
-    straight back to the space it just left (unless `no_reverse=false`),
-    only enters spaces for which `enter(space)` holds, and ends early on a
-    space for which `stop(space)` holds (that space is then one of the ends).
-    `enter` and `stop` are lambdas, so they are given by position (the DSL
-    accepts a lambda only as a positional argument); `none` skips one.
-    """
-    return _walks(g, loc, start, steps, kind, no_reverse, enter, stop)
-
