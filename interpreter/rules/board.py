@@ -32,7 +32,8 @@ class _Standing:
         self.trees: dict = {}   # (origin, edge kind or None) -> Board._tree's answer
         self.near: dict = {}    # (space, edge kind or None, table) -> its neighbours' zones, a tuple
         self.reach: dict = {}   # (space, steps or None, edge kind or None, table) -> reachable's zones, a tuple
-        self.walks: dict = {}   # frozenset of edge kinds or None -> {space: walk_step's answer}, filled as asked
+        self.walks: dict | None = None   # frozenset of edge kinds or None -> {space: walk_step's answer}, filled
+        # as asked; made at the first walk (a board that changes every move makes many standings that walk none)
 
 
 class Board:
@@ -145,9 +146,12 @@ class Board:
         st = g.state
         board_key, last = st.board_key, self._last
         standing = last[1] if board_key is not None and last[0] is board_key else self._standing(st)
-        steps = standing.walks.get(kinds)
+        walks = standing.walks
+        if walks is None:
+            walks = standing.walks = {}
+        steps = walks.get(kinds)
         if steps is None:
-            steps = standing.walks[kinds] = {}   # (kept by the standing; off, _keeping keeps no step in it)
+            steps = walks[kinds] = {}   # (kept by the standing; off, _keeping keeps no step in it)
         return steps
 
     def walk_step(self, g: GameHost, steps: dict, node, kinds) -> tuple:
