@@ -1,10 +1,13 @@
 """Unit tests for interpreter/dsl/prims_movement.py: walk_ends, through compiled DSL."""
 
+import itertools
+
 import pytest
 import yaml
 
 from interpreter import Game, load_ruleset
 from interpreter.authoring.snippets import SnippetCompiler
+from interpreter.dsl.prims_movement import walk_ends
 from interpreter.errors import GameError
 
 # A ring a-b-c-d-a, a spur d-e (e is a dead end), a one-way arrow c->f,
@@ -105,3 +108,120 @@ def test_removed_spaces_are_skipped(game):
 def test_bad_arguments_are_game_errors(game, text):
     with pytest.raises(GameError):
         ev(game, text)
+
+
+# --- the board's kept steps (Board.walk_steps) against a walk that reads the board at every step ----------
+
+def plain_walk(g, origin, steps, kinds, no_reverse, enter, stop):
+    """walk_ends as first written: the arcs read from Board.arcs at each step, every state on one stack."""
+    board, zones = g.board, g.table.zones
+    if g.state.zprops.get(origin, {}).get("removed"):
+        return []
+    allowed, stops, ends, seen = {}, {}, {}, set()
+    todo = [(origin, None, steps)]
+    while todo:
+        step = todo.pop()
+        if step in seen:
+            continue
+        seen.add(step)
+        node, prev, left = step
+        if left == 0:
+            ends[node] = None
+            continue
+        arcs = board.arcs(g, node)
+        g.work += 1 + len(arcs)
+        for nxt, k in arcs:
+            if (kinds is not None and k not in kinds) or (no_reverse and nxt == prev):
+                continue
+            if nxt not in allowed:
+                allowed[nxt] = True if enter is None else bool(enter(zones[nxt]))
+            if not allowed[nxt]:
+                continue
+            if nxt not in stops:
+                stops[nxt] = False if stop is None else bool(stop(zones[nxt]))
+            if stops[nxt]:
+                ends[nxt] = None
+                continue
+            todo.append((nxt, node, left - 1))
+    return [zones[n] for n in sorted(ends, key=board.order.get)]
+
+
+def asked(log, answer):
+    """A rule's lambda as a Python function that notes each space it is asked about."""
+    def ask(space):
+        log.append(space.id)
+        return answer(space)
+    return ask
+
+
+WALKS = [(kind, enter, stop, no_reverse)
+         for kind in (None, "path", ["path", "door"], ["arrow", "link"])
+         for enter in (None, lambda s: s.id != "c")
+         for stop in (None, lambda s: s.id in ("r", "e"))
+         for no_reverse in (True, False)]
+
+
+def same_walks(game):
+    """Every walk from every space, by walk_ends and by the plain walk: the same ends, the same questions
+    of enter and stop in the same order, the same work."""
+    for origin, steps, (kind, enter, stop, no_reverse) in itertools.product("abcdefr", range(5), WALKS):
+        found = []
+        for walk in ("kept", "plain"):
+            log: list = []
+            ask_enter = enter and asked(log, enter)
+            ask_stop = stop and asked(log, stop)
+            game.work = 0
+            if walk == "kept":
+                got = walk_ends(game, None, game.table.zones[origin], steps, kind, ask_enter, ask_stop,
+                                no_reverse=no_reverse)
+            else:
+                kinds = None if kind is None else {kind} if isinstance(kind, str) else set(kind)
+                got = plain_walk(game, origin, steps, kinds, no_reverse, ask_enter, ask_stop)
+            found.append(([z.id for z in got], log, game.work))
+        assert found[0] == found[1], (origin, steps, kind, no_reverse)
+    return found
+
+
+def test_kept_steps_follow_the_board_as_it_changes(game):
+    compiler = SnippetCompiler(game.ruleset)
+    same_walks(game)   # (the steps of the printed board are kept now)
+    assert ends(game, 'walk_ends(space("f"), 1)') == []
+    compiler.run(game, 'connect(space("e"), space("f"))')   # a way out of f, and a second one out of e
+    assert ends(game, 'walk_ends(space("f"), 1)') == ["e"]
+    same_walks(game)
+    compiler.run(game, 'connect(space("a"), space("b"), "path")')   # a link doubling a printed edge
+    same_walks(game)
+    compiler.run(game, 'remove_space(space("d"))')
+    assert "e" not in ends(game, 'walk_ends(space("a"), 2)')
+    same_walks(game)
+    compiler.run(game, 'restore_space(space("d"))')
+    same_walks(game)
+
+
+def test_a_rule_that_changes_the_board_mid_walk_is_followed(game):
+    # enter removes c when asked about b, the first step: the steps after it must not lead through c
+    found = []
+    for walk in ("kept", "plain"):
+        g = game.clone()
+
+        def remove_c(space, g=g):
+            if space.id == "b":
+                g.board.set_removed(g, "c", True)
+            return True
+        whole = walk_ends(g, None, g.table.zones["a"], 3)   # (keeps the steps it takes)
+        assert [z.id for z in whole] == ["b", "d", "f"]
+        g.work = 0
+        if walk == "kept":
+            got = walk_ends(g, None, g.table.zones["a"], 3, None, asked([], remove_c))
+        else:
+            got = plain_walk(g, "a", 3, None, True, asked([], remove_c), None)
+        found.append(([z.id for z in got], g.work))
+    assert found[0] == found[1]
+    assert found[0][0] == []   # without c every walk of three steps runs into a dead end
+
+
+def test_a_bad_kind_is_refused_after_a_good_one(game):
+    assert ends(game, 'walk_ends(space("b"), 1, ["door"])') == ["r"]
+    for text in ('walk_ends(space("b"), 1, ["door", 5])', 'walk_ends(space("b"), 1, [["door"]])'):
+        with pytest.raises(GameError, match="kind must be a text or a list of texts"):
+            ev(game, text)

@@ -25,13 +25,15 @@ _NO_PROPS: dict = {}   # read only: a space with no dynamic property set
 
 class _Standing:
     """What the board answers while it stands one way (its removed spaces and added links)."""
-    __slots__ = ("gone", "trees", "near", "reach")
+    __slots__ = ("gone", "trees", "near", "reach", "walks")
 
     def __init__(self, gone: frozenset):
         self.gone = gone   # the removed spaces
         self.trees: dict = {}   # (origin, edge kind or None) -> Board._tree's answer
         self.near: dict = {}    # (space, edge kind or None, table) -> its neighbours' zones, a tuple
         self.reach: dict = {}   # (space, steps or None, edge kind or None, table) -> reachable's zones, a tuple
+        self.walks: dict | None = None   # frozenset of edge kinds or None -> {space: walk_step's answer}, filled
+        # as asked; made at the first walk (a board that changes every move makes many standings that walk none)
 
 
 class Board:
@@ -133,6 +135,32 @@ class Board:
                 self._kept = 0
             answers[key] = found
         return found
+
+    def walk_steps(self, g: GameHost, kinds) -> dict:
+        """The steps kept for walks along edges of ``kinds`` (a frozenset, or None: any) on the board as it
+        stands in ``g.state``: {space: :meth:`walk_step`'s answer}, filled as the walks ask.
+
+        Right only while ``g.state.board_key`` stays the object it is after this call: a walk whose rules
+        might change the board asks again when it does not (``dsl/prims_movement.py``).
+        """
+        st = g.state
+        board_key, last = st.board_key, self._last
+        standing = last[1] if board_key is not None and last[0] is board_key else self._standing(st)
+        walks = standing.walks
+        if walks is None:
+            walks = standing.walks = {}
+        steps = walks.get(kinds)
+        if steps is None:
+            steps = walks[kinds] = {}   # (kept by the standing; off, _keeping keeps no step in it)
+        return steps
+
+    def walk_step(self, g: GameHost, steps: dict, node, kinds) -> tuple:
+        """(the work of one step from ``node``, the spaces an edge of ``kinds`` leads to from it), kept in
+        ``steps`` (:meth:`walk_steps`): the work counts every arc :meth:`arcs` gives, of any kind, and the
+        spaces are in its order, once for each arc (an added link may double a printed edge)."""
+        arcs = self.arcs(g, node)
+        found = (1 + len(arcs), tuple(m for m, k in arcs if kinds is None or k in kinds))
+        return self._keeping(steps, node, found)
 
     def neighbours(self, g: GameHost, where, kind=None):
         node = where.id if where.__class__ is ZoneRef else self.space_id(where)
