@@ -238,9 +238,11 @@ def declared_write(env, obj: str, name: str, value_node, value: str, where: str)
     if name in layout.thing_props and name not in env.player_attrs and name not in env.zone_props:
         if not (flag or kind is float or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
             return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
-        # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed)
+        # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed); the
+        # thing's own dict at once where no clone shares it (State.own_props written out: no call then)
         return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
-                f"    g.state.own_props(_t.id)[{name!r}] = {value}",
+                f"    (g.state.props[_t.id] if _t.id in g.state.props_own else g.state.own_props(_t.id))[{name!r}] = "
+                f"{value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
         return ["_t = " + obj, "if _t.__class__ is _PR and not g.record:",
