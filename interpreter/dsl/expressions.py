@@ -226,7 +226,7 @@ class Generator:
             return self.node(n, f"L[{name!r}]", local=name)
         self.env.used_names.add(name)
         if name in self.env.globals:
-            return self.node(n, f"g.state.vars[{name!r}]")
+            return self.node(n, f"{self.container('g.state.vars')}[{name!r}]")
         if name in self.env.constants:
             return self.node(n, f"g.table.constants[{name!r}]")
         if name in BUILTIN_VALUES:   # num_players is fixed for the table: read, not called

@@ -220,7 +220,7 @@ def _player(gen, layout, name, key, x):
     return None
 
 
-def declared_write(env, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
+def declared_write(gen, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
     """Lines setting ``<obj>.<name>`` to ``value`` (sources) where the declarations leave ``name`` one place
     to live, or None for ``set_attr``. ``value_node`` is the value's syntax tree (None: ``+=`` and kin).
 
@@ -229,7 +229,7 @@ def declared_write(env, obj: str, name: str, value_node, value: str, where: str)
     thing while nobody follows which zones change (``changed``). A player variable set to a flag, none or
     the empty text (no bounds apply to those) is set in place on a player when nobody keeps the log
     (``set_attr`` logs the change). Any other object, and anything else, goes through ``set_attr``."""
-    layout = env.layout
+    env, layout = gen.env, gen.env.layout
     if layout is None:
         return None
     literal = value_node.value if isinstance(value_node, ast.Const) else _NOT_LITERAL
@@ -241,12 +241,12 @@ def declared_write(env, obj: str, name: str, value_node, value: str, where: str)
         # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed); the
         # thing's own dict at once where no clone shares it (State.own_props written out: no call then)
         return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
-                f"    (g.state.props[_t.id] if _t.id in g.state.props_own else g.state.own_props(_t.id))[{name!r}] = "
-                f"{value}",
+                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in g.state.props_own "
+                f"else g.state.own_props(_t.id))[{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
         return ["_t = " + obj, "if _t.__class__ is _PR and not g.record:",
-                f"    g.state.pvars[_t.seat][{name!r}] = {value}",
+                f"    {gen.container('g.state.pvars')}[_t.seat][{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     return None
 
