@@ -227,3 +227,45 @@ def test_items_of_things_of_a_zone_and_of_players_are_read_with_no_class_test(tm
             proven |= {v for v, it in over.items() if not {"L['pile']", " for "} & _words(ast.unparse(it))}
         assert len(local_list) == 1 and len(proven) >= 6
         assert local_list <= tested and not proven & tested, (proven, tested)
+
+
+ZONE_LISTS = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  got: []
+zones:
+  - id: pile
+  - {id: a, attrs: {row: 1}}
+things:
+  - {id: red, start: pile}
+props:
+  zones:
+    mark: 2
+flow:
+  - do: |
+      a.mark = 7
+      b = pile
+      got = [sum([a, pile], z -> z.mark), sum([a, b], y -> y.mark), count(filter([pile, a], z -> z.mark > 2), w -> w.mark > 0)]
+"""
+
+
+def test_a_list_written_out_of_zone_names_holds_zones_and_is_charged_as_a_list(tmp_path):
+    # z over [a, pile] needs no class test; y over [a, b] does (b is a rule's local); a list written out, and
+    # what filter(...) makes, is charged by budget.each, with no test of what kind of collection it is
+    before = set(linetable.SOURCES)
+    game = _play(tmp_path, ZONE_LISTS)
+    assert game.state.vars["got"] == [9, 9, 1]
+    if fast_paths.on():
+        source = next(s for name, s in linetable.SOURCES.items() if name not in before and "'mark'" in s
+                      and "sum" not in s and "L['b']" in s)
+        tree = ast.parse(source)
+        tested = {ast.unparse(node.left.value) for node in ast.walk(tree) if isinstance(node, ast.Compare)
+                  and isinstance(node.left, ast.Attribute) and node.left.attr == "__class__"}
+        over = {ast.unparse(c.target): ast.unparse(c.iter) for node in ast.walk(tree)
+                if isinstance(node, (ast.ListComp, ast.GeneratorExp)) for c in node.generators}
+        zones_only = {v for v, it in over.items() if it.startswith("_each(g, [g.table.zones[") and "L['b']" not in it}
+        with_local = {v for v, it in over.items() if "L['b']" in it}
+        assert len(zones_only) == 2 and len(with_local) == 1 and len(over) == 4, over
+        assert with_local <= tested and not zones_only & tested, (over, tested)
+        assert all(it.startswith("_each(g, ") for it in over.values()), over

@@ -25,7 +25,7 @@ from ..machine import budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
-from .fast_reads import bare_read, kept_read, proven_class, reader_for, receiver_reader
+from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
 from .inline_calls import inlined_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, member, things_walked
@@ -407,7 +407,8 @@ class Generator:
         if literal is not None:
             return self.node(n, literal)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            source = self.walked(n.args[0], self.bind(collection_of), sn.loc(n))
+            walker = "_each" if proven_list(self, n.args[0]) else self.bind(collection_of)   # a list: no class test
+            source = self.walked(n.args[0], walker, sn.loc(n))
             return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
                                                      proven_class(self, n.args[0], collection=True)))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:

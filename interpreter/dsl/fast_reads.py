@@ -50,10 +50,10 @@ PLAYER_SEAT = "{x}.seat"
 # what a zone answers itself, where no declared property or printed attribute of any zone takes the name
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
 # properties by the engine, so it is never written out here
-ZONE_FIELD = {"count": "{len}(g.state.zones[{x}.id])", "empty": "not g.state.zones[{x}.id]",
+ZONE_FIELD = {"count": "{len}({zones}[{x}.id])", "empty": "not {zones}[{x}.id]",
               "id": "{x}.id", "name": "{x}.name",
-              "full": "({x}.defn.capacity is not None and {len}(g.state.zones[{x}.id]) >= {x}.defn.capacity)",
-              "top": "(g.table.things[g.state.zones[{x}.id][0]] if g.state.zones[{x}.id] else None)"}
+              "full": "({x}.defn.capacity is not None and {len}({zones}[{x}.id]) >= {x}.defn.capacity)",
+              "top": "({things}[{zones}[{x}.id][0]] if {zones}[{x}.id] else None)"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -89,16 +89,42 @@ def proven_class(gen, node, collection: bool):
     """The class every item of the source ``node`` has, where the source proves it, else None: the things
     of ``things(...)``, the spaces of ``spaces(...)``, the players of ``players`` and ``all_players`` and,
     for a built-in that takes a collection (``collection``: a zone is its things), the things of a zone
-    named as such."""
+    named as such; the zones of a list written out of zone names (``[boat1, boat2]``)."""
     env = gen.env
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in env.functions:
         return {"things": "_TR", "spaces": "_ZR"}.get(node.func.id)
-    if not isinstance(node, ast.Name) or node.id in gen.lexical or node.id in gen.scope or node.id in env.globals \
-            or node.id in env.constants:
+    if isinstance(node, ast.ListLit):
+        return "_ZR" if node.items and all(_zone_name(gen, item) for item in node.items) else None
+    if not _builtin_name(gen, node):
         return None   # a name the rules gave a value: anything
     if node.id in ("players", "all_players"):
         return "_PR"
-    return "_TR" if collection and node.id in env.zones and node.id not in BUILTIN_VALUES else None
+    return "_TR" if collection and _zone_name(gen, node) else None
+
+
+def proven_list(gen, node) -> bool:
+    """Whether the source ``node`` is a Python list whatever happens: a list written out, a comprehension,
+    ``players`` and ``all_players``, a ``filter`` written out as a comprehension (``collection_of`` would
+    return it as it is, charging its length: ``budget.each`` does that alone)."""
+    if isinstance(node, (ast.ListLit, ast.Comprehension)):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "filter" \
+            and node.func.id not in gen.env.functions and len(node.args) == 2 \
+            and isinstance(node.args[1], ast.Lambda) and not node.kwargs:
+        return True
+    return _builtin_name(gen, node) and node.id in ("players", "all_players")
+
+
+def _builtin_name(gen, node) -> bool:
+    """Whether ``node`` is a bare name no rule gave a value (a local, a variable, a constant)."""
+    env = gen.env
+    return isinstance(node, ast.Name) and node.id not in gen.lexical and node.id not in gen.scope \
+        and node.id not in env.globals and node.id not in env.constants
+
+
+def _zone_name(gen, node) -> bool:
+    """Whether ``node`` names a zone (read as ``g.table.zones[name]``)."""
+    return _builtin_name(gen, node) and node.id in gen.env.zones and node.id not in BUILTIN_VALUES
 
 
 def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
@@ -196,7 +222,10 @@ def _zone(gen, layout, name, key, x, fallback):
         return _zone_prop(gen, x, key, printed)
     if name in ZONE_BUILTINS:
         if name in ZONE_FIELD and name not in layout.zone_attrs:
-            return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
+            form = ZONE_FIELD[name]   # the containers asked for only where the read uses them (held: see container)
+            zones = gen.container("g.state.zones") if "{zones}" in form else ""
+            things = gen.container("g.table.things") if "{things}" in form else ""
+            return form.format(x=x, len=gen.bind(len), zones=zones, things=things)
         return None
     if name in layout.zone_attrs:
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
