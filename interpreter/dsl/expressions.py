@@ -28,7 +28,7 @@ from .assignments import assignment
 from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
 from .inline_calls import inlined_call
 from .literal_ids import check_ids, literal_thing
-from .membership import compare_chain, member, things_walked
+from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -407,7 +407,9 @@ class Generator:
         if literal is not None:
             return self.node(n, literal)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            walker = "_each" if proven_list(self, n.args[0]) else self.bind(collection_of)   # a list: no class test
+            # a list: no class test; a walk that changes nothing: a zone's things with no list made of them
+            walker = "_each" if proven_list(self, n.args[0]) else self.bind(
+                items_walked if self._changes_nothing(n.args[1]) else collection_of)
             source = self.walked(n.args[0], walker, sn.loc(n))
             return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
                                                      proven_class(self, n.args[0], collection=True)))

@@ -70,8 +70,9 @@ def thing_of_seat(wanted: str):
 
     def find(g: GameHost, loc, player):
         if player.__class__ is PlayerRef:
-            found = g.table.things.get(ids[player.seat])
-            if found is not None:
-                return found
+            try:   # (costs nothing unless raised: a thing this table lacks)
+                return g.table.things[ids[player.seat]]
+            except KeyError:
+                pass
         return builtin(g, loc, wanted, player)   # no such thing here, or no player: the built-in's error
     return find
