@@ -25,7 +25,7 @@ from ..errors import DslError, did_you_mean
 from ..load.limits import MAX_PLAYERS
 from ..machine.values import PlayerRef
 from . import ast
-from .primitives import PRIMITIVES
+from .primitives import thing
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -58,14 +58,13 @@ def literal_thing(gen, n: ast.Call) -> str | None:
     where = gen.bind(gen.sn.loc(n), "_l")
     if len(n.args) == 1:
         # a thing is never false (no __bool__ nor __len__): the built-in is called only when none is found
-        return f"({gen.container('g.table.things')}.get({wanted!r}) or {gen.bind(PRIMITIVES['thing'].fn)}" \
+        return f"({gen.container('g.table.things')}.get({wanted!r}) or {gen.bind(thing)}" \
                f"(g, {where}, {wanted!r}))"
     return f"{gen.bind(thing_of_seat(wanted))}(g, {where}, {gen.expr(n.args[1])})"
 
 
 def thing_of_seat(wanted: str):
     """``find(g, loc, player)``: ``thing(wanted, player)``, with the id of each seat's copy made once."""
-    builtin = PRIMITIVES["thing"].fn
     ids = tuple(f"{wanted}@{seat}" for seat in range(MAX_PLAYERS))   # a player's seat is below the player count
 
     def find(g: GameHost, loc, player):
@@ -74,5 +73,5 @@ def thing_of_seat(wanted: str):
                 return g.table.things[ids[player.seat]]
             except KeyError:
                 pass
-        return builtin(g, loc, wanted, player)   # no such thing here, or no player: the built-in's error
+        return thing(g, loc, wanted, player)   # no such thing here, or no player: the built-in's error
     return find

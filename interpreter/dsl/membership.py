@@ -60,7 +60,7 @@ def things_walked(g: GameHost, walk, loc, kind=None):
 
 def items_walked(g: GameHost, value, loc):
     """``collection_of(g, value, loc)`` for a comprehension that only walks the items and changes nothing
-    while it does (``filter(s, t -> t.kind == "crowd")``): a zone's things looked up one by one as the
+    while it does (``filter(z, t -> t.face_up)``): a zone's things looked up one by one as the
     walk reaches them, with no list of them made first (nothing can move a thing before the walk ends);
     its length charged as ``collection_of`` charges it; anything else as ``collection_of`` answers it."""
     if value.__class__ is ZoneRef:
