@@ -51,9 +51,8 @@ def test_each_table_finds_its_own_things(tmp_path, players):
     game = Game(rs, players, seed=1)
     things = game.table.things
     for seat in range(players):
-        who = game.table.players[seat]
         assert ev(game, f"thing('pawn', player({seat}))") is things[f"pawn@{seat}"]
-        assert rs.functions["pawn_of"].fast(game, who) is things[f"pawn@{seat}"]
+        assert ev(game, f"pawn_of(player({seat}))") is things[f"pawn@{seat}"]
     assert ev(game, "thing('door')") is things["door"]
 
 
@@ -76,7 +75,7 @@ def test_a_second_argument_that_is_not_a_player_is_the_builtins_error(tmp_path):
         ev(game, "thing('pawn', 2)")
     assert "thing(id, player) needs a player, got number" in info.value.message
     with pytest.raises(GameError) as info:
-        rs.functions["pawn_of"].fast(game, game.table.things["door"])
+        ev(game, "pawn_of(thing('door'))")
     assert "thing(id, player) needs a player, got door" in info.value.message
 
 
