@@ -30,6 +30,7 @@ BOUND = re.compile(r"^_[a-z]\d+$")
 # the attributes it may read: the game's state, the table, an instruction's slots
 ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "var", "run", "loc", "location",
               "set_var", "set_attr", "set_item", "set_thing_prop", "own_props",
+              "props_own",   # a property set in place where the thing's dict is its own (dsl/fast_reads.py)
               "work",   # the work budget, counted inline (dsl/expressions.py: charged)
               # inlined reads (dsl/fast_reads.py): the class test and the fixed places a declared name lives
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",

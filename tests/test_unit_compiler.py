@@ -6,6 +6,7 @@ import yaml
 
 from interpreter import Game, load_ruleset
 from interpreter.errors import DavitError, DslError, Findings, GameError, did_you_mean
+from interpreter.machine import fast_paths, linetable
 
 _serial = itertools.count()
 
@@ -272,6 +273,30 @@ def test_a_function_that_ends_the_game_stops_there(tmp_path):
     assert game.is_over
     assert game.scores == {0: 4}
     assert game.state.vars["after"] == 0
+
+
+def test_a_game_ended_in_a_condition_stops_the_function_after_the_next_statement(tmp_path):
+    # a condition is no statement: the game it ends stops the function after the statement that follows
+    # (as before statements that change nothing went without the test: then no condition may end the game)
+    rs = load_spec(tmp_path, {
+        "variables": {"after": 0},
+        "functions": {"stop": {"do": "end_game()\nreturn true"},
+                      "finale": {"do": "if stop():\n  pass\nafter = 1\nafter = 2\nafter = 3"}},
+        "flow": [{"do": "finale()"}]})
+    game = Game(rs, 1)
+    assert game.is_over and game.state.vars["after"] == 1
+
+
+def test_statements_that_change_nothing_need_no_test_for_the_end(tmp_path):
+    rs = load_spec(tmp_path, {
+        "variables": {"after": 0},
+        "functions": {"finale": {"do": "after = 1\nafter = after + 1\nend_game()\nafter = 10\nafter = 20"}},
+        "flow": [{"do": "finale()"}]})
+    game = Game(rs, 1)
+    assert game.is_over and game.state.vars["after"] == 2
+    if fast_paths.on():   # the function as one Python function: the end is tested after end_game() alone
+        source = linetable.SOURCES[rs.functions["finale"].fast.__davit_file__]
+        assert source.count("is not was_over") == 1
 
 
 def test_a_function_that_changes_the_game_keeps_its_errors_located(tmp_path):

@@ -57,7 +57,7 @@ def assignment(gen, s: ast.Assign) -> list[str]:
             old = f"{gen.bind(attributes.reader(attr), '_r')}(g, {gen.expr(target.obj)}, {where})"
             value = gen.arith(s.op, old, value, target, s.value, s)
         # a declared thing property or player variable and nothing else: set without set_attr's search
-        written = declared_write(env, gen.expr(target.obj), attr, s.value if op is None else None, value, where)
+        written = declared_write(gen, gen.expr(target.obj), attr, s.value if op is None else None, value, where)
         if written is not None:
             return written
         return [f"g.set_attr({gen.expr(target.obj)}, {attr!r}, {value}, {where})"]

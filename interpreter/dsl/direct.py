@@ -13,6 +13,11 @@ A function that changes the game may also end it (``end_game()``, or a
 primitive whose effect ends it). The VM stops a function run for its value
 after the statement that ended the game; the plain function does the same,
 testing ``g.state.over`` after each statement that could have changed it.
+Where no condition or loop source of the function can end the game, a
+statement that calls no effect and no function that changes the game (a
+property set to a literal) cannot have ended it either, and is not followed
+by the test. The state's containers are read once, at the function's top
+(:meth:`Generator.container`), as an expression's function reads them.
 
 Loops count their rounds against the ruleset's step limit, so a loop that
 never ends stops with the same kind of error as on the VM. Work is charged
@@ -41,6 +46,9 @@ class Shape(NamedTuple):
     """What every statement of one function's body is generated with."""
     limit: str          # the step limit, as a literal: rounds of its loops past it are a runaway
     stops_at_end: bool  # the function may end the game and must then stop, as on the VM
+    # no condition or loop source can end the game: it ends only within a statement, each of which is
+    # followed by the test, so a statement that can change nothing needs none
+    tests_change_nothing: bool = False
 
 
 def loop_items(g: GameHost, items, loc) -> list:
@@ -58,13 +66,15 @@ def runaway(g: GameHost, max_steps, loc):
 
 def direct_function(gen, body, params: tuple, max_steps: int, changes_game: bool = False):
     """``fast(g, *args)`` running statements ``body`` of a function with ``params``."""
+    gen.hold_containers()   # the state's containers are the same objects for the whole call (Generator.container)
     names = [gen.fresh("_a") for _ in params]
     locals_ = ", ".join(f"{name!r}: {arg}" for name, arg in zip(params, names))
     # a call is work: a function that calls itself twice stops within the budget
     lines = [*budget.charged(CALL_WORK, "_loc"), "L = {" + locals_ + "}", "n = 0"]
     if changes_game:
         lines.append("was_over = g.state.over")
-    _block(gen, body, lines, 0, Shape(gen.literal(max_steps), changes_game))
+    quiet = changes_game and all(gen._changes_nothing(test) for test in _tests(body))
+    _block(gen, body, lines, 0, Shape(gen.literal(max_steps), changes_game, quiet))
     lines.append("return None")
     return gen.function(lines, gen.sn.loc((1, 1)), ", ".join(["g", *names]))
 
@@ -83,10 +93,10 @@ def _statement(gen, s, out, depth, shape):
         out.append(pad + "pass")
     elif isinstance(s, ast.ExprStmt):
         out.append(pad + gen.expr(s.expr))
-        _stop_if_ended(out, pad, shape)
+        _stop_if_ended(gen, s, out, pad, shape)
     elif isinstance(s, ast.Assign):
         out.extend(pad + line for line in gen.assignment(s))
-        _stop_if_ended(out, pad, shape)
+        _stop_if_ended(gen, s, out, pad, shape)
     elif isinstance(s, ast.If):
         keyword = "if"
         for cond, branch in s.branches:
@@ -102,12 +112,12 @@ def _statement(gen, s, out, depth, shape):
         out.append(f"{pad}for {item} in {gen.bind(loop_items)}(g, {gen.expr(s.source)}, {where}):")
         _count_round(gen, s, out, depth + 1, shape)
         out.append(f"{pad}{INDENT}L[{s.var!r}] = {item}")
-        _block(gen, s.body, out, depth + 1, shape)
+        _loop_body(gen, s.body, out, depth + 1, shape)
     elif isinstance(s, ast.While):
         out.append(f"{pad}while {gen.expr(s.cond)}:")
         out.extend(f"{pad}{INDENT}{line}" for line in budget.charged(1, gen.bind(gen.sn.loc(s), "_l")))
         _count_round(gen, s, out, depth + 1, shape)
-        _block(gen, s.body, out, depth + 1, shape)
+        _loop_body(gen, s.body, out, depth + 1, shape)
     elif isinstance(s, ast.Break):
         out.append(pad + "break")
     elif isinstance(s, ast.Continue):
@@ -118,9 +128,34 @@ def _statement(gen, s, out, depth, shape):
         raise gen.c._error(f"unsupported statement {type(s).__name__}", gen.sn, s)
 
 
-def _stop_if_ended(out, pad, shape):
-    # where the VM tests for the end of the game: after each statement of its own (a Do)
-    if shape.stops_at_end:
+def _loop_body(gen, stmts, out, depth, shape):
+    gen.looping += 1   # what it reads, it reads once per round: worth holding (Generator.container)
+    try:
+        _block(gen, stmts, out, depth, shape)
+    finally:
+        gen.looping -= 1
+
+
+def _tests(stmts):
+    """The conditions and loop sources of statements ``stmts``, at any depth."""
+    for s in stmts:
+        if isinstance(s, ast.If):
+            for cond, branch in s.branches:
+                yield cond
+                yield from _tests(branch)
+            yield from _tests(s.orelse)
+        elif isinstance(s, ast.For):
+            yield s.source
+            yield from _tests(s.body)
+        elif isinstance(s, ast.While):
+            yield s.cond
+            yield from _tests(s.body)
+
+
+def _stop_if_ended(gen, s, out, pad, shape):
+    # where the VM tests for the end of the game: after each statement of its own (a Do); one that calls
+    # no effect nor any function that changes the game cannot end it, and nothing before it has (see Shape)
+    if shape.stops_at_end and not (shape.tests_change_nothing and gen._changes_nothing(s)):
         out.append(f"{pad}if g.state.over is not was_over:")
         out.append(f"{pad}{INDENT}return None")
 

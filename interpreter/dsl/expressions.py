@@ -25,9 +25,10 @@ from ..machine import budget, execute, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
-from .fast_reads import bare_read, kept_read, proven_class, reader_for, receiver_reader
+from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
 from .inline_calls import inlined_call
-from .membership import compare_chain, member, things_walked
+from .literal_ids import check_ids, literal_thing
+from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ class Generator:
             return self.node(n, f"L[{name!r}]", local=name)
         self.env.used_names.add(name)
         if name in self.env.globals:
-            return self.node(n, f"g.state.vars[{name!r}]")
+            return self.node(n, f"{self.container('g.state.vars')}[{name!r}]")
         if name in self.env.constants:
             return self.node(n, f"g.table.constants[{name!r}]")
         if name in BUILTIN_VALUES:   # num_players is fixed for the table: read, not called
@@ -401,9 +402,15 @@ class Generator:
                 raise c._error(f"{name}() has no argument named '{key}'", sn, n, did_you_mean(key, prim.kwargs),
                                code="arity")
             keywords[key] = next(k for k in prim.kwargs if k == key and k.isidentifier())  # the registry's own name
-        self._check_ids(n, name)
+        check_ids(self, n, name)
+        literal = literal_thing(self, n) if name == "thing" else None   # thing("pawn", p): no id text built
+        if literal is not None:
+            return self.node(n, literal)
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
-            source = self.walked(n.args[0], self.bind(collection_of), sn.loc(n))
+            # a list: no class test; a walk that changes nothing: a zone's things with no list made of them
+            walker = "_each" if proven_list(self, n.args[0]) else self.bind(
+                items_walked if self._changes_nothing(n.args[1]) else collection_of)
+            source = self.walked(n.args[0], walker, sn.loc(n))
             return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
                                                      proven_class(self, n.args[0], collection=True)))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
@@ -471,22 +478,6 @@ class Generator:
         bound = self.bind(info.caller, "_f")
         self.call_sites.append((bound, info))
         return "".join([bound, "(g", *(", " + self.expr(a) for a in n.args), ")"])
-
-    def _check_ids(self, n, name):
-        """``thing("x")``, ``zone("x")``: a literal id must exist."""
-        if name in ("thing", "zone", "space") and n.args and isinstance(n.args[0], ast.Const) \
-                and isinstance(n.args[0].value, str) and not (name == "zone" and len(n.args) > 1):
-            known = self.env.thing_ids if name == "thing" else self.env.zone_ids
-            wanted = n.args[0].value
-            if name == "thing" and len(n.args) > 1:   # thing("pawn", p): a per-player thing (pawn@0, pawn@1, ...)
-                mine = {tid.rpartition("@")[0] for tid in known if tid.endswith("@0")}
-                if known and wanted not in mine:
-                    raise DslError(f"no per-player thing has the id '{wanted}'", self.sn.loc(n.args[0]),
-                                   did_you_mean(wanted, mine), code="unknown-reference")
-                return
-            if known and wanted not in known:
-                raise DslError(f"no {'thing' if name == 'thing' else 'zone or space'} has the id '{wanted}'",
-                               self.sn.loc(n.args[0]), did_you_mean(wanted, known), code="unknown-reference")
 
     # -- assignments ------------------------------------------------------------
 

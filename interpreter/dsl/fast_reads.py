@@ -50,10 +50,10 @@ PLAYER_SEAT = "{x}.seat"
 # what a zone answers itself, where no declared property or printed attribute of any zone takes the name
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
 # properties by the engine, so it is never written out here
-ZONE_FIELD = {"count": "{len}(g.state.zones[{x}.id])", "empty": "not g.state.zones[{x}.id]",
+ZONE_FIELD = {"count": "{len}({zones}[{x}.id])", "empty": "not {zones}[{x}.id]",
               "id": "{x}.id", "name": "{x}.name",
-              "full": "({x}.defn.capacity is not None and {len}(g.state.zones[{x}.id]) >= {x}.defn.capacity)",
-              "top": "(g.table.things[g.state.zones[{x}.id][0]] if g.state.zones[{x}.id] else None)"}
+              "full": "({x}.defn.capacity is not None and {len}({zones}[{x}.id]) >= {x}.defn.capacity)",
+              "top": "({things}[{zones}[{x}.id][0]] if {zones}[{x}.id] else None)"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -89,16 +89,42 @@ def proven_class(gen, node, collection: bool):
     """The class every item of the source ``node`` has, where the source proves it, else None: the things
     of ``things(...)``, the spaces of ``spaces(...)``, the players of ``players`` and ``all_players`` and,
     for a built-in that takes a collection (``collection``: a zone is its things), the things of a zone
-    named as such."""
+    named as such; the zones of a list written out of zone names (``[boat1, boat2]``)."""
     env = gen.env
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in env.functions:
         return {"things": "_TR", "spaces": "_ZR"}.get(node.func.id)
-    if not isinstance(node, ast.Name) or node.id in gen.lexical or node.id in gen.scope or node.id in env.globals \
-            or node.id in env.constants:
+    if isinstance(node, ast.ListLit):
+        return "_ZR" if node.items and all(_zone_name(gen, item) for item in node.items) else None
+    if not _builtin_name(gen, node):
         return None   # a name the rules gave a value: anything
     if node.id in ("players", "all_players"):
         return "_PR"
-    return "_TR" if collection and node.id in env.zones and node.id not in BUILTIN_VALUES else None
+    return "_TR" if collection and _zone_name(gen, node) else None
+
+
+def proven_list(gen, node) -> bool:
+    """Whether the source ``node`` is a Python list whatever happens: a list written out, a comprehension,
+    ``players`` and ``all_players``, a ``filter`` written out as a comprehension (``collection_of`` would
+    return it as it is, charging its length: ``budget.each`` does that alone)."""
+    if isinstance(node, (ast.ListLit, ast.Comprehension)):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "filter" \
+            and node.func.id not in gen.env.functions and len(node.args) == 2 \
+            and isinstance(node.args[1], ast.Lambda) and not node.kwargs:
+        return True
+    return _builtin_name(gen, node) and node.id in ("players", "all_players")
+
+
+def _builtin_name(gen, node) -> bool:
+    """Whether ``node`` is a bare name no rule gave a value (a local, a variable, a constant)."""
+    env = gen.env
+    return isinstance(node, ast.Name) and node.id not in gen.lexical and node.id not in gen.scope \
+        and node.id not in env.globals and node.id not in env.constants
+
+
+def _zone_name(gen, node) -> bool:
+    """Whether ``node`` names a zone (read as ``g.table.zones[name]``)."""
+    return _builtin_name(gen, node) and node.id in gen.env.zones and node.id not in BUILTIN_VALUES
 
 
 def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
@@ -196,7 +222,10 @@ def _zone(gen, layout, name, key, x, fallback):
         return _zone_prop(gen, x, key, printed)
     if name in ZONE_BUILTINS:
         if name in ZONE_FIELD and name not in layout.zone_attrs:
-            return ZONE_FIELD[name].format(x=x, len=gen.bind(len))
+            form = ZONE_FIELD[name]   # the containers asked for only where the read uses them (held: see container)
+            zones = gen.container("g.state.zones") if "{zones}" in form else ""
+            things = gen.container("g.table.things") if "{things}" in form else ""
+            return form.format(x=x, len=gen.bind(len), zones=zones, things=things)
         return None
     if name in layout.zone_attrs:
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
@@ -220,7 +249,7 @@ def _player(gen, layout, name, key, x):
     return None
 
 
-def declared_write(env, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
+def declared_write(gen, obj: str, name: str, value_node, value: str, where: str) -> list[str] | None:
     """Lines setting ``<obj>.<name>`` to ``value`` (sources) where the declarations leave ``name`` one place
     to live, or None for ``set_attr``. ``value_node`` is the value's syntax tree (None: ``+=`` and kin).
 
@@ -229,7 +258,7 @@ def declared_write(env, obj: str, name: str, value_node, value: str, where: str)
     thing while nobody follows which zones change (``changed``). A player variable set to a flag, none or
     the empty text (no bounds apply to those) is set in place on a player when nobody keeps the log
     (``set_attr`` logs the change). Any other object, and anything else, goes through ``set_attr``."""
-    layout = env.layout
+    env, layout = gen.env, gen.env.layout
     if layout is None:
         return None
     literal = value_node.value if isinstance(value_node, ast.Const) else _NOT_LITERAL
@@ -238,13 +267,15 @@ def declared_write(env, obj: str, name: str, value_node, value: str, where: str)
     if name in layout.thing_props and name not in env.player_attrs and name not in env.zone_props:
         if not (flag or kind is float or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
             return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
-        # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed)
+        # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed); the
+        # thing's own dict at once where no clone shares it (State.own_props written out: no call then)
         return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
-                f"    g.state.own_props(_t.id)[{name!r}] = {value}",
+                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in g.state.props_own "
+                f"else g.state.own_props(_t.id))[{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
         return ["_t = " + obj, "if _t.__class__ is _PR and not g.record:",
-                f"    g.state.pvars[_t.seat][{name!r}] = {value}",
+                f"    {gen.container('g.state.pvars')}[_t.seat][{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     return None
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..load.limits import MAX_WORK
 from ..machine import budget
 from ..machine.values import ThingRef, ZoneRef
+from .primitives import collection_of
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -55,3 +56,17 @@ def things_walked(g: GameHost, walk, loc, kind=None):
     if g.work > MAX_WORK:
         raise budget.over_budget(walk)
     return found
+
+
+def items_walked(g: GameHost, value, loc):
+    """``collection_of(g, value, loc)`` for a comprehension that only walks the items and changes nothing
+    while it does (``filter(z, t -> t.face_up)``): a zone's things looked up one by one as the
+    walk reaches them, with no list of them made first (nothing can move a thing before the walk ends);
+    its length charged as ``collection_of`` charges it; anything else as ``collection_of`` answers it."""
+    if value.__class__ is ZoneRef:
+        ids = g.state.zones[value.id]
+        g.work += len(ids)
+        if g.work > MAX_WORK:
+            raise budget.over_budget(loc)
+        return map(g.table.things.__getitem__, ids) if ids else ()
+    return collection_of(g, value, loc)

@@ -37,6 +37,7 @@ TABLE_ONLY_PRIMITIVES = frozenset({"abs", "text", "space", "zone", "thing", "pla
 TABLE_ONLY_VALUES = frozenset({"num_players", "all_players"})
 ORDERING = frozenset({"==", "!=", "<", "<=", ">", ">="})
 KEPT_ARGUMENTS = frozenset({str, int, PlayerRef, ThingRef, ZoneRef})
+KEPT_AT_ANY_SIZE = KEPT_ARGUMENTS - {str}   # a text only when short (MAX_KEPT_TEXT)
 KEPT_ANSWERS = frozenset({str, int, float, bool, type(None), PlayerRef, ThingRef, ZoneRef})
 # built-in attributes fixed for ever, of whatever object answers them (runtime.py's *_builtin)
 FIXED_BUILTINS = frozenset({"id", "kind", "name", "owner", "seat"})
@@ -111,7 +112,7 @@ def kept_if_fixed(fast, name: str, env):
     """``fast``, the compiled ``value:`` function ``name``, keeping its answers if it reads only its arguments
     and working one out costs more than looking it up."""
     if depends_on_arguments_alone(name, env) and worth_keeping(env.functions[name].body[0].value):
-        return remembered(fast)
+        return remembered(fast, len(env.functions[name].params))
     return fast
 
 
@@ -126,20 +127,64 @@ def worth_keeping(expression) -> bool:
     return work >= 2
 
 
-def remembered(fast):
-    """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it."""
+def remembered(fast, arity: int = -1):
+    """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it; for
+    one, two or three arguments (``arity``, the commonest) a function that takes exactly that many, so that
+    no tuple of arguments is built and walked. An answer is kept under ``(call, *args)``."""
     def call(g: GameHost, *args):
         for arg in args:
             if arg.__class__ not in KEPT_ARGUMENTS or (arg.__class__ is str and len(arg) > MAX_KEPT_TEXT):
                 return fast(g, *args)
         kept = g.table.kept_answers
-        key = (call, args)
+        key = (call, *args)
         answer = kept.get(key, kept)
         if answer is kept:
-            answer = fast(g, *args)
-            if answer.__class__ in KEPT_ANSWERS and len(kept) < MAX_KEPT \
-                    and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
-                kept[key] = answer
+            answer = _kept(kept, key, fast(g, *args))
         return answer
-    call.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
-    return call
+
+    # the same test and lookup written out per argument: a text is kept only when short
+    def call1(g: GameHost, a):
+        if a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT):
+            return fast(g, a)
+        kept = g.table.kept_answers
+        key = (call1, a)
+        answer = kept.get(key, kept)
+        if answer is kept:
+            answer = _kept(kept, key, fast(g, a))
+        return answer
+
+    def call2(g: GameHost, a, b):
+        if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
+                or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)):
+            return fast(g, a, b)
+        kept = g.table.kept_answers
+        key = (call2, a, b)
+        answer = kept.get(key, kept)
+        if answer is kept:
+            answer = _kept(kept, key, fast(g, a, b))
+        return answer
+
+    def call3(g: GameHost, a, b, c):
+        if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
+                or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)) \
+                or (c.__class__ not in KEPT_AT_ANY_SIZE and (c.__class__ is not str or len(c) > MAX_KEPT_TEXT)):
+            return fast(g, a, b, c)
+        kept = g.table.kept_answers
+        key = (call3, a, b, c)
+        answer = kept.get(key, kept)
+        if answer is kept:
+            answer = _kept(kept, key, fast(g, a, b, c))
+        return answer
+
+    made = {1: call1, 2: call2, 3: call3}.get(arity, call)
+    made.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
+    return made
+
+
+def _kept(kept: dict, key: tuple, answer):
+    """``answer``, worked out afresh for ``key``, kept if whoever receives it cannot change it and the store
+    has room."""
+    if answer.__class__ in KEPT_ANSWERS and len(kept) < MAX_KEPT \
+            and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
+        kept[key] = answer
+    return answer

@@ -34,6 +34,7 @@ class HostState(Protocol):
     zones: dict[str, list[str]]
     where: dict[str, str]
     props: dict[str, dict]
+    props_own: set               # things whose props dict no clone shares: changed in place (own_props)
     zprops: dict[str, dict]
     stack: list[list]
     pending: dict | None
