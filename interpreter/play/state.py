@@ -116,17 +116,19 @@ class State:
 
     def move_props(self, mapping: dict) -> None:
         """Give thing ``mapping[old]`` the property dict of ``old``; whether it is owned or deep moves with it."""
-        moved = {old: self.props[old] for old in mapping}
-        replaced = set(mapping.values())
-        own = {new for old, new in mapping.items() if old in self.props_own}
+        # (a search's samples move most of their hidden things: each step is one call, not a loop)
+        props = self.props
+        moved = list(map(props.__getitem__, mapping))
+        replaced = mapping.values()
+        target = mapping.__getitem__
+        own = set(map(target, self.props_own.intersection(mapping)))
         self.props_own.difference_update(replaced)
         self.props_own |= own
         if self.props_deep is not None:
-            deep = {new for old, new in mapping.items() if old in self.props_deep}
+            deep = set(map(target, self.props_deep.intersection(mapping)))
             self.props_deep.difference_update(replaced)
             self.props_deep |= deep
-        for old, new in mapping.items():
-            self.props[new] = moved[old]
+        props.update(zip(replaced, moved))
         held = self.held
         if held:   # the sizes kept by (thing, property) move with the properties; the total stays
             keys = [key for key in held if key.__class__ is tuple and len(key) == 2 and key[0] in mapping]
