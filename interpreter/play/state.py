@@ -121,13 +121,11 @@ class State:
         moved = list(map(props.__getitem__, mapping))
         replaced = mapping.values()
         target = mapping.__getitem__
-        own = set(map(target, self.props_own.intersection(mapping)))
-        self.props_own.difference_update(replaced)
-        self.props_own |= own
-        if self.props_deep is not None:
-            deep = set(map(target, self.props_deep.intersection(mapping)))
-            self.props_deep.difference_update(replaced)
-            self.props_deep |= deep
+        for marked in (self.props_own, self.props_deep):   # an empty set (often, in a sample) stays empty
+            if marked:
+                moving = set(map(target, marked.intersection(mapping)))
+                marked.difference_update(replaced)
+                marked |= moving
         props.update(zip(replaced, moved))
         held = self.held
         if held:   # the sizes kept by (thing, property) move with the properties; the total stays
