@@ -85,17 +85,19 @@ class DealPlan:
 
     ``groups``: per group of hidden things of one look (two or more, in a fixed order), its slots, its
     ids sorted, the shuffle's steps (index, bound, bits), the indexes of its slots in a zone with an
-    admission rule, the ids in slot order, each slot's zone, and the slots as runs (zone, first index,
-    end index, first slot) of neighbouring places in one zone, written with one slice each. ``sites``: the
+    admission rule, the slots as runs (zone, first index, end index, first slot) of neighbouring
+    places in one zone, written with one slice each, and each slot's zone. ``olds``: every group's ids in
+    slot order, one group after the other. ``sites``: the
     state's slots (variables, counters, the rules' locals, the pending decision) whose value holds a
     reference to one of those things, the only ones a deal can change. ``forget``: the counters of other
     seats the seat may not see, (seat, name, declared initial value). All depend on the position and the
     seat only, never on which hidden thing is where.
     """
-    __slots__ = ("forget", "groups", "sites")
+    __slots__ = ("forget", "groups", "olds", "sites")
 
     def __init__(self, groups: list, sites: list, forget: list):
         self.groups = groups
+        self.olds = [tid for group in groups for _, _, tid in group[0]]
         self.sites = sites
         self.forget = forget
 
@@ -110,9 +112,8 @@ def deal_plan(game, seat: int) -> DealPlan:
         if len(slots) >= 2:
             steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(slots) - 1, 0, -1)]
             gated = [i for i, (zid, _, _) in enumerate(slots) if game.table.zones[zid].defn.admit is not None]
-            olds = [tid for _, _, tid in slots]
             homes = [zid for zid, _, _ in slots]
-            plan.append((slots, sorted(olds), steps, gated, olds, homes, _runs(slots)))
+            plan.append((slots, sorted(tid for _, _, tid in slots), steps, gated, _runs(slots), homes))
     dealt = {tid for _, ordered, *_ in plan for tid in ordered}
     forget = [(other, name, spec.initial) for other in range(len(game.state.pvars))
               for name, spec in game.ruleset.player_vars.items()
@@ -141,10 +142,10 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
     sample.record = False
     sample.log = []   # it holds events the seat may not read
     st = sample.state
-    mapping: dict[str, str] = {}
-    zones, where = st.zones, st.where
+    news: list[str] = []   # the thing dealt to each slot of plan.olds
     getrandbits = rand.getrandbits
-    for slots, ordered, steps, gated, olds, homes, runs in plan.groups:
+    zones, where = st.zones, st.where
+    for slots, ordered, steps, gated, runs, homes in plan.groups:
         ids = ordered[:]
         # random.Random.shuffle, step for step (the same draws from the same stream), without its calls
         for i, n, k in steps:
@@ -154,13 +155,19 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
             ids[i], ids[j] = ids[j], ids[i]
         if gated:
             _admit(sample, slots, ids, gated)
-        # each slot takes its new thing (one that keeps its own writes the same value again)
+        # each slot takes its new thing (one that stays writes itself again); where too, before the next
+        # group's admission rules may read it
         for zid, lo, end, at in runs:
             zones[zid][lo:end] = ids[at:at + end - lo]
         where.update(zip(ids, homes))
-        mapping.update(compress(zip(olds, ids), map(ne, olds, ids)))   # the things that moved, in slot order
-    if mapping:
-        _relabel(sample, mapping, plan.sites)
+        news += ids
+    if news:
+        olds = plan.olds
+        st.deal_props(olds, news)   # each slot keeps its properties: they go to the thing dealt there
+        if plan.sites:
+            mapping = dict(compress(zip(olds, news), map(ne, olds, news)))   # the things that moved
+            if mapping:
+                _relabel(sample, mapping, plan.sites)
     _forget_hidden_counters(st, plan.forget)
     st.rng = rand.getrandbits(63)
     st.pins = {}
@@ -226,11 +233,10 @@ def _refers_to(value, ids: set) -> bool:
 
 
 def _relabel(sample, mapping: dict, sites: list) -> None:
-    """Thing ``mapping[old]`` now lies where ``old`` did (the zones say so already): it takes over the
-    slot's properties and every reference to ``old`` in the state (in ``sites``, the only slots that
-    hold one: the clone's own dicts, State.clone copied them and the lists and dicts inside)."""
+    """Thing ``mapping[old]`` now lies where ``old`` did (the zones and the properties say so already): it
+    takes over every reference to ``old`` in the state (in ``sites``, the only slots that hold one: the
+    clone's own dicts, State.clone copied them and the lists and dicts inside)."""
     st, things = sample.state, sample.table.things
-    st.move_props(mapping)
     for where, key in sites:
         if where == "vars":
             table = st.vars
