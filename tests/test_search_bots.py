@@ -328,9 +328,11 @@ def test_the_tree_tries_the_favoured_action_first(tmp_path):
     for seed in range(20):
         bot = ISMCTSAgent(seed, iterations=1)
         (root,) = bot._trees(game, 0, 2)
-        (key,) = root.children
+        (number,) = root.children
+        key = list(bot.ids)[number]   # the tree is keyed by the search's numbers for the action keys
+        assert bot.ids[key] == number and key[1] == "open"
         firsts.append(dict(key[2])["box"].id)
-        assert isinstance(root.children[key], Node) and set(root.bias.values()) == {0.0, 1.0}
+        assert isinstance(root.children[number], Node) and set(root.bias.values()) == {0.0, 1.0}
     assert firsts.count("left") >= 17     # drawn 1.05 : 0.05 for the one the prior favours
 
 
@@ -338,8 +340,10 @@ def test_puct_lets_the_priors_keep_the_tree_off_a_disfavoured_action(tmp_path):
     def tried(heuristics):
         rs = build(tmp_path, dict(BOXES, heuristics=heuristics), max_players=2)
         game = Game(rs, 2, seed=0)
-        (root,) = ISMCTSAgent(3, iterations=30)._trees(game, 0, 2)
-        return {dict(key[2])["box"].id for key in root.children}
+        bot = ISMCTSAgent(3, iterations=30)
+        (root,) = bot._trees(game, 0, 2)
+        keys = list(bot.ids)
+        return {dict(keys[number][2])["box"].id for number in root.children}
     priors = {"open": "1 if box == left else 0"}
     assert tried({"priors": priors}) == {"left", "right"}          # the fading bias tries every action
     assert tried({"priors": priors, "puct": 1}) == {"left"}        # PUCT spends the budget on the favoured one

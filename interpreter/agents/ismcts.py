@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from itertools import repeat
 
 from ..errors import GameError
 from ..play.determinize import deal_plan, determinize
@@ -54,9 +55,10 @@ class Node:
         self.mover = mover          # the seat whose action led here
         self.visits = 0
         self.total = [0.0] * seats
-        self.children: dict = {}    # action key -> Node
-        self.avail: dict = {}       # action key -> how often it was legal when this node was passed
-        self.bias: dict = {}        # action key -> the ruleset's prior for it, relative to the best (0..1)
+        # keyed by the search's number for an action key (SearchAgent.key_ids)
+        self.children: dict = {}    # action -> Node
+        self.avail: dict = {}       # action -> how often it was legal when this node was passed
+        self.bias: dict = {}        # action -> the ruleset's prior for it, relative to the best (0..1)
 
 
 class SearchAgent:
@@ -73,6 +75,7 @@ class SearchAgent:
         self.seconds = seconds
         self.depth = depth
         self.last_iterations = 0
+        self.ids: dict = {}   # action key -> its number in the current search (see key_ids)
         budget = f"{seconds:g}s" if seconds is not None else str(iterations)
         self.name = self.kind if self.default else f"{self.kind}:{budget}"
 
@@ -97,7 +100,8 @@ class SearchAgent:
         for root in self._trees(game, seat, n):
             for key, child in root.children.items():
                 visits[key] = visits.get(key, 0) + child.visits
-        counts = [visits.get(action_key(a), 0) for a in actions]
+        ids = self.ids
+        counts = [visits.get(ids.get(action_key(a)), 0) for a in actions]
         best = max(counts)
         if best == 0:
             return actions[self.random.randrange(len(actions))]
@@ -109,6 +113,7 @@ class SearchAgent:
         deadline = time.perf_counter() + seconds if seconds is not None else None
         self._deadline = deadline
         self._baseline = None
+        self.ids = {}
         if self.resample:
             root = Node(None, n)
             done = 0
@@ -147,6 +152,18 @@ class SearchAgent:
 
     # -- one iteration -----------------------------------------------------------------
 
+    def key_ids(self, legal) -> list[int]:
+        """Each action's key (:func:`action_key`) as its number in this search: the first key met is 0, the
+        next new one 1, and so on (``list(self.ids)`` lists the keys by number). The tree's dicts are keyed by
+        these numbers, so a step hashes each key once, not a tuple of references (each a Python ``__hash__``)
+        at every lookup; equal keys get one number, as they were one dict key before."""
+        ids = self.ids
+        number = ids.setdefault
+        try:
+            return [number((a.player, a.name, a.args), len(ids)) for a in legal]
+        except TypeError:   # arguments that hold a list: keyed by their text (action_key)
+            return [number(action_key(a), len(ids)) for a in legal]
+
     def _iterate(self, root, sample, seat, n) -> None:
         path = [root]
         node = root
@@ -157,7 +174,7 @@ class SearchAgent:
                 prefer = None
                 if mover is None:
                     break
-                keys = action_keys(legal)
+                keys = self.key_ids(legal)
                 avail, children = node.avail, node.children
                 for k in keys:
                     avail[k] = avail.get(k, 0) + 1
@@ -260,16 +277,6 @@ def action_key(action):
         return (action.player, action.name, repr(action.args))
 
 
-def action_keys(actions) -> list:
-    """``action_key`` of each action: the plain keys at once when every action's arguments are hashable."""
-    keys = [(a.player, a.name, a.args) for a in actions]
-    try:
-        hash(tuple(keys))
-    except TypeError:
-        return [action_key(a) for a in actions]
-    return keys
-
-
 def _puct(node, keys, mover, c) -> int:
     """PUCT (as in AlphaZero): mean reward plus an exploration bonus in proportion to the action's prior.
 
@@ -277,14 +284,16 @@ def _puct(node, keys, mover, c) -> int:
     actions the priors favour and a much less favoured one is tried only once they look no better.
     """
     children, avail, bias = node.children, node.avail, node.bias
-    total = sum(bias.get(k, 1.0) for k in keys) or 1.0
+    priors = list(map(bias.get, keys, repeat(1.0, len(keys))))
+    total = sum(priors) or 1.0
     first = node.total[mover] / node.visits if node.visits else 0.5
     best, best_value = 0, -1.0
+    sqrt = math.sqrt
     for i, k in enumerate(keys):
         child = children.get(k)
         visits = child.visits if child is not None else 0
         q = child.total[mover] / visits if visits else first
-        value = q + c * bias.get(k, 1.0) / total * math.sqrt(avail[k]) / (1 + visits)
+        value = q + c * priors[i] / total * sqrt(avail[k]) / (1 + visits)
         if value > best_value:
             best, best_value = i, value
     return best

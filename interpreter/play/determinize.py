@@ -46,6 +46,8 @@ The function only reads and writes a :class:`State`; it knows no game.
 from __future__ import annotations
 
 import random
+from itertools import compress
+from operator import ne
 
 from ..errors import GameError
 from ..machine.values import ThingRef
@@ -82,17 +84,22 @@ class DealPlan:
     """What :func:`determinize` deals in one position for one seat, worked out once for many samples.
 
     ``groups``: per group of hidden things of one look (two or more, in a fixed order), its slots, its
-    ids sorted, the shuffle's steps (index, bound, bits) and the indexes of its slots in a zone with an
-    admission rule. ``sites``: the state's slots (variables,
-    counters, the rules' locals, the pending decision) whose value holds a reference to one of those
-    things, the only ones a deal can change. Both depend on the position and the seat only, never on
-    which hidden thing is where.
+    ids sorted, the shuffle's steps (index, bound, bits), the indexes of its slots in a zone with an
+    admission rule, the slots as runs (zone, first index, end index, first slot) of neighbouring
+    places in one zone, written with one slice each, and each slot's zone. ``olds``: every group's ids in
+    slot order, one group after the other. ``sites``: the
+    state's slots (variables, counters, the rules' locals, the pending decision) whose value holds a
+    reference to one of those things, the only ones a deal can change. ``forget``: the counters of other
+    seats the seat may not see, (seat, name, declared initial value). All depend on the position and the
+    seat only, never on which hidden thing is where.
     """
-    __slots__ = ("groups", "sites")
+    __slots__ = ("forget", "groups", "olds", "sites")
 
-    def __init__(self, groups: list, sites: list):
+    def __init__(self, groups: list, sites: list, forget: list):
         self.groups = groups
+        self.olds = [tid for group in groups for _, _, tid in group[0]]
         self.sites = sites
+        self.forget = forget
 
 
 def deal_plan(game, seat: int) -> DealPlan:
@@ -105,9 +112,25 @@ def deal_plan(game, seat: int) -> DealPlan:
         if len(slots) >= 2:
             steps = [(i, i + 1, (i + 1).bit_length()) for i in range(len(slots) - 1, 0, -1)]
             gated = [i for i, (zid, _, _) in enumerate(slots) if game.table.zones[zid].defn.admit is not None]
-            plan.append((slots, sorted(tid for _, _, tid in slots), steps, gated))
-    dealt = {tid for _, ordered, _, _ in plan for tid in ordered}
-    return DealPlan(plan, _ref_sites(game.state, dealt) if dealt else [])
+            homes = [zid for zid, _, _ in slots]
+            plan.append((slots, sorted(tid for _, _, tid in slots), steps, gated, _runs(slots), homes))
+    dealt = {tid for _, ordered, *_ in plan for tid in ordered}
+    forget = [(other, name, spec.initial) for other in range(len(game.state.pvars))
+              for name, spec in game.ruleset.player_vars.items()
+              if spec.visibility == "nobody" or (spec.visibility == "owner" and other != seat)]
+    return DealPlan(plan, _ref_sites(game.state, dealt) if dealt else [], forget)
+
+
+def _runs(slots: list) -> list:
+    """``slots`` (zone by zone, in index order) as runs of neighbouring places in one zone:
+    (zone, first index, end index, the run's first slot)."""
+    runs: list = []
+    for at, (zid, index, _) in enumerate(slots):
+        if runs and runs[-1][0] == zid and runs[-1][2] == index:
+            runs[-1][2] = index + 1
+        else:
+            runs.append([zid, index, index + 1, at])
+    return [tuple(run) for run in runs]
 
 
 def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = None):
@@ -119,10 +142,10 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
     sample.record = False
     sample.log = []   # it holds events the seat may not read
     st = sample.state
-    mapping: dict[str, str] = {}
-    zones, where = st.zones, st.where
+    news: list[str] = []   # the thing dealt to each slot of plan.olds
     getrandbits = rand.getrandbits
-    for slots, ordered, steps, gated in plan.groups:
+    zones, where = st.zones, st.where
+    for slots, ordered, steps, gated, runs, homes in plan.groups:
         ids = ordered[:]
         # random.Random.shuffle, step for step (the same draws from the same stream), without its calls
         for i, n, k in steps:
@@ -132,14 +155,20 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
             ids[i], ids[j] = ids[j], ids[i]
         if gated:
             _admit(sample, slots, ids, gated)
-        for (zid, index, old), new in zip(slots, ids):
-            if old != new:
-                mapping[old] = new
-                zones[zid][index] = new
-                where[new] = zid
-    if mapping:
-        _relabel(sample, mapping, plan.sites)
-    _forget_hidden_counters(sample, seat)
+        # each slot takes its new thing (one that stays writes itself again); where too, before the next
+        # group's admission rules may read it
+        for zid, lo, end, at in runs:
+            zones[zid][lo:end] = ids[at:at + end - lo]
+        where.update(zip(ids, homes))
+        news += ids
+    if news:
+        olds = plan.olds
+        st.deal_props(olds, news)   # each slot keeps its properties: they go to the thing dealt there
+        if plan.sites:
+            mapping = dict(compress(zip(olds, news), map(ne, olds, news)))   # the things that moved
+            if mapping:
+                _relabel(sample, mapping, plan.sites)
+    _forget_hidden_counters(st, plan.forget)
     st.rng = rand.getrandbits(63)
     st.pins = {}
     pending = st.pending
@@ -204,11 +233,10 @@ def _refers_to(value, ids: set) -> bool:
 
 
 def _relabel(sample, mapping: dict, sites: list) -> None:
-    """Thing ``mapping[old]`` now lies where ``old`` did (the zones say so already): it takes over the
-    slot's properties and every reference to ``old`` in the state (in ``sites``, the only slots that
-    hold one: the clone's own dicts, State.clone copied them and the lists and dicts inside)."""
+    """Thing ``mapping[old]`` now lies where ``old`` did (the zones and the properties say so already): it
+    takes over every reference to ``old`` in the state (in ``sites``, the only slots that hold one: the
+    clone's own dicts, State.clone copied them and the lists and dicts inside)."""
     st, things = sample.state, sample.table.things
-    st.move_props(mapping)
     for where, key in sites:
         if where == "vars":
             table = st.vars
@@ -237,13 +265,10 @@ def _swap_refs(value, mapping: dict, things: dict):
     return value
 
 
-def _forget_hidden_counters(sample, seat: int) -> None:
-    st = sample.state
-    specs = sample.ruleset.player_vars
-    for other, pvars in enumerate(st.pvars):
-        for name, spec in specs.items():
-            vis = spec.visibility
-            if vis == "nobody" or (vis == "owner" and other != seat):
-                pvars[name] = value = copy_data(spec.initial)
-                if st.held is not None and ((other, name) in st.held or counted(value)):
-                    st.held = None   # the position's size changed: counted afresh at the sample's first decision
+def _forget_hidden_counters(st, forget: list) -> None:
+    """Set the counters in ``forget`` (:class:`DealPlan`) back to their declared initial value."""
+    pvars, held = st.pvars, st.held
+    for other, name, initial in forget:
+        pvars[other][name] = value = copy_data(initial)
+        if held is not None and ((other, name) in held or counted(value)):
+            st.held = held = None   # the position's size changed: counted afresh at the sample's first decision

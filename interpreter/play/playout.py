@@ -67,18 +67,21 @@ def to_move(game, prefer=None):
     pending = state.pending
     if pending is None or state.over:
         return None, []
+    kind = pending["kind"]
+    if kind == "turn":   # one seat, the common case: without the list of deciding seats
+        seat = pending["player"]
+        game.work = 0
+        legal = decisions.offered(game, pending, seat)
+        if pending["pass"]:
+            legal = [*legal, Action(seat, PASS, (), "end turn")]
+        return (seat, legal) if legal else (None, [])
     seats = decisions.deciding(pending)
     if prefer is not None and prefer in seats:
         seats = [prefer] + [s for s in seats if s != prefer]
-    kind = pending["kind"]
     for seat in seats:
         game.work = 0
-        if kind == "choice":
-            legal = decisions.legal_actions(game, seat)
-        else:
-            legal = decisions.offered(game, pending, seat)
-            if kind == "turn" and pending["pass"]:
-                legal = [*legal, Action(seat, PASS, (), "end turn")]
+        # a choice's options, or a simultaneous step's actions: neither has a pass
+        legal = decisions.legal_actions(game, seat) if kind == "choice" else decisions.offered(game, pending, seat)
         if legal:
             return seat, legal
     return None, []

@@ -7,6 +7,9 @@ stream. The static rules live in the compiled :class:`Ruleset`.
 """
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
+
 from ..machine import values
 
 
@@ -116,23 +119,28 @@ class State:
 
     def move_props(self, mapping: dict) -> None:
         """Give thing ``mapping[old]`` the property dict of ``old``; whether it is owned or deep moves with it."""
-        moved = {old: self.props[old] for old in mapping}
-        replaced = set(mapping.values())
-        own = {new for old, new in mapping.items() if old in self.props_own}
-        self.props_own.difference_update(replaced)
-        self.props_own |= own
-        if self.props_deep is not None:
-            deep = {new for old, new in mapping.items() if old in self.props_deep}
-            self.props_deep.difference_update(replaced)
-            self.props_deep |= deep
-        for old, new in mapping.items():
-            self.props[new] = moved[old]
-        held = self.held
-        if held:   # the sizes kept by (thing, property) move with the properties; the total stays
-            keys = [key for key in held if key.__class__ is tuple and len(key) == 2 and key[0] in mapping]
-            sizes = [held.pop(key) for key in keys]
-            for (old, name), size in zip(keys, sizes):
-                held[(mapping[old], name)] = size
+        self.deal_props(list(mapping), list(mapping.values()))
+
+    def deal_props(self, olds: list, news: list) -> None:
+        """:meth:`move_props` of the mapping ``olds[i] -> news[i]``, where a thing may map to itself (a
+        search's sample deals all its hidden things so: the pairs that stay need not be picked out first)."""
+        props = self.props
+        moved = list(map(props.__getitem__, olds))
+        own, deep, held = self.props_own, self.props_deep, self.held
+        if own or deep or held:   # (in a sample mostly all empty: then no mapping is needed)
+            mapping = dict(compress(zip(olds, news), map(ne, olds, news)))
+            target = mapping.__getitem__
+            for marked in (own, deep):
+                if marked:
+                    moving = set(map(target, marked.intersection(mapping)))
+                    marked.difference_update(mapping.values())
+                    marked |= moving
+            if held:   # the sizes kept by (thing, property) move with the properties; the total stays
+                keys = [key for key in held if key.__class__ is tuple and len(key) == 2 and key[0] in mapping]
+                sizes = [held.pop(key) for key in keys]
+                for (old, name), size in zip(keys, sizes):
+                    held[(mapping[old], name)] = size
+        props.update(zip(news, moved))   # a thing that stays takes its own dict again
 
     def clone(self) -> State:
         other = State.__new__(State)
