@@ -15,6 +15,7 @@ from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.dsl import state_free
 from interpreter.load.files import bundled_ids
+from interpreter.machine import fast_paths
 
 SPEC = {
     "constants": {"prefix": {"value": "s"}, "sizes": {"value": {"a": 1, "b": 2}}},
@@ -41,12 +42,16 @@ SPEC = {
     },
 }
 KEPT = {"slot", "size", "label", "shade", "of_kind"}
+# keeping answers is a fast path: with DAVIT_FAST_PATHS=off no function has a fast form to keep them in
+# (tests/test_fast_paths_off.py checks that none has one then; the last test here runs in both modes)
+kept_answers = pytest.mark.skipif(not fast_paths.on(), reason="answers are kept only with the fast paths on")
 
 
 def _kept(rs):
     return {name for name, info in rs.functions.items() if hasattr(info.fast, "__wrapped__")}
 
 
+@kept_answers
 def test_only_functions_of_their_arguments_and_the_table_are_kept(tmp_path):
     # kept: ids built from arguments and constants, printed attributes, the player count, calls of kept
     # functions; not kept: where a thing lies, a game variable, a zone's contents, membership in a zone,
@@ -55,11 +60,13 @@ def test_only_functions_of_their_arguments_and_the_table_are_kept(tmp_path):
     assert _kept(load(tmp_path, SPEC)) == KEPT
 
 
+@kept_answers
 def test_a_name_declared_as_a_property_is_not_fixed(tmp_path):
     spec = dict(SPEC, props={"things": {"colour": "blue"}})   # now colour can change during a game
     assert _kept(load(tmp_path, spec)) == KEPT - {"shade"}
 
 
+@kept_answers
 def test_a_kept_answer_is_the_functions_own_answer(tmp_path):
     rs = load(tmp_path, SPEC)
     game = Game(rs, 2, seed=1)
@@ -74,6 +81,7 @@ def test_a_kept_answer_is_the_functions_own_answer(tmp_path):
     assert len(game.table.kept_answers) == len(calls)
 
 
+@kept_answers
 def test_true_and_one_never_share_an_answer(tmp_path):
     rs = load(tmp_path, SPEC)
     game = Game(rs, 2, seed=1)
@@ -81,6 +89,7 @@ def test_true_and_one_never_share_an_answer(tmp_path):
     assert [label(game, 1), label(game, True), label(game, 1.0), label(game, 1)] == ["#1", "#true", "#1.0", "#1"]
 
 
+@kept_answers
 def test_lists_are_answered_afresh_not_kept(tmp_path):
     rs = load(tmp_path, SPEC)
     game = Game(rs, 2, seed=1)
@@ -90,6 +99,7 @@ def test_lists_are_answered_afresh_not_kept(tmp_path):
     assert cards(game, "card") == game.table.thing_list[:2] and not game.table.kept_answers
 
 
+@kept_answers
 def test_the_kept_answers_stay_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(state_free, "MAX_KEPT", 5)
     rs = load(tmp_path, SPEC)
@@ -99,6 +109,7 @@ def test_the_kept_answers_stay_bounded(tmp_path, monkeypatch):
     assert len(game.table.kept_answers) == 5
 
 
+@kept_answers
 def test_long_texts_are_not_kept(tmp_path):
     # texts may be 100,000 characters long: 65,536 of them kept would be gigabytes
     rs = load(tmp_path, SPEC)
