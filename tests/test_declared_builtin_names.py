@@ -9,8 +9,9 @@ itself (``face_up``, ``known_to``, a space's ``removed``) may only be declared
 with the value the engine starts them at.
 """
 import pytest
+from ruleset_builder import load_text
 
-from interpreter import Game, load_ruleset
+from interpreter import Game
 from interpreter.errors import DavitError
 
 RULES = """\
@@ -44,8 +45,7 @@ flow:
 
 
 def _game(tmp_path, text):
-    (tmp_path / "ruleset.yaml").write_text(text, encoding="utf-8")
-    return Game(load_ruleset(tmp_path), 2, seed=1)
+    return Game(load_text(tmp_path, text), 2, seed=1)
 
 
 def test_the_declared_default_answers_until_a_rule_sets_the_property(tmp_path):

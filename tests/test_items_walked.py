@@ -6,7 +6,9 @@ reaches them; the same answers, the same work charged at the same place, as
 when the list is made first (``collection_of``). Where the lambda may move
 things, the list is made first, so the walk sees the zone as it was.
 """
-from interpreter import Game, load_ruleset
+from ruleset_builder import load_text
+
+from interpreter import Game
 from interpreter.dsl import expressions
 from interpreter.dsl.primitives import collection_of
 
@@ -41,23 +43,21 @@ flow:
 EXPECTED = [3, 0, True, "cube.1", 3, 5, True]
 
 
-def _play(folder):
-    folder.mkdir()
-    (folder / "ruleset.yaml").write_text(WALKS, encoding="utf-8")
-    return Game(load_ruleset(folder), 1, seed=1)
+def _play(tmp_path):
+    return Game(load_text(tmp_path, WALKS), 1, seed=1)
 
 
 def test_a_zone_walked_without_its_list_answers_and_charges_as_with_it(tmp_path, monkeypatch):
-    walked = _play(tmp_path / "walked")
+    walked = _play(tmp_path)
     # every walk made as collection_of makes it: the list of the zone's things first
     monkeypatch.setattr(expressions, "items_walked", lambda g, value, loc: collection_of(g, value, loc))
-    listed = _play(tmp_path / "listed")
+    listed = _play(tmp_path)
     assert walked.state.vars["got"] == listed.state.vars["got"] == EXPECTED
     assert walked.spent == listed.spent > 0
 
 
 def test_a_walk_whose_lambda_moves_things_sees_the_zone_as_it_was(tmp_path):
     # each shift(t) takes a thing out of the pile while the count walks it: all five are still counted
-    game = _play(tmp_path / "moving")
+    game = _play(tmp_path)
     assert game.state.vars["moved"] == 5
     assert game.state.zones["pile"] == [] and len(game.state.zones["other"]) == 5

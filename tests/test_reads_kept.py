@@ -8,8 +8,9 @@ local read before it is set must still be reported at its own place.
 import ast
 
 import pytest
+from ruleset_builder import load_text
 
-from interpreter import Game, load_ruleset
+from interpreter import Game
 from interpreter.errors import GameError
 from interpreter.machine import fast_paths, linetable
 
@@ -77,8 +78,7 @@ flow:
 
 
 def _play(tmp_path, text):
-    (tmp_path / "ruleset.yaml").write_text(text, encoding="utf-8")
-    return Game(load_ruleset(tmp_path), 1, seed=1)
+    return Game(load_text(tmp_path, text), 1, seed=1)
 
 
 def test_locals_and_declared_printed_properties_read_as_the_reader_reads(tmp_path):
