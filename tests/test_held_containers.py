@@ -11,7 +11,9 @@ a text that spells a container stays a text.
 """
 import re
 
-from interpreter import Game, load_ruleset
+from ruleset_builder import load_text
+
+from interpreter import Game
 from interpreter.machine import fast_paths, linetable
 
 RULESET = """\
@@ -53,8 +55,7 @@ flow:
 
 def test_containers_are_read_once_and_a_rule_text_stays_text(tmp_path):
     before = set(linetable.SOURCES)
-    (tmp_path / "ruleset.yaml").write_text(RULESET, encoding="utf-8")
-    game = Game(load_ruleset(tmp_path), 1, seed=1)
+    game = Game(load_text(tmp_path, RULESET), 1, seed=1)
     assert game.state.vars["spelled"] == [2, "g.state.props", 3]
     assert game.state.vars["marked"] == ["blue"]
     assert [a.args for a in game.legal_actions(0)] == [(("t", game.table.things["red"]),)]
@@ -102,8 +103,7 @@ flow:
 
 def test_a_global_read_in_a_loop_and_a_do_blocks_containers_are_held(tmp_path):
     before = set(linetable.SOURCES)
-    (tmp_path / "ruleset.yaml").write_text(GLOBALS_AND_BLOCKS, encoding="utf-8")
-    game = Game(load_ruleset(tmp_path), 1, seed=1)
+    game = Game(load_text(tmp_path, GLOBALS_AND_BLOCKS), 1, seed=1)
     assert (game.state.vars["counted"], game.state.vars["reset"]) == (4, 3)
     if fast_paths.on():
         sources = [s for name, s in linetable.SOURCES.items() if name not in before]
