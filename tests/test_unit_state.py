@@ -69,7 +69,9 @@ def test_clone_is_independent_in_every_part(game):
     twin.where["card.1"] = "box"
     twin.own_props("card.1")["marked"] = False   # props are changed through own_props (copy on write)
     twin.own_zprops("c")["flooded"] = False
-    twin.links[0][2] = "bridge"
+    # a link is made anew, never changed in place (rules/board.py): a clone shares each and has its own list
+    twin.links[0] = ["b", "c", "bridge", True]
+    twin.links.append(["a", "c", "rope", False])
     twin.stack[1][2]["base"] = 6
     twin.stack[0][1] += 1
     twin.pending["options"].pop()

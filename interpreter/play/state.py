@@ -159,7 +159,7 @@ class State:
         self.props_own, other.props_own, other.props_deep = set(deep), set(deep), set(deep)
         other.zprops = _share(self.zprops, deep_zones)
         self.zprops_own, other.zprops_own, other.zprops_deep = set(deep_zones), set(deep_zones), set(deep_zones)
-        other.links = [link[:] for link in self.links]
+        other.links = self.links.copy()   # each link shared: made anew, never changed in place (rules/board.py)
         other.added_arcs = self.added_arcs   # shared: replaced, never changed, when a link is added
         other.board_key = self.board_key     # a tuple: dropped, never changed, when the board changes
         other.stack = [[f[0], f[1], copy_dict(f[2]), f[3]] for f in self.stack]
