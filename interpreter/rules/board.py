@@ -176,10 +176,18 @@ class Board:
         # the board just changed (a game that floods or rewires asks between its changes): answered from
         # the zone properties, without working out the key of a board that may change again at once
         zprops = st.zprops
-        if zprops.get(node, _NO_PROPS).get("removed"):
+        if zprops and zprops.get(node, _NO_PROPS).get("removed"):
             return []
         zones = g.table.zones
-        return [zones[m] for m in self._near_printed(g, node, kind) if not zprops.get(m, _NO_PROPS).get("removed")]
+        # _near_printed, the printed answer looked up here first (a board that changes asks often)
+        found = self._near.get((node, kind)) if kind is None or kind.__class__ is str else None
+        if found is None:
+            found = self._printed(node, kind)
+        if st.links:
+            found = self._with_added(g, node, kind, found)
+        if not zprops:   # nothing removed (nor any zone property set)
+            return [zones[m] for m in found]
+        return [zones[m] for m in found if not zprops.get(m, _NO_PROPS).get("removed")]
 
     def _near_now(self, g: GameHost, node, kind, gone: frozenset) -> tuple:
         """The zones one edge of ``kind`` (any kind: None) from ``node``, but for the ``gone`` spaces."""
@@ -190,8 +198,14 @@ class Board:
 
     def _near_printed(self, g: GameHost, node, kind):
         """The spaces one edge of ``kind`` from ``node``, removed ones too: the printed then the added."""
-        found: Any = self._printed(node, kind)   # a tuple, or a list with the added neighbours
-        added = self._added(g).get(node) if g.state.links else None
+        found = self._printed(node, kind)
+        return self._with_added(g, node, kind, found) if g.state.links else found
+
+    def _with_added(self, g: GameHost, node, kind, printed: tuple):
+        """``printed`` (the printed neighbours of ``node``), then those added links of ``kind`` lead to."""
+        found: Any = printed   # a tuple, or a list with the added neighbours
+        added = g.state.added_arcs
+        added = (added if added is not None else self._added(g)).get(node)
         if added:
             found = list(found)
             for m, k in added:
@@ -312,4 +326,5 @@ class Board:
             added[start] = added.get(start, []) + [(end, kind)]
             if not one_way and end != start:
                 added[end] = added.get(end, []) + [(start, kind)]
-        g.emit({"e": "board", "link": link})
+        if g.record:
+            g.emit({"e": "board", "link": link})
