@@ -56,7 +56,7 @@ def spaces(g: GameHost, loc, predicate=None):
 @primitive()
 def on_board(g: GameHost, loc, where):
     """on_board(z): true if z is a board space still on the board (as ``z in spaces()``, without the list)."""
-    if not isinstance(where, ZoneRef) or where.id not in g.board.graph:
+    if not isinstance(where, ZoneRef) or where.id not in g.board.order:   # (the graph's spaces, a dict)
         return False
     return not g.state.zprops.get(where.id, {}).get("removed")
 

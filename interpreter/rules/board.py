@@ -45,7 +45,9 @@ class Board:
             kinds = [edge.get("kind", "path")]
             self._add_arc(edge["from"], edge["to"], kinds[0], one_way=bool(edge.get("one_way")))
         self._spaces = list(self.graph.nodes)
-        self.order = {n: i for i, n in enumerate(self._spaces)}  # declaration order, for sorting
+        # declaration order, for sorting; also the spaces to look a space up in (a dict: no call, as the
+        # graph's own `in` takes, on the paths that ask at every move)
+        self.order = {n: i for i, n in enumerate(self._spaces)}
         # adjacency: space -> tuple of (neighbour, kind), in declaration order
         self.adjacency = {n: tuple((m, d["kind"]) for m, d in self.graph.adj[n].items()) for n in self.graph.nodes}
         self._kinds = {kind for arcs in self.adjacency.values() for _, kind in arcs}
@@ -313,7 +315,7 @@ class Board:
     def connect(self, g: GameHost, a, b, kind, one_way):
         link = [self.space_id(a), self.space_id(b), str(kind), bool(one_way)]
         for end in link[:2]:
-            if end not in self.graph:
+            if end not in self.order:
                 raise GameError(f"'{end}' is not a board space")
         st = g.state
         g.hold_link(link)   # the position's size (play/position.py)
