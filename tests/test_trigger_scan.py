@@ -15,7 +15,7 @@ from interpreter import Game, load_ruleset
 from interpreter.dsl.compiler import Compiler
 from interpreter.dsl.trigger_scan import Entry, settle_scan
 from interpreter.errors import DavitError
-from interpreter.load.files import bundled_ids
+from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
 from interpreter.load.limits import MAX_WORK
 from interpreter.machine import fast_paths
 from interpreter.play.game import Game as GameClass
@@ -86,6 +86,17 @@ def test_the_scan_answers_what_the_generic_look_answers(rid, comparing):
     if rs.triggers:   # triggers fired at some of those positions, one over items among them
         assert any(comparing.get(t.id, 0) > 0 for t in rs.triggers if t.source is not None), comparing
         assert any(comparing.get(t.id, 0) > 0 for t in rs.triggers if t.source is None), comparing
+
+
+@pytest.mark.slow   # a sweep over every variant (README: the base games stay in the fast tier)
+@pytest.mark.parametrize("rid", bundled_ids())
+def test_and_in_every_variant(rid, comparing):
+    """A variant's build takes its base's compiled snippets (dsl/snippet_memo.py); its scan is its own."""
+    for variant in sorted(variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml")):
+        rs = load_ruleset(rid, variant=variant)
+        assert rs.settle_scan is not None or (not rs.triggers and rs.end_when is None), variant
+        play(rs, rs.max_players, 1, cap=150)
+    assert sum(comparing.values()) > 0 or not variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml")
 
 
 def test_every_bundled_ruleset_with_triggers_or_an_end_is_scanned():
