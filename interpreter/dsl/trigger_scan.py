@@ -57,8 +57,8 @@ class Entry:
 
 def settle_scan(compiler, entries: list, end_when) -> object:
     """``_f(g)`` scanning ``entries`` (:class:`Entry`, in the triggers' order) and then the end condition
-    text ``end_when`` (None: no end test), or None for the generic look."""
-    if not fast_paths.on():
+    text ``end_when`` (None: no end test), or None for the generic look (or when there is nothing to scan)."""
+    if not fast_paths.on() or (not entries and end_when is None):   # (nothing to look at: Game.settle knows)
         return None
     texts = [e.when for e in entries] + [e.source for e in entries if e.source is not None]
     if end_when is not None:

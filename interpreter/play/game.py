@@ -344,7 +344,12 @@ class Game(RuleRuntime):
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
         rs = self.ruleset
         scan = rs.settle_scan   # the same look generated as one function (dsl/trigger_scan.py), or None
-        fired = scan(self) if scan is not None else self.first_to_fire()
+        if scan is not None:
+            fired = scan(self)
+        elif not rs.triggers and rs.end_when is None:   # nothing to look at (most games): no call at all
+            return False
+        else:
+            fired = self.first_to_fire()
         if fired is None:
             return False
         trigger, item = fired
