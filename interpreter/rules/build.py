@@ -442,7 +442,7 @@ class Builder:
         for i, spec in enumerate(triggers):
             loc = _loc(triggers, i, self.root_loc)
             tid = str(spec.get("id", f"trigger{i + 1}"))
-            var, source = None, None
+            var, source, item_type = None, None, None
             local: Collection[str] = set()
             if spec.get("for"):
                 m = re.match(r"^\s*([A-Za-z_]\w*)\s+in\s+(.+)$", str(spec["for"]), re.S)
@@ -458,14 +458,14 @@ class Builder:
                 else:
                     src_text = m.group(2)
                 source = self.compiler.expression(src_text, f"trigger {tid} for")
-                local = {var: element(self.compiler.infer(src_text, "trigger for"))}
+                item_type = element(self.compiler.infer(src_text, "trigger for"))
+                local = {var: item_type}
             when_text = spec.get("when", "true")
             when = self.compiler.expression(when_text, f"trigger {tid} when", local)
             code = self.compiler.block(spec.get("do", "pass"), f"trigger:{tid}", f"trigger {tid}", (), local)
             if when is not None and code is not None and (source is not None or var is None):
                 self.rs.triggers.append(Trigger(tid, when, code.id, var, source, loc))
-                self.scanned.append(Entry(self.rs.triggers[-1], when_text, src_text if var else None,
-                                          local[var] if var else None))
+                self.scanned.append(Entry(self.rs.triggers[-1], when_text, src_text if var else None, item_type))
 
     def _end_and_scoring(self):
         build_ending(self)
