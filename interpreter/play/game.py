@@ -369,8 +369,8 @@ class Game(RuleRuntime):
                 if when(self, {}):
                     return trig, None
                 continue
-            local: dict = {}   # one dict for every item: a condition only reads its locals
             var = trig.var
+            local: dict = {}   # one dict for every item: a condition only reads its locals
             for item in trig.items(self):
                 local[var] = item
                 if when(self, local):
