@@ -39,6 +39,24 @@ def choices(g, items, loc) -> list:
     raise GameError(f"an action parameter's choices must be a list or a zone, got {display(items)}", loc)
 
 
+def snippet_lines(gen, text, what: str, lexical: dict, out: str) -> list[str]:
+    """Lines that set ``out`` to the value of the DSL ``text`` (``what`` it is), which sees only the Python
+    names ``lexical`` (no locals dict), located as its own compiled function locates its errors: a DavitError
+    without a place at the snippet's, any other error at the place of the node that raised it."""
+    node = parse(text, "expr")
+    gen.sn = Snippet(text, what)
+    gen.scope = set(lexical) | gen.c._assigned_names((node,))
+    gen.lexical = dict(lexical)
+    first = len(gen.lines)
+    code = gen.expr(node)
+    if any(local is not None for _, local in gen.lines[first:]):
+        raise DavitError("reads a local the generated code does not hold")   # never happens: all are lexical
+    where = gen.bind(gen.sn.loc(node), "_l")
+    return ["try:", f"    {out} = {code}", "except _DavitError as _e:", "    if _e.location is None:",
+            f"        _e.location = {where}", "    raise", "except _Exception as _e:",
+            f"    raise _located(_e, {where}) from None"]
+
+
 def uncovered(spec) -> str | None:
     """Why the action ``spec`` (its YAML mapping) is not generated, or None when it is."""
     texts = [*(spec.get("choose") or {}).values(), *_conditions(spec)]
@@ -107,19 +125,7 @@ class _Writer:
     def snippet(self, text, what: str, count: int, out: str) -> list[str]:
         """Lines that set ``out`` to the value of ``text``, which sees ``player`` and ``count`` choices, located
         as its own compiled function locates its errors."""
-        gen, compiler = self.gen, self.compiler
-        node = parse(text, "expr")
-        gen.sn = Snippet(text, what)
-        gen.scope = set(self.lexical(count)) | compiler._assigned_names((node,))
-        gen.lexical = self.lexical(count)
-        first = len(gen.lines)
-        code = gen.expr(node)
-        if any(local is not None for _, local in gen.lines[first:]):
-            raise DavitError("reads a local the enumerator does not hold")   # never happens: all are lexical
-        where = gen.bind(gen.sn.loc(node), "_l")
-        return ["try:", f"    {out} = {code}", "except _DavitError as _e:", "    if _e.location is None:",
-                f"        _e.location = {where}", "    raise", "except _Exception as _e:",
-                f"    raise _located(_e, {where}) from None"]
+        return snippet_lines(self.gen, text, what, self.lexical(count), out)
 
     def checked(self) -> bool:
         return bool(self.adef.costs) or self.adef.condition is not None

@@ -26,6 +26,9 @@ checked in both modes (``tests/test_fast_paths_off.py``). Off turns off:
 - each action's legal combinations as one generated loop nest
   (:mod:`interpreter.dsl.enumerators`): every action is listed by the
   generic walk of :mod:`interpreter.play.decisions`;
+- the state triggers and the end condition as one generated scan
+  (:mod:`interpreter.dsl.trigger_scan`): every settle takes the generic
+  look of ``Game.first_to_fire``;
 - the fused playout loop of index-picking bots
   (:mod:`interpreter.play.playout`): every game goes through the public
   ``legal_actions``/``apply``;

@@ -343,24 +343,41 @@ class Game(RuleRuntime):
     def settle(self, stack) -> bool:
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
         rs = self.ruleset
+        scan = rs.settle_scan   # the same look generated as one function (dsl/trigger_scan.py), or None
+        if scan is not None:
+            fired = scan(self)
+        elif not rs.triggers and rs.end_when is None:   # nothing to look at (most games): no call at all
+            return False
+        else:
+            fired = self.first_to_fire()
+        if fired is None:
+            return False
+        trigger, item = fired
+        if trigger is None:
+            self.finish(draw=rs.end_is_draw)
+        else:
+            self._fire(trigger, {} if trigger.source is None else {trigger.var: item}, stack)
+        return True
+
+    def first_to_fire(self):
+        """The generic look: ``(trigger, item)`` of the first state trigger that fires (``item`` None for one not
+        over items), else ``(None, None)`` if the end condition holds, else None."""
+        rs = self.ruleset
         for trig in rs.triggers:
             when = trig.when
             if trig.source is None:
                 if when(self, {}):
-                    self._fire(trig, {}, stack)
-                    return True
+                    return trig, None
                 continue
             var = trig.var
             local: dict = {}   # one dict for every item: a condition only reads its locals
             for item in trig.items(self):
                 local[var] = item
                 if when(self, local):
-                    self._fire(trig, {var: item}, stack)
-                    return True
+                    return trig, item
         if rs.end_when is not None and rs.end_when(self, {}):
-            self.finish(draw=rs.end_is_draw)
-            return True
-        return False
+            return None, None
+        return None
 
     def _fire(self, trigger, local, stack) -> None:
         if self.record:   # which rules fired: coverage reports read it

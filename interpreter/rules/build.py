@@ -18,6 +18,7 @@ from ..dsl.parser import parse
 from ..dsl.primitives import BUILTIN_VALUES, PRIMITIVES
 from ..dsl.snippet_memo import Recorder, context_fingerprint
 from ..dsl.state_free import kept_if_fixed
+from ..dsl.trigger_scan import Entry, settle_scan
 from ..dsl.typecheck import TypeChecker, Vocabulary, element
 from ..errors import DavitError, RulesetError, did_you_mean, raise_all
 from ..load.limits import DEFAULT_MAX_DECISIONS, MAX_DECISIONS_CEILING, MAX_PLAYERS, MAX_STEPS_CEILING, MAX_THINGS
@@ -437,10 +438,11 @@ class Builder:
 
     def _triggers(self):
         triggers = self.data.get("triggers") or []
+        self.scanned: list[Entry] = []   # what the generated scan of the triggers needs (dsl/trigger_scan.py)
         for i, spec in enumerate(triggers):
             loc = _loc(triggers, i, self.root_loc)
             tid = str(spec.get("id", f"trigger{i + 1}"))
-            var, source = None, None
+            var, source, item_type = None, None, None
             local: Collection[str] = set()
             if spec.get("for"):
                 m = re.match(r"^\s*([A-Za-z_]\w*)\s+in\s+(.+)$", str(spec["for"]), re.S)
@@ -456,15 +458,20 @@ class Builder:
                 else:
                     src_text = m.group(2)
                 source = self.compiler.expression(src_text, f"trigger {tid} for")
-                local = {var: element(self.compiler.infer(src_text, "trigger for"))}
-            when = self.compiler.expression(spec.get("when", "true"), f"trigger {tid} when", local)
+                item_type = element(self.compiler.infer(src_text, "trigger for"))
+                local = {var: item_type}
+            when_text = spec.get("when", "true")
+            when = self.compiler.expression(when_text, f"trigger {tid} when", local)
             code = self.compiler.block(spec.get("do", "pass"), f"trigger:{tid}", f"trigger {tid}", (), local)
             if when is not None and code is not None and (source is not None or var is None):
                 self.rs.triggers.append(Trigger(tid, when, code.id, var, source, loc))
+                self.scanned.append(Entry(self.rs.triggers[-1], when_text, src_text if var else None, item_type))
 
     def _end_and_scoring(self):
         build_ending(self)
         self.rs.warnings.extend(endless_loop_warnings(self.rs, self.endless, self.data))
+        end = (self.data.get("end") or {}).get("when") if self.rs.end_when is not None else None
+        self.rs.settle_scan = settle_scan(self.compiler, self.scanned, end)   # the triggers, then the end
 
     def _heuristics(self):
         """The designer's advice to search bots: a position's worth per player, rollout priors."""

@@ -107,6 +107,7 @@ class Ruleset:
         self.final_code: str | None = None
         self.triggers: list = []
         self.end_when = None
+        self.settle_scan = None           # fn(g): the triggers and then end_when, generated (dsl/trigger_scan.py)
         self.rank_fns: list = []
         self.has_winners = True
         self.end_is_draw = False          # end.outcome: draw: the end condition ends the game in a draw
@@ -157,6 +158,8 @@ class Ruleset:
             if not hasattr(self, name):
                 raise AttributeError(f"a ruleset has no '{name}'")
             setattr(other, name, value)
+        if "triggers" in values or "end_when" in values:   # the generated scan reads the old ones
+            object.__setattr__(other, "settle_scan", None)
         return other.freeze()
 
     @property
