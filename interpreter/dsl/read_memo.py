@@ -1,0 +1,92 @@
+"""A read repeated within one expression that changes nothing: worked out once and kept in a name.
+
+Rules often ask the same attribute of the same variable more than once in one
+expression (``may_enter(p, s)`` asks ``s.effect`` in three branches, a filter
+asks ``t.bearer`` of each piece four times). Each read written out
+(:mod:`.fast_reads`) is a class test and two or three lookups. Where the
+expression can change nothing (a condition, or one that calls no effect nor any
+function that changes the game or asks a player), every read of ``x.name``
+during one evaluation gives the same value, so a read that is certain to come
+after a first one (one that *dominates* it) takes the first one's value, kept
+by ``:=`` in a fresh name.
+
+Which reads dominate which follows Python's order of evaluation: the operands
+of an operator, a call's arguments, a list's items and an index come one after
+the other; a condition before both its branches, the left side of ``and``
+and ``or`` before the right. What is evaluated only sometimes (a branch, the
+right side of ``and``, a lambda's body, a comprehension's body, a narration's
+arguments, the later links of a chained comparison) may use the values kept
+before it, and what it keeps is forgotten after it (:func:`branch`).
+
+Only a bare variable's read is kept (a lambda parameter, a comprehension
+variable, a ``value:`` function's argument: Python names nothing rebinds
+within the evaluation), and only of a name no built-in answers (a built-in such
+as a zone's ``things`` makes a new list at each read): what is left is
+answered by a stored or printed value or a declared default, the same object
+every time, or by an error that the first read raises in its own place. The
+work charged does not change: reading an attribute charges none. Off with the
+other fast paths (no layout), and in statements (:mod:`.direct`, action
+enumerators), where what a statement changes is read by the next.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+from ..machine.attributes import ENGINE_PROPS, PLAYER_BUILTINS, THING_BUILTINS, ZONE_BUILTINS
+
+KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() never lets these through raw)
+_KEPT = re.compile("\x04(_m[0-9]+)\x02")
+
+
+def start(gen, node) -> None:
+    """Let ``gen`` keep repeated reads while it writes expression ``node``, if that changes nothing."""
+    if gen.env.layout is not None and (gen.pure or gen._changes_nothing(node)):
+        gen.memo = {}
+
+
+def kept(gen, name: str, x: str, write) -> str:
+    """The source of the read ``<x>.<name>``: the name a dominating read kept it in, or ``write()`` (the read
+    written out), kept in a fresh name where later reads may use it."""
+    memo = gen.memo
+    if memo is None or not x.isidentifier() or not _memorable(gen.env.layout, name):
+        return write()
+    found = memo.get((x, name))
+    if found is not None:
+        gen.memo_used.add(found)
+        return found
+    code = write()
+    if gen.iterable:   # Python refuses `:=` in a comprehension's iterable
+        return code
+    var = memo[(x, name)] = gen.fresh("_m")
+    return f"({KEEP}{var}{END}{code})"
+
+
+def finish(gen, body: list[str]) -> list[str]:
+    """``body`` (a function's lines) with each kept read's mark turned into ``name :=`` where a later read uses
+    the name, and dropped where none does (the store would cost more than it saves)."""
+    if KEEP not in "".join(body):
+        return body
+    used = gen.memo_used
+    return [_KEPT.sub(lambda m: m.group(1) + " := " if m.group(1) in used else "", line) for line in body]
+
+
+def _memorable(layout, name: str) -> bool:
+    """Whether every read of ``.name`` answers a stored, printed or declared value, never a built-in's new one: no
+    built-in has the name, except a thing's one that a declared property replaces (a die's ``holder``)."""
+    if name in ZONE_BUILTINS or name in PLAYER_BUILTINS or name in ENGINE_PROPS:
+        return False
+    return name not in THING_BUILTINS or name in layout.thing_props
+
+
+@contextmanager
+def branch(gen):
+    """Around what is evaluated only sometimes: it may use the reads kept before it; what it keeps is
+    forgotten after it."""
+    saved = gen.memo
+    if saved is not None:
+        gen.memo = dict(saved)
+    try:
+        yield
+    finally:
+        gen.memo = saved
