@@ -58,7 +58,9 @@ functions:
     params: [z]
     value: |
       [(z.lit and z.row > 5) or z.row == 2, (z.row if z.lit else 0) + z.row, 0 < z.row < z.row + 1 < z.row + 2,
-       any([1, 2], x -> z.row == x) and z.row > 0]
+       any([1, 2], x -> z.row == x) and z.row > 0, (z.lit and z.row > 1) and z.row < 3,
+       (z.lit or z.row > 2) or z.row == 1, z.row if z.row > 1 and z.lit else -1,
+       -1 if z.lit or z.row > 2 else z.row, [t.mark + z.row for t in things() if z.row < 3 and t.mark > z.row]]
   holders:
     params: [n]
     value: "[t.holder + t.holder for t in things() if t.holder != '' and t.holder == t.holder and n > 0]"
@@ -122,8 +124,12 @@ def test_a_read_is_kept_only_where_a_later_one_uses_it(tmp_path):
     before = set(linetable.SOURCES)
     game = Game(load_text(tmp_path, RULES.replace(", first_read_fails(d)", "")), 1, seed=1)
     # worked out by hand from the rules above
-    assert game.state.vars["got"] == ["one", False, "open", [10, 4, 2], [10, 2], [False, 1, True, True],
-                                      [True, 4, True, True], [False, 3, True, False], ["xx"], False]
+    assert game.state.vars["got"] == [
+        "one", False, "open", [10, 4, 2], [10, 2],
+        [False, 1, True, True, False, True, -1, 1, [6, 3]],   # a: row 1, not lit
+        [True, 4, True, True, True, True, 2, -1, [7]],   # b: row 2, lit
+        [False, 3, True, False, False, True, -1, -1, []],   # c: row 3, not lit
+        ["xx"], False]
     if not fast_paths.on():
         return
     sources = {name: s for name, s in linetable.SOURCES.items() if name not in before}

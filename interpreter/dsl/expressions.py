@@ -32,7 +32,7 @@ from .inline_calls import function_caller, inlined_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
-from .read_memo import branch
+from .read_memo import branch, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
@@ -93,6 +93,7 @@ class Generator:
         self.looping = 0         # > 0 while writing what runs once per item (a comprehension's, a lambda's body)
         self.memo = None         # (variable, name) -> the name a read is kept in (see read_memo), or None: off
         self.memo_used = set()   # those names some later read uses
+        self.settled = None      # the last `and`/`or` written, with the reads certain after it (read_memo.settle)
 
     # -- names and lines ------------------------------------------------------
 
@@ -294,8 +295,10 @@ class Generator:
 
     def x_BoolOp(self, n):
         left = self.expr(n.left)
-        with branch(self):
-            return self.node(n, f"{left} {BOOLEAN[n.op]} {self.expr(n.right)}")
+        with branch(self, settled(self, n.left, n.op)):   # (a and b) and c: c is read after both held
+            code = self.node(n, f"{left} {BOOLEAN[n.op]} {self.expr(n.right)}")
+            settle(self, n, n.op)
+        return code
 
     def x_Compare(self, n):
         first = self.expr(n.first)
@@ -314,9 +317,9 @@ class Generator:
 
     def x_IfExp(self, n):
         cond = self.expr(n.cond)   # evaluated first: written first, so that both branches may use what it reads
-        with branch(self):
+        with branch(self, settled(self, n.cond, "and")):
             then = self.expr(n.then)
-        with branch(self):
+        with branch(self, settled(self, n.cond, "or")):
             return self.node(n, f"{then} if {cond} else {self.expr(n.other)}")
 
     def x_ListLit(self, n):
@@ -332,7 +335,8 @@ class Generator:
         try:
             with branch(self):
                 cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""   # evaluated before the item
-                elt = self.expr(n.elt)
+                with branch(self, settled(self, n.cond, "and")):
+                    elt = self.expr(n.elt)
         finally:
             self.lexical = outer
             self.looping -= 1

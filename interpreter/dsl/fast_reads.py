@@ -46,14 +46,18 @@ THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
 THING_ZONE = "{zones}[{where}[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
 THING_FACE_UP = "{props}[{x}.id].get('face_up', False)"
-PLAYER_SEAT = "{x}.seat"
 # what a zone answers itself, where no declared property or printed attribute of any zone takes the name
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
 # properties by the engine, so it is never written out here
 ZONE_FIELD = {"count": "{len}({zones}[{x}.id])", "empty": "not {zones}[{x}.id]",
               "id": "{x}.id", "name": "{x}.name",
               "full": "({x}.defn.capacity is not None and {len}({zones}[{x}.id]) >= {x}.defn.capacity)",
-              "top": "({things}[{zones}[{x}.id][0]] if {zones}[{x}.id] else None)"}
+              "top": "({things}[{zones}[{x}.id][0]] if {zones}[{x}.id] else None)",
+              "bottom": "({things}[{zones}[{x}.id][-1]] if {zones}[{x}.id] else None)",
+              "things": "[*{map}({things}.__getitem__, {zones}[{x}.id])]"}
+PYTHONS = (("len", len), ("map", map))   # Python's own, bound where a form names them (no builtins in generated code)
+# what a player answers itself, where no player variable or per-player zone takes the name
+PLAYER_FIELD = {"seat": "{x}.seat", "out": "{out}[{x}.seat]", "name": "g.table.player_names[{x}.seat]"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -225,7 +229,8 @@ def _zone(gen, layout, name, key, x, fallback):
             form = ZONE_FIELD[name]   # the containers asked for only where the read uses them (held: see container)
             zones = gen.container("g.state.zones") if "{zones}" in form else ""
             things = gen.container("g.table.things") if "{things}" in form else ""
-            return form.format(x=x, len=gen.bind(len), zones=zones, things=things)
+            pythons = {word: gen.bind(fn) if "{" + word + "}" in form else "" for word, fn in PYTHONS}   # bound
+            return form.format(x=x, zones=zones, things=things, **pythons)
         return None
     if name in layout.zone_attrs:
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
@@ -244,8 +249,8 @@ def _player(gen, layout, name, key, x):
         return f"{gen.container('g.state.pvars')}[{x}.seat][{key}]"
     if name in layout.seat_zones:
         return f"g.table.seat_zones[({key}, {x}.seat)]"
-    if name == "seat":
-        return PLAYER_SEAT.format(x=x)
+    if name in PLAYER_FIELD:
+        return PLAYER_FIELD[name].format(x=x, out=gen.container("g.state.out") if name == "out" else "")
     return None
 
 

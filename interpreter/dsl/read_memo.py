@@ -16,14 +16,19 @@ the other; a condition before both its branches, the left side of ``and``
 and ``or`` before the right. What is evaluated only sometimes (a branch, the
 right side of ``and``, a lambda's body, a comprehension's body, a narration's
 arguments, the later links of a chained comparison) may use the values kept
-before it, and what it keeps is forgotten after it (:func:`branch`).
+before it, and what it keeps is forgotten after it (:func:`branch`), except
+where it is certain to have run: ``a and b and c`` reads ``c`` only after
+both ``a`` and ``b`` held, a branch or a comprehension's item only after its
+condition did (:func:`settled`).
 
 Only a bare variable's read is kept (a lambda parameter, a comprehension
 variable, a ``value:`` function's argument: Python names nothing rebinds
-within the evaluation), and only of a name no built-in answers (a built-in such
-as a zone's ``things`` makes a new list at each read): what is left is
-answered by a stored or printed value or a declared default, the same object
-every time, or by an error that the first read raises in its own place. The
+within the evaluation), and never of a built-in that makes a new list at each
+read (a zone's ``things``): what is left is answered by a stored or printed
+value, a declared default or a built-in's answer from the state or the table
+(a thing's ``owner``, ``zone``, a zone's ``count``), the same object every
+time while nothing changes, or by an error that the first read raises in its
+own place. The
 work charged does not change: reading an attribute charges none. Off with the
 other fast paths (no layout), and in statements (:mod:`.direct`, action
 enumerators), where what a statement changes is read by the next.
@@ -33,9 +38,12 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from ..machine.attributes import ENGINE_PROPS, PLAYER_BUILTINS, THING_BUILTINS, ZONE_BUILTINS
+from ..machine.attributes import THING_FIELDS
 
 KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() never lets these through raw)
+# built-ins whose reads are never kept: each read of a zone's things or seats makes a new list (kept, two
+# reads would give one list); a player's next is worked out afresh; the rest are fields, as cheap as a name
+NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
 _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 
 
@@ -49,7 +57,7 @@ def kept(gen, name: str, x: str, write) -> str:
     """The source of the read ``<x>.<name>``: the name a dominating read kept it in, or ``write()`` (the read
     written out), kept in a fresh name where later reads may use it."""
     memo = gen.memo
-    if memo is None or not x.isidentifier() or not _memorable(gen.env.layout, name):
+    if memo is None or not x.isidentifier() or not _memorable(name):
         return write()
     found = memo.get((x, name))
     if found is not None:
@@ -71,22 +79,35 @@ def finish(gen, body: list[str]) -> list[str]:
     return [_KEPT.sub(lambda m: m.group(1) + " := " if m.group(1) in used else "", line) for line in body]
 
 
-def _memorable(layout, name: str) -> bool:
-    """Whether every read of ``.name`` answers a stored, printed or declared value, never a built-in's new one: no
-    built-in has the name, except a thing's one that a declared property replaces (a die's ``holder``)."""
-    if name in ZONE_BUILTINS or name in PLAYER_BUILTINS or name in ENGINE_PROPS:
-        return False
-    return name not in THING_BUILTINS or name in layout.thing_props
+def _memorable(name: str) -> bool:
+    """Whether ``.name`` is worth keeping and every read of it gives the same object while nothing changes:
+    not a new list (a zone's ``things`` and ``seats``), nor a field the object holds itself (its ``id``,
+    ``kind``, ``name``, a player's ``seat``: one lookup, as cheap as the kept name)."""
+    return name not in NOT_KEPT
 
 
 @contextmanager
-def branch(gen):
-    """Around what is evaluated only sometimes: it may use the reads kept before it; what it keeps is
-    forgotten after it."""
+def branch(gen, start=None):
+    """Around what is evaluated only sometimes: it may use the reads kept before it (``start``, where more
+    are certain there: see :func:`settled`); what it keeps is forgotten after it."""
     saved = gen.memo
     if saved is not None:
-        gen.memo = dict(saved)
+        gen.memo = dict(saved if start is None else start)
     try:
         yield
     finally:
         gen.memo = saved
+
+
+def settle(gen, node, op: str) -> None:
+    """Note, after writing ``node`` (``a and b``, ``a or b``), the reads kept by the time its right side is
+    written: all are certain where evaluation goes on only when ``node`` came out true (for ``and``: both
+    sides were evaluated and held) or false (for ``or``)."""
+    gen.settled = (node, op, gen.memo)
+
+
+def settled(gen, node, op: str):
+    """The reads certain where evaluation goes on after ``node`` came out as ``op`` needs (true for ``and``,
+    false for ``or``; see :func:`settle`), or None: only those kept before ``node``."""
+    found = gen.settled
+    return found[2] if found is not None and found[0] is node and found[1] == op else None
