@@ -10,6 +10,7 @@ stands, in both modes.
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,15 @@ functions:
   holders:
     params: [n]
     value: "[t.holder + t.holder for t in things() if t.holder != '' and t.holder == t.holder and n > 0]"
+  props_twice:
+    params: [n]
+    value: '[t.holder + text(t.mark) for t in things() if t.holder != "" or t.mark > n]'
+  both:
+    params: [t]
+    value: 't.mark > 1 and t.holder == ""'
+  called_first:
+    params: [n]
+    value: '[t.mark + n for t in things() if both(t) and t.mark < 9 and t.holder == ""]'
   first_read_fails:
     params: [s]
     value: "s.row > 3 and (s.effect == 'hold' or s.effect == 'open')"
@@ -73,7 +83,7 @@ flow:
       b.lit = true
       thing("red").holder = "x"
       got = [sort_of(a), sort_of(b), sort_of(c), marks(a), marks(b), leaks(a), leaks(b), leaks(c), holders(1)]
-      got = got + [first_read_fails(c), first_read_fails(d)]
+      got = got + [props_twice(1), called_first(1), first_read_fails(c), first_read_fails(d)]
 """
 
 PLAY = """
@@ -129,7 +139,7 @@ def test_a_read_is_kept_only_where_a_later_one_uses_it(tmp_path):
         [False, 1, True, True, False, True, -1, 1, [6, 3]],   # a: row 1, not lit
         [True, 4, True, True, True, True, 2, -1, [7]],   # b: row 2, lit
         [False, 3, True, False, False, True, -1, -1, []],   # c: row 3, not lit
-        ["xx"], False]
+        ["xx"], ["x5", "2"], [3], False]
     if not fast_paths.on():
         return
     sources = {name: s for name, s in linetable.SOURCES.items() if name not in before}
@@ -140,8 +150,11 @@ def test_a_read_is_kept_only_where_a_later_one_uses_it(tmp_path):
                 kept.add(node.target.id)
             elif isinstance(node, ast.Name) and node.id.startswith("_m") and isinstance(node.ctx, ast.Load):
                 used.add(node.id)
-    # sort_of keeps s.row and s.effect, marks and holders t.mark and t.holder, leaks z.row where it dominates
-    assert len(kept) >= 5 and kept == used
+    # sort_of keeps s.row and s.effect, marks and holders t.mark and t.holder, leaks z.row where it dominates,
+    # props_twice and called_first the properties of t (both(t) is written out: what it reads holds after it)
+    assert len(kept) >= 7 and kept == used
+    props = [s for s in sources.values() if "'holder'" in s and "'mark'" in s]
+    assert props and all(re.search(r"\(_m\d+ := _h\d+\[_[avw]\d+\.id\]\)", s) for s in props), props
 
 
 def test_a_statement_reads_afresh(tmp_path):

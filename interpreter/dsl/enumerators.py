@@ -28,6 +28,7 @@ from ..machine.values import ZoneRef, display
 from .compiler import Snippet
 from .expressions import Generator
 from .parser import parse
+from .read_memo import start as start_memo
 
 
 def choices(g, items, loc) -> list:
@@ -113,7 +114,9 @@ class _Writer:
         gen.scope = set(self.lexical(count)) | compiler._assigned_names((node,))
         gen.lexical = self.lexical(count)
         first = len(gen.lines)
+        start_memo(gen, node)   # one expression, which changes nothing: a read it repeats is kept (read_memo)
         code = gen.expr(node)
+        gen.memo = None
         if any(local is not None for _, local in gen.lines[first:]):
             raise DavitError("reads a local the enumerator does not hold")   # never happens: all are lexical
         where = gen.bind(gen.sn.loc(node), "_l")

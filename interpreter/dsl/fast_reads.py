@@ -37,6 +37,7 @@ from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES
+from .read_memo import props_of
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
 THING_ZONE = "{zones}[{where}[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
-THING_FACE_UP = "{props}[{x}.id].get('face_up', False)"
+THING_FACE_UP = "{props}.get('face_up', False)"
 # what a zone answers itself, where no declared property or printed attribute of any zone takes the name
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
 # properties by the engine, so it is never written out here
@@ -187,15 +188,16 @@ def _thing(gen, layout, name, key, x, fallback):
         if name in layout.fixed_thing_props:   # never set (rules/layout.py): the printed value, else the default
             return f"{x}.attrs.get({key}, {gen.literal(default)})" if name in layout.thing_attrs \
                 else gen.literal(default)
-        props = gen.container("g.state.props")
+        # the thing's properties (first: as first evaluated, again: as used after that in the same read)
+        twice = name in layout.thing_attrs or not isinstance(default, SCALARS)
+        first, again = props_of(gen, x, twice)
         if not isinstance(default, SCALARS):   # defaulting to a list: once set, the property; the reader else
-            return f"({props}[{x}.id][{key}] if {key} in {props}[{x}.id] else {fallback})"
+            return f"({again}[{key}] if {key} in {first} else {fallback})"
         if name in layout.thing_attrs:
             # the attribute is looked up only when no property is set (a default argument would be worked
             # out every time)
-            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in {props}[{x}.id] "
-                    f"else {props}[{x}.id][{key}])")
-        return f"{props}[{x}.id].get({key}, {gen.literal(default)})"
+            return f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in {first} else {again}[{key}])"
+        return f"{first}.get({key}, {gen.literal(default)})"
     if name in layout.thing_attrs:
         if name in THING_BUILTINS:
             return None
@@ -208,7 +210,7 @@ def _thing(gen, layout, name, key, x, fallback):
     if name == "owner":
         return THING_OWNER.format(x=x)
     if name == "face_up":
-        return THING_FACE_UP.format(x=x, props=gen.container("g.state.props"))
+        return THING_FACE_UP.format(props=props_of(gen, x, False)[0])
     return None
 
 

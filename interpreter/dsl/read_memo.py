@@ -44,6 +44,7 @@ KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() ne
 # built-ins whose reads are never kept: each read of a zone's things or seats makes a new list (kept, two
 # reads would give one list); a player's next is worked out afresh; the rest are fields, as cheap as a name
 NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
+PROPS = "\x00props"   # the key of a thing's properties (no attribute has this name)
 _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 
 
@@ -68,6 +69,28 @@ def kept(gen, name: str, x: str, write) -> str:
         return code
     var = memo[(x, name)] = gen.fresh("_m")
     return f"({KEEP}{var}{END}{code})"
+
+
+def props_of(gen, x: str, twice: bool) -> tuple[str, str]:
+    """The source of thing ``x``'s properties (``g.state.props[x.id]``, a dict only a change replaces) as first
+    evaluated in a read, and as used again after that in the same read (``twice``: the read uses it again):
+    kept as a read is, so that every later read of another property of ``x`` looks up no id."""
+    plain = f"{gen.container('g.state.props')}[{x}.id]"
+    memo = gen.memo
+    if memo is None or not x.isidentifier():
+        return plain, plain
+    found = memo.get((x, PROPS))
+    if found is None:
+        if gen.iterable:   # (no `:=` here)
+            return plain, plain
+        found = memo[(x, PROPS)] = gen.fresh("_m")
+        first = f"({KEEP}{found}{END}{plain})"
+    else:
+        first = found
+        gen.memo_used.add(found)
+    if twice:
+        gen.memo_used.add(found)
+    return first, found
 
 
 def finish(gen, body: list[str]) -> list[str]:
