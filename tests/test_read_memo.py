@@ -84,6 +84,9 @@ flow:
       thing("red").holder = "x"
       got = [sort_of(a), sort_of(b), sort_of(c), marks(a), marks(b), leaks(a), leaks(b), leaks(c), holders(1)]
       got = got + [props_twice(1), called_first(1), first_read_fails(c), first_read_fails(d)]
+      s = b
+      if s.lit and s.row == 2 and s.effect == "hold" and s.row + s.row == 4:
+          got = got + ["b"]
 """
 
 PLAY = """
@@ -139,7 +142,7 @@ def test_a_read_is_kept_only_where_a_later_one_uses_it(tmp_path):
         [False, 1, True, True, False, True, -1, 1, [6, 3]],   # a: row 1, not lit
         [True, 4, True, True, True, True, 2, -1, [7]],   # b: row 2, lit
         [False, 3, True, False, False, True, -1, -1, []],   # c: row 3, not lit
-        ["xx"], ["x5", "2"], [3], False]
+        ["xx"], ["x5", "2"], [3], False, "b"]
     if not fast_paths.on():
         return
     sources = {name: s for name, s in linetable.SOURCES.items() if name not in before}
@@ -153,8 +156,21 @@ def test_a_read_is_kept_only_where_a_later_one_uses_it(tmp_path):
     # sort_of keeps s.row and s.effect, marks and holders t.mark and t.holder, leaks z.row where it dominates,
     # props_twice and called_first the properties of t (both(t) is written out: what it reads holds after it)
     assert len(kept) >= 7 and kept == used
+    # the condition on the local s looks it up once: its first read keeps it, the others use that name
+    condition = next(s for s in sources.values() if "'effect'" in s and "L['s']" in s)
+    assert condition.count("L['s']") == 1, condition
     props = [s for s in sources.values() if "'holder'" in s and "'mark'" in s]
     assert props and all(re.search(r"\(_m\d+ := _h\d+\[_[avw]\d+\.id\]\)", s) for s in props), props
+
+
+def test_a_local_read_before_it_is_set_is_reported_at_the_first_read(tmp_path):
+    text = RULES.replace("      s = b\n", "      if got == []:\n          s = b\n")   # (never: got is not empty)
+    with pytest.raises(GameError) as info:
+        Game(load_text(tmp_path, text.replace(", first_read_fails(d)", "")), 1, seed=1)
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "if s.lit and" in line)
+    assert (info.value.location.line, info.value.location.column) == (row, lines[row - 1].index("s.lit") + 1)
+    assert "'s' is used before it is given a value" in info.value.message
 
 
 def test_a_statement_reads_afresh(tmp_path):

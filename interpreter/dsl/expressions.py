@@ -32,7 +32,7 @@ from .inline_calls import function_caller, inlined_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
-from .read_memo import branch, settle, settled
+from .read_memo import branch, held_local, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
@@ -229,9 +229,13 @@ class Generator:
         self.env.used_names.add(n.name)
         obj = self.expr(n.obj)
         if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
-            # a bare variable: read where the declarations say, without a call (see fast_reads), once (read_memo)
+            # a bare variable: read where the declarations say, without a call (see fast_reads), once (read_memo);
+            # a rule's local as the name a read before kept it in, if one did
+            local = n.obj.id if n.obj.id not in self.lexical else None
+            obj = held_local(self, local) or obj
             return self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
-                self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n), self.receiver_type(n))))
+                self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n), self.receiver_type(n),
+                local)))
         # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
         # inside a comprehension's iterable, given to a reader that reads as the written-out read does
         kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),

@@ -37,7 +37,7 @@ from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES
-from .read_memo import props_of
+from .read_memo import keep_local, props_of
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -77,13 +77,13 @@ class Layout:
     fixed_zone_props: set = field(default_factory=set)
 
 
-def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str:
+def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None, local=None) -> str:
     """Python source reading ``<x>.<name>`` for a bare variable ``x``; ``call(y)`` is the source of the
     reader's call on a receiver ``y``; ``likely`` the receiver's static type, if known. A rule's local
-    (``L['s']``) is looked up once and kept in a fresh name, except inside a comprehension's iterable
-    (``gen.iterable``), where Python refuses ``:=``."""
+    (``L['s']``, named ``local``) is looked up once and kept in a fresh name, except inside a comprehension's
+    iterable (``gen.iterable``), where Python refuses ``:=``; later reads may use that name (read_memo)."""
     if not x.isidentifier():
-        inlined = kept_read(gen, layout, name, x, call, likely)
+        inlined = kept_read(gen, layout, name, x, call, likely, local)
         if inlined is not None:
             return inlined
     fallback = call(x)
@@ -132,14 +132,17 @@ def _zone_name(gen, node) -> bool:
     return _builtin_name(gen, node) and node.id in gen.env.zones and node.id not in BUILTIN_VALUES
 
 
-def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
+def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None, local=None) -> str | None:
     """``<x>.<name>`` written out with the receiver ``x`` (any expression) worked out once and kept in a fresh
     name by the first class test, or None where that cannot be (nothing to write out, or inside a
-    comprehension's iterable)."""
+    comprehension's iterable). ``x`` the rule's local ``local``: the name is offered to later reads."""
     if gen.iterable:
         return None
     kept = gen.fresh("_w")
-    return inline_read(gen, layout, name, kept, call(kept), x, likely)
+    code = inline_read(gen, layout, name, kept, call(kept), x, likely)
+    if code is not None:
+        keep_local(gen, local, kept)
+    return code
 
 
 CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class

@@ -45,6 +45,7 @@ KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() ne
 # reads would give one list); a player's next is worked out afresh; the rest are fields, as cheap as a name
 NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
 PROPS = "\x00props"   # the key of a thing's properties (no attribute has this name)
+LOCAL = "\x00local"   # the key of a rule's local's value
 _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 
 
@@ -91,6 +92,20 @@ def props_of(gen, x: str, twice: bool) -> tuple[str, str]:
     if twice:
         gen.memo_used.add(found)
     return first, found
+
+
+def held_local(gen, local: str | None) -> str | None:
+    """The name a dominating read kept the rule's local ``local`` in (``(_w3 := L['b'])``, its first class
+    test: evaluated whenever that read is), or None. No expression sets a local: its value holds throughout."""
+    if local is None or gen.memo is None:
+        return None
+    return gen.memo.get((local, LOCAL))
+
+
+def keep_local(gen, local: str | None, name: str) -> None:
+    """Offer ``name``, which the read being written binds to the rule's local ``local``, to later reads."""
+    if local is not None and gen.memo is not None and not gen.iterable:
+        gen.memo[(local, LOCAL)] = name
 
 
 def finish(gen, body: list[str]) -> list[str]:
