@@ -36,6 +36,8 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",
               "get", "players", "owner",
               "defn", "capacity", "things",   # a zone's fullness and top thing, written out
+              "__getitem__",   # a zone's things looked up by their ids (`[*map(things.__getitem__, ids)]`)
+              "out", "player_names",   # whether a player is out, their name, written out
               "num_players",
               "record",   # a log line is worked out only when the log is kept (`if g.record`)
               "changed",  # a property is set in place only while nobody follows the changed zones
@@ -168,9 +170,26 @@ def test_zone_reads_through_any_receiver_answer_as_the_reader_does(rid):
     # comprehension's iterable, fast_reads.receiver_reader); both must answer as the general reader does
     game, snippets = _mid_game(rid, seed=3, decisions=20)
     zones = list(game.table.zones.values())
-    for name in ("count", "empty", "id", "name", "things", "top", "full"):
+    for name in ("count", "empty", "id", "name", "things", "top", "bottom", "full"):
         through = [snippets.evaluate(game, f"zone({z.id!r}).{name}") for z in zones]
         assert through == [game.get_attr(z, name, None) for z in zones], name
+
+
+@pytest.mark.parametrize("rid", ["titanic-board-game", "collapsible-d"])
+def test_zone_and_player_fields_of_a_bare_variable_answer_as_the_reader_does(rid):
+    # a zone's things and bottom, a player's out and name, written out on a variable (dsl/fast_reads.py), with
+    # a player out of the game, for every zone and player
+    game, snippets = _mid_game(rid, seed=2, decisions=25)
+    game.state.out[-1] = True
+    zones = list(game.table.zones.values())
+    for name in ("things", "bottom"):
+        written_out = snippets.evaluate(game, f"[z.{name} for z in [zone(i) for i in {[z.id for z in zones]!r}]]")
+        assert written_out == [game.get_attr(z, name, None) for z in zones], name
+    assert any(written_out) and any(game.get_attr(z, "things", None) for z in zones)
+    for name in ("out", "name", "seat"):
+        written_out = snippets.evaluate(game, f"[p.{name} for p in all_players]")
+        assert written_out == [game.get_attr(p, name, None) for p in game.table.players], name
+    assert snippets.evaluate(game, "[p.out for p in all_players]")[-1] is True
 
 def _layout(rs):
     """The layout ``rs`` was compiled with (made afresh when the fast paths are off)."""

@@ -15,6 +15,8 @@ RULESET = {
     "zones": [{"id": "left", "visibility": "nobody", "face": "down"},
               {"id": "right", "visibility": "nobody", "face": "down"},
               {"id": "pile_up"}, {"id": "empty"}],
+    # declared so that a test can set them; `grade` is printed on no thing: its default answers
+    "props": {"things": {"suit": "", "value": 0, "grade": 2}},
     "things": [{"id": "red", "each": {"value": [9, 8, 7, 6]}, "attrs": {"suit": "red"}, "start": "left"},
                {"id": "black", "each": {"value": [10, 5]}, "attrs": {"suit": "black"}, "start": "right"},
                {"id": "base", "attrs": {"value": 4, "suit": "red"}, "start": "pile_up"}],
@@ -89,3 +91,21 @@ def test_bad_arguments_are_game_errors(game):
         ev(game, "face_up_tail([left, 3])")
     with pytest.raises(GameError):
         ev(game, "stack_targets(left, [left], 'value', 1)")
+    with pytest.raises(GameError, match="stack_targets\\(\\) needs a zone"):
+        ev(game, "stack_targets(thing('black-5'), [left, 3], 'value', 1)")
+
+
+def test_stack_targets_reads_a_set_property_before_the_printed_attribute(game):
+    # the last thing's attributes are looked up in its properties, then its printed attributes, then by the
+    # reader (a built-in): the order get_attr follows
+    g = game.clone()
+    g.set_attr(g.table.things["red-6"], "suit", "black", None)
+    assert ids(ev(g, "stack_targets(thing('black-5'), [left], 'value', 1, ['suit'])")) == ["left"]
+    g.set_attr(g.table.things["red-6"], "value", 9, None)
+    assert ev(g, "stack_targets(thing('black-5'), [left], 'value', 1, ['suit'])") == []
+    # `grade` (a declared default) and `kind` (a built-in) live on neither: the reader answers them for the
+    # zone's last thing as for the moved one
+    assert ids(ev(game, "stack_targets(thing('black-5'), [left], 'value', 1, ['grade', 'kind'])")) == []
+    assert ids(ev(game, "stack_targets(thing('red-7'), [left, right], 'value', -1, ['grade', 'suit'])")) \
+        == ["left"]
+    assert ids(ev(game, "stack_targets(thing('red-8'), [left, right], 'grade', 0, ['kind'])")) == ["left"]

@@ -28,6 +28,7 @@ from ..machine.values import ZoneRef, display
 from .compiler import Snippet
 from .expressions import Generator
 from .parser import parse
+from .read_memo import start as start_memo
 
 
 def choices(g, items, loc) -> list:
@@ -48,7 +49,9 @@ def snippet_lines(gen, text, what: str, lexical: dict, out: str) -> list[str]:
     gen.scope = set(lexical) | gen.c._assigned_names((node,))
     gen.lexical = dict(lexical)
     first = len(gen.lines)
+    start_memo(gen, node)   # one expression, which changes nothing: a read it repeats is kept (read_memo)
     code = gen.expr(node)
+    gen.memo = None
     if any(local is not None for _, local in gen.lines[first:]):
         raise DavitError("reads a local the generated code does not hold")   # never happens: all are lexical
     where = gen.bind(gen.sn.loc(node), "_l")

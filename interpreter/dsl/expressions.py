@@ -18,21 +18,27 @@ the rule's ``file:line:col``.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DavitError, DslError, did_you_mean
-from ..machine import budget, execute, linetable
+from ..machine import budget, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
 from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
-from .inline_calls import inlined_call
+from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
+from .inline_calls import function_caller, inlined_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
+from .read_memo import branch, held_local, settle, settled
+from .read_memo import finish as finish_memo
+from .read_memo import kept as kept_in_memo
+from .read_memo import start as start_memo
 
 if TYPE_CHECKING:
-    from ..machine.host import GameHost
+    pass
 
 # built-ins taking (xs, x -> body) written out as a comprehension, the lambda's body inline (see
 # _inlined_lambda): the form of each, with {src} the items (collection_of, charged as the built-in charges
@@ -62,30 +68,6 @@ def _number_literal(n) -> bool:
     return isinstance(n, ast.Const) and type(n.value) in (int, float)
 
 
-def function_caller(info):
-    """How generated code calls a ruleset function that does not wait for a decision.
-
-    A ``value:`` function is itself a Python function ``fast(g, *args)``; a
-    ``do:`` function runs its code on the VM for its value. Call sites are
-    compiled before every function is, so each site starts with this caller
-    and is given ``fast`` itself once it exists (:func:`bind_call_sites`).
-    """
-    code_id = info.code_id
-
-    def call(g: GameHost, *values):
-        fast = info.fast
-        if fast is None:
-            return execute.call_sync(g, g.codes[code_id], list(values))
-        return fast(g, *values)
-    return call
-
-
-def bind_call_sites(info) -> None:
-    """Point every compiled call of ``info`` straight at its ``fast`` function."""
-    for namespace, name in info.__dict__.pop("call_sites", ()):
-        namespace[name] = info.fast
-
-
 class Generator:
     """Python source for the nodes of one snippet, with the objects it refers to."""
 
@@ -109,6 +91,9 @@ class Generator:
         self.walk = None         # the place a things() call being written is walked at (see walked)
         self.held = None         # container -> [stand-in, weight of its uses] while containers are held, else None
         self.looping = 0         # > 0 while writing what runs once per item (a comprehension's, a lambda's body)
+        self.memo = None         # (variable, name) -> the name a read is kept in (see read_memo), or None: off
+        self.memo_used = set()   # those names some later read uses
+        self.settled = None      # the last `and`/`or` written, with the reads certain after it (read_memo.settle)
 
     # -- names and lines ------------------------------------------------------
 
@@ -167,6 +152,7 @@ class Generator:
         self.names["_loc"] = default_loc
         if self.held:
             body = self._hold(body, self.held)
+        body = finish_memo(self, body)
         if not wrapped:
             lines = [f"def _f({params}):"] + ["    " + b for b in body]
         else:
@@ -243,9 +229,13 @@ class Generator:
         self.env.used_names.add(n.name)
         obj = self.expr(n.obj)
         if isinstance(n.obj, ast.Name) and (n.obj.id in self.lexical or n.obj.id in self.scope):
-            # a bare variable: read where the declarations say, without a call (see fast_reads)
-            return self.node(n, bare_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
-                                          self.receiver_type(n)))
+            # a bare variable: read where the declarations say, without a call (see fast_reads), once (read_memo);
+            # a rule's local as the name a read before kept it in, if one did
+            local = n.obj.id if n.obj.id not in self.lexical else None
+            obj = held_local(self, local) or obj
+            return self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
+                self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n), self.receiver_type(n),
+                local)))
         # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
         # inside a comprehension's iterable, given to a reader that reads as the written-out read does
         kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
@@ -308,22 +298,33 @@ class Generator:
         return self.node(n, f"not {self.expr(n.operand)}")
 
     def x_BoolOp(self, n):
-        return self.node(n, f"{self.expr(n.left)} {BOOLEAN[n.op]} {self.expr(n.right)}")
+        left = self.expr(n.left)
+        with branch(self, settled(self, n.left, n.op)):   # (a and b) and c: c is read after both held
+            code = self.node(n, f"{left} {BOOLEAN[n.op]} {self.expr(n.right)}")
+            settle(self, n, n.op)
+        return code
 
     def x_Compare(self, n):
         first = self.expr(n.first)
         if all(op in COMPARE for op, _ in n.rest):
-            return self.node(n, first + "".join(f" {COMPARE[op]} {self.expr(e)}" for op, e in n.rest))
+            second = f" {COMPARE[n.rest[0][0]]} {self.expr(n.rest[0][1])}"
+            with branch(self):   # a link after the first is evaluated only if those before it hold
+                return self.node(n, first + second + "".join(f" {COMPARE[op]} {self.expr(e)}" for op, e in n.rest[1:]))
         if len(n.rest) == 1:
             op, e = n.rest[0]
             test = f"_member(g, {first}, {self.expr(e)})"
             return self.node(n, test if op == "in" else f"not {test}")
         ops = {"in": "'in'", "not in": "'not in'", **{k: repr(k) for k in COMPARE}}
-        rest = ", ".join(f"({ops[op]}, lambda: {self.expr(e)})" for op, e in n.rest)
+        with branch(self):
+            rest = ", ".join(f"({ops[op]}, lambda: {self.expr(e)})" for op, e in n.rest)
         return self.node(n, f"_chain(g, {first}, ({rest},))")
 
     def x_IfExp(self, n):
-        return self.node(n, f"{self.expr(n.then)} if {self.expr(n.cond)} else {self.expr(n.other)}")
+        cond = self.expr(n.cond)   # evaluated first: written first, so that both branches may use what it reads
+        with branch(self, settled(self, n.cond, "and")):
+            then = self.expr(n.then)
+        with branch(self, settled(self, n.cond, "or")):
+            return self.node(n, f"{then} if {cond} else {self.expr(n.other)}")
 
     def x_ListLit(self, n):
         return self.node(n, "[" + "".join(f"{self.expr(i)}, " for i in n.items) + "]")
@@ -336,8 +337,10 @@ class Generator:
         self.lexical = {**outer, n.var: var}
         self.looping += 1
         try:
-            elt = self.expr(n.elt)
-            cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""
+            with branch(self):
+                cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""   # evaluated before the item
+                with branch(self, settled(self, n.cond, "and")):
+                    elt = self.expr(n.elt)
         finally:
             self.lexical = outer
             self.looping -= 1
@@ -369,7 +372,8 @@ class Generator:
         self.lexical = {**outer, n.param: var}
         self.looping += 1
         try:
-            return self.node(n, f"lambda {var}: {self.expr(n.body)}")
+            with branch(self):
+                return self.node(n, f"lambda {var}: {self.expr(n.body)}")
         finally:
             self.lexical = outer
             self.looping -= 1
@@ -419,8 +423,9 @@ class Generator:
             return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"], "_ZR"))
         # things(kind) made and walked at once (see walked): the walk's place comes first
         head = [self.bind(prim.fn), "g"] if walk is None else [self.bind(things_walked), "g", walk]
-        args = head + [self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
-        args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
+        with branch(self) if prim.narration else nullcontext():   # a narration's arguments: maybe never (below)
+            args = head + [self.bind(sn.loc(n), "_l")] + [self.argument(a) for a in n.args]
+            args += [f"{keywords[k]}={self.argument(v)}" for k, v in n.kwargs]
         call = f"{args[0]}({', '.join(args[1:])})"
         if prim.narration and self._changes_nothing((n.args, n.kwargs)):
             # nobody reads the log (davit simulate, the bots): its line and the values it shows are not worked out
@@ -450,7 +455,8 @@ class Generator:
         self.lexical = {**outer, lam.param: var}
         self.looping += 1
         try:
-            body = self.node(lam, self.expr(lam.body))
+            with branch(self):
+                body = self.node(lam, self.expr(lam.body))
         finally:
             self.lexical = outer
             self.looping -= 1
@@ -500,6 +506,7 @@ class ExpressionCompiler:
         """``fn(g, L)`` returning the value of expression ``n``."""
         gen = self._generator(sn, scope, pure)
         gen.hold_containers()
+        start_memo(gen, n)
         return gen.function([f"return {gen.expr(n)}"], sn.loc(n))
 
     def _assignment(self, s, sn, scope, pure):
@@ -512,6 +519,7 @@ class ExpressionCompiler:
         gen.hold_containers()
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
+        start_memo(gen, n)
         body = [f"return {gen.expr(n)}"]
         if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
                for c in ast.walk(n)):

@@ -37,6 +37,7 @@ from ..machine.budget import MAX_SMALL_INT
 from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES
+from .read_memo import keep_local, props_of
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -45,15 +46,19 @@ if TYPE_CHECKING:
 THING_FIELD = {"id": "{x}.id", "kind": "{x}.kind", "name": "{x}.name"}
 THING_ZONE = "{zones}[{where}[{x}.id]]"
 THING_OWNER = "(g.table.players[{x}.owner] if {x}.owner is not None else None)"
-THING_FACE_UP = "{props}[{x}.id].get('face_up', False)"
-PLAYER_SEAT = "{x}.seat"
+THING_FACE_UP = "{props}.get('face_up', False)"
 # what a zone answers itself, where no declared property or printed attribute of any zone takes the name
 # ({len} is Python's, bound: generated code runs without builtins); `removed` is kept in the zone's
 # properties by the engine, so it is never written out here
 ZONE_FIELD = {"count": "{len}({zones}[{x}.id])", "empty": "not {zones}[{x}.id]",
               "id": "{x}.id", "name": "{x}.name",
               "full": "({x}.defn.capacity is not None and {len}({zones}[{x}.id]) >= {x}.defn.capacity)",
-              "top": "({things}[{zones}[{x}.id][0]] if {zones}[{x}.id] else None)"}
+              "top": "({things}[{zones}[{x}.id][0]] if {zones}[{x}.id] else None)",
+              "bottom": "({things}[{zones}[{x}.id][-1]] if {zones}[{x}.id] else None)",
+              "things": "[*{map}({things}.__getitem__, {zones}[{x}.id])]"}
+PYTHONS = (("len", len), ("map", map))   # Python's own, bound where a form names them (no builtins in generated code)
+# what a player answers itself, where no player variable or per-player zone takes the name
+PLAYER_FIELD = {"seat": "{x}.seat", "out": "{out}[{x}.seat]", "name": "g.table.player_names[{x}.seat]"}
 SCALARS = (bool, int, float, str, type(None))
 
 
@@ -72,13 +77,13 @@ class Layout:
     fixed_zone_props: set = field(default_factory=set)
 
 
-def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str:
+def bare_read(gen, layout: Layout | None, name: str, x: str, call, likely=None, local=None) -> str:
     """Python source reading ``<x>.<name>`` for a bare variable ``x``; ``call(y)`` is the source of the
     reader's call on a receiver ``y``; ``likely`` the receiver's static type, if known. A rule's local
-    (``L['s']``) is looked up once and kept in a fresh name, except inside a comprehension's iterable
-    (``gen.iterable``), where Python refuses ``:=``."""
+    (``L['s']``, named ``local``) is looked up once and kept in a fresh name, except inside a comprehension's
+    iterable (``gen.iterable``), where Python refuses ``:=``; later reads may use that name (read_memo)."""
     if not x.isidentifier():
-        inlined = kept_read(gen, layout, name, x, call, likely)
+        inlined = kept_read(gen, layout, name, x, call, likely, local)
         if inlined is not None:
             return inlined
     fallback = call(x)
@@ -127,14 +132,17 @@ def _zone_name(gen, node) -> bool:
     return _builtin_name(gen, node) and node.id in gen.env.zones and node.id not in BUILTIN_VALUES
 
 
-def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None) -> str | None:
+def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None, local=None) -> str | None:
     """``<x>.<name>`` written out with the receiver ``x`` (any expression) worked out once and kept in a fresh
     name by the first class test, or None where that cannot be (nothing to write out, or inside a
-    comprehension's iterable)."""
+    comprehension's iterable). ``x`` the rule's local ``local``: the name is offered to later reads."""
     if gen.iterable:
         return None
     kept = gen.fresh("_w")
-    return inline_read(gen, layout, name, kept, call(kept), x, likely)
+    code = inline_read(gen, layout, name, kept, call(kept), x, likely)
+    if code is not None:
+        keep_local(gen, local, kept)
+    return code
 
 
 CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class
@@ -183,15 +191,16 @@ def _thing(gen, layout, name, key, x, fallback):
         if name in layout.fixed_thing_props:   # never set (rules/layout.py): the printed value, else the default
             return f"{x}.attrs.get({key}, {gen.literal(default)})" if name in layout.thing_attrs \
                 else gen.literal(default)
-        props = gen.container("g.state.props")
+        # the thing's properties (first: as first evaluated, again: as used after that in the same read)
+        twice = name in layout.thing_attrs or not isinstance(default, SCALARS)
+        first, again = props_of(gen, x, twice)
         if not isinstance(default, SCALARS):   # defaulting to a list: once set, the property; the reader else
-            return f"({props}[{x}.id][{key}] if {key} in {props}[{x}.id] else {fallback})"
+            return f"({again}[{key}] if {key} in {first} else {fallback})"
         if name in layout.thing_attrs:
             # the attribute is looked up only when no property is set (a default argument would be worked
             # out every time)
-            return (f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in {props}[{x}.id] "
-                    f"else {props}[{x}.id][{key}])")
-        return f"{props}[{x}.id].get({key}, {gen.literal(default)})"
+            return f"({x}.attrs.get({key}, {gen.literal(default)}) if {key} not in {first} else {again}[{key}])"
+        return f"{first}.get({key}, {gen.literal(default)})"
     if name in layout.thing_attrs:
         if name in THING_BUILTINS:
             return None
@@ -204,7 +213,7 @@ def _thing(gen, layout, name, key, x, fallback):
     if name == "owner":
         return THING_OWNER.format(x=x)
     if name == "face_up":
-        return THING_FACE_UP.format(x=x, props=gen.container("g.state.props"))
+        return THING_FACE_UP.format(props=props_of(gen, x, False)[0])
     return None
 
 
@@ -225,7 +234,8 @@ def _zone(gen, layout, name, key, x, fallback):
             form = ZONE_FIELD[name]   # the containers asked for only where the read uses them (held: see container)
             zones = gen.container("g.state.zones") if "{zones}" in form else ""
             things = gen.container("g.table.things") if "{things}" in form else ""
-            return form.format(x=x, len=gen.bind(len), zones=zones, things=things)
+            pythons = {word: gen.bind(fn) if "{" + word + "}" in form else "" for word, fn in PYTHONS}   # bound
+            return form.format(x=x, zones=zones, things=things, **pythons)
         return None
     if name in layout.zone_attrs:
         return f"({x}.attrs[{key}] if {key} in {x}.attrs else {fallback})"
@@ -244,8 +254,8 @@ def _player(gen, layout, name, key, x):
         return f"{gen.container('g.state.pvars')}[{x}.seat][{key}]"
     if name in layout.seat_zones:
         return f"g.table.seat_zones[({key}, {x}.seat)]"
-    if name == "seat":
-        return PLAYER_SEAT.format(x=x)
+    if name in PLAYER_FIELD:
+        return PLAYER_FIELD[name].format(x=x, out=gen.container("g.state.out") if name == "out" else "")
     return None
 
 

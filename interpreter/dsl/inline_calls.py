@@ -1,4 +1,8 @@
-"""Small ``value:`` functions written out at their calls, their arguments being plain variables.
+"""How generated code calls a ruleset function; small ``value:`` functions written out at their calls.
+
+:func:`function_caller` is the call of a function that does not wait (its
+``fast`` form once it exists, :func:`bind_call_sites`). Small ``value:``
+functions whose arguments are plain variables are not called at all:
 
 A rule such as ``filter(things("piece"), t -> mine(player, t) and placed(t))``
 calls ``mine`` once per piece, every time the actions are listed: in a
@@ -20,8 +24,14 @@ caller's names in view, each node's line mapped to the function's own
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..machine import execute
 from . import ast
 from .state_free import depends_on_arguments_alone, worth_keeping
+
+if TYPE_CHECKING:
+    from ..machine.host import GameHost
 
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
 
@@ -39,10 +49,14 @@ def inlined_call(gen, n, name: str, info) -> str | None:
     saved = gen.sn, gen.scope, gen.lexical
     gen.sn = gen.sn.__class__(info.source, f"function {name}")   # a compiler.Snippet, for the function's text
     gen.scope, gen.lexical = set(), dict(zip(info.params, args))
+    body = info.body[0].value
     try:
-        return gen.expr(info.body[0].value)
+        code = gen.expr(body)
     finally:
         gen.sn, gen.scope, gen.lexical = saved
+    if gen.settled is not None and gen.settled[0] is body:   # the call is the body: `mine(p, t) and ...`
+        gen.settled = (n, *gen.settled[1:])   # (read_memo.settled)
+    return code
 
 
 def _inlinable(env, name, info) -> bool:
@@ -65,3 +79,27 @@ def _decide(env, name, info) -> bool:
             return False
     # a function whose answers are kept on the table (state_free.kept_if_fixed) is cheaper looked up
     return not (depends_on_arguments_alone(name, env) and worth_keeping(info.body[0].value))
+
+
+def function_caller(info):
+    """How generated code calls a ruleset function that does not wait for a decision.
+
+    A ``value:`` function is itself a Python function ``fast(g, *args)``; a
+    ``do:`` function runs its code on the VM for its value. Call sites are
+    compiled before every function is, so each site starts with this caller
+    and is given ``fast`` itself once it exists (:func:`bind_call_sites`).
+    """
+    code_id = info.code_id
+
+    def call(g: GameHost, *values):
+        fast = info.fast
+        if fast is None:
+            return execute.call_sync(g, g.codes[code_id], list(values))
+        return fast(g, *values)
+    return call
+
+
+def bind_call_sites(info) -> None:
+    """Point every compiled call of ``info`` straight at its ``fast`` function."""
+    for namespace, name in info.__dict__.pop("call_sites", ()):
+        namespace[name] = info.fast

@@ -72,15 +72,38 @@ def stack_targets(g: GameHost, loc, thing_, zones, attr, step, same=None):
         raise GameError(f"stack_targets() needs a thing, got {type_name(thing_)}", loc)
     read = reader(attr)   # asked of every zone's last thing: the reader made for the name, not get_attr's search
     want = read(g, thing_, loc) + step
-    keys = [(read_key, read_key(g, thing_, loc)) for read_key in map(reader, same or [])]
+    keys = [(name, read_key, read_key(g, thing_, loc)) for name, read_key in ((n, reader(n)) for n in same or [])]
     props = g.state.props
+    held = g.state.zones
     things = g.table.things
     found = []
     for z in zones if isinstance(zones, list) else [zones]:
-        ids = _zone_ids(g, z, loc, "stack_targets")
-        if not ids or not props[ids[-1]].get("face_up", False):
+        # _zone_ids and the reader's first two places (the thing's properties, then its printed attributes)
+        # written out: asked of every zone of every candidate move (a rule's "where can this card go")
+        if z.__class__ is not ZoneRef:
+            _zone_ids(g, z, loc, "stack_targets")   # its error
+        ids = held[z.id]
+        if not ids:
+            continue
+        last_props = props[ids[-1]]
+        if not last_props.get("face_up", False):
             continue
         last = things[ids[-1]]
-        if read(g, last, loc) == want and all(read_key(g, last, loc) == v for read_key, v in keys):
+        if attr in last_props:
+            value = last_props[attr]
+        else:
+            value = last.attrs[attr] if attr in last.attrs else read(g, last, loc)
+        if value == want and all(_read(g, last, last_props, name, read_key, loc) == v for name, read_key, v in keys):
             found.append(z)
     return found
+
+
+def _read(g: GameHost, thing_: ThingRef, props: dict, name: str, read, loc):
+    """``read(g, thing_, loc)`` (the reader of ``name``), its first two places looked in here: ``props`` are the
+    thing's."""
+    if name in props:
+        return props[name]
+    attrs = thing_.attrs
+    if name in attrs:
+        return attrs[name]
+    return read(g, thing_, loc)

@@ -130,7 +130,8 @@ def worth_keeping(expression) -> bool:
 def remembered(fast, arity: int = -1):
     """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it; for
     one, two or three arguments (``arity``, the commonest) a function that takes exactly that many, so that
-    no tuple of arguments is built and walked. An answer is kept under ``(call, *args)``."""
+    no tuple of arguments is built and walked. An answer is kept under ``(call, *args)``, for one to three
+    arguments under ``(call, *classes of args, *args)``."""
     def call(g: GameHost, *args):
         for arg in args:
             if arg.__class__ not in KEPT_ARGUMENTS or (arg.__class__ is str and len(arg) > MAX_KEPT_TEXT):
@@ -142,37 +143,49 @@ def remembered(fast, arity: int = -1):
             answer = _kept(kept, key, fast(g, *args))
         return answer
 
-    # the same test and lookup written out per argument: a text is kept only when short
+    # for one to three arguments, the answer is looked up first, under a key that holds each argument's class
+    # (True, 1 and 1.0 are equal but never share a key): only arguments that pass the test below are ever
+    # kept, and a long text never (equal texts are equally long), so an answer found needs no test; an
+    # argument that cannot be hashed (a list) was never kept either. The test is made only on a miss.
     def call1(g: GameHost, a):
-        if a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT):
-            return fast(g, a)
         kept = g.table.kept_answers
-        key = (call1, a)
-        answer = kept.get(key, kept)
+        key = (call1, a.__class__, a)
+        try:
+            answer = kept.get(key, kept)
+        except TypeError:
+            return fast(g, a)
         if answer is kept:
+            if a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT):
+                return fast(g, a)
             answer = _kept(kept, key, fast(g, a))
         return answer
 
     def call2(g: GameHost, a, b):
-        if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
-                or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)):
-            return fast(g, a, b)
         kept = g.table.kept_answers
-        key = (call2, a, b)
-        answer = kept.get(key, kept)
+        key = (call2, a.__class__, b.__class__, a, b)
+        try:
+            answer = kept.get(key, kept)
+        except TypeError:
+            return fast(g, a, b)
         if answer is kept:
+            if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
+                    or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)):
+                return fast(g, a, b)
             answer = _kept(kept, key, fast(g, a, b))
         return answer
 
     def call3(g: GameHost, a, b, c):
-        if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
-                or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)) \
-                or (c.__class__ not in KEPT_AT_ANY_SIZE and (c.__class__ is not str or len(c) > MAX_KEPT_TEXT)):
-            return fast(g, a, b, c)
         kept = g.table.kept_answers
-        key = (call3, a, b, c)
-        answer = kept.get(key, kept)
+        key = (call3, a.__class__, b.__class__, c.__class__, a, b, c)
+        try:
+            answer = kept.get(key, kept)
+        except TypeError:
+            return fast(g, a, b, c)
         if answer is kept:
+            if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
+                    or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)) \
+                    or (c.__class__ not in KEPT_AT_ANY_SIZE and (c.__class__ is not str or len(c) > MAX_KEPT_TEXT)):
+                return fast(g, a, b, c)
             answer = _kept(kept, key, fast(g, a, b, c))
         return answer
 

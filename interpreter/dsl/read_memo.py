@@ -1,0 +1,151 @@
+"""A read repeated within one expression that changes nothing: worked out once and kept in a name.
+
+Rules often ask the same attribute of the same variable more than once in one
+expression (``may_enter(p, s)`` asks ``s.effect`` in three branches, a filter
+asks ``t.bearer`` of each piece four times). Each read written out
+(:mod:`.fast_reads`) is a class test and two or three lookups. Where the
+expression can change nothing (a condition, or one that calls no effect nor any
+function that changes the game or asks a player), every read of ``x.name``
+during one evaluation gives the same value, so a read that is certain to come
+after a first one (one that *dominates* it) takes the first one's value, kept
+by ``:=`` in a fresh name.
+
+Which reads dominate which follows Python's order of evaluation: the operands
+of an operator, a call's arguments, a list's items and an index come one after
+the other; a condition before both its branches, the left side of ``and``
+and ``or`` before the right. What is evaluated only sometimes (a branch, the
+right side of ``and``, a lambda's body, a comprehension's body, a narration's
+arguments, the later links of a chained comparison) may use the values kept
+before it, and what it keeps is forgotten after it (:func:`branch`), except
+where it is certain to have run: ``a and b and c`` reads ``c`` only after
+both ``a`` and ``b`` held, a branch or a comprehension's item only after its
+condition did (:func:`settled`).
+
+Only a bare variable's read is kept (a lambda parameter, a comprehension
+variable, a ``value:`` function's argument: Python names nothing rebinds
+within the evaluation), and never of a built-in that makes a new list at each
+read (a zone's ``things``): what is left is answered by a stored or printed
+value, a declared default or a built-in's answer from the state or the table
+(a thing's ``owner``, ``zone``, a zone's ``count``), the same object every
+time while nothing changes, or by an error that the first read raises in its
+own place. The
+work charged does not change: reading an attribute charges none. Off with the
+other fast paths (no layout), and in statements (:mod:`.direct`, action
+enumerators), where what a statement changes is read by the next.
+"""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+from ..machine.attributes import THING_FIELDS
+
+KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() never lets these through raw)
+# built-ins whose reads are never kept: each read of a zone's things or seats makes a new list (kept, two
+# reads would give one list); a player's next is worked out afresh; the rest are fields, as cheap as a name
+NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
+PROPS = "\x00props"   # the key of a thing's properties (no attribute has this name)
+LOCAL = "\x00local"   # the key of a rule's local's value
+_KEPT = re.compile("\x04(_m[0-9]+)\x02")
+
+
+def start(gen, node) -> None:
+    """Let ``gen`` keep repeated reads while it writes expression ``node``, if that changes nothing."""
+    if gen.env.layout is not None and (gen.pure or gen._changes_nothing(node)):
+        gen.memo = {}
+
+
+def kept(gen, name: str, x: str, write) -> str:
+    """The source of the read ``<x>.<name>``: the name a dominating read kept it in, or ``write()`` (the read
+    written out), kept in a fresh name where later reads may use it."""
+    memo = gen.memo
+    if memo is None or not x.isidentifier() or not _memorable(name):
+        return write()
+    found = memo.get((x, name))
+    if found is not None:
+        gen.memo_used.add(found)
+        return found
+    code = write()
+    if gen.iterable:   # Python refuses `:=` in a comprehension's iterable
+        return code
+    var = memo[(x, name)] = gen.fresh("_m")
+    return f"({KEEP}{var}{END}{code})"
+
+
+def props_of(gen, x: str, twice: bool) -> tuple[str, str]:
+    """The source of thing ``x``'s properties (``g.state.props[x.id]``, a dict only a change replaces) as first
+    evaluated in a read, and as used again after that in the same read (``twice``: the read uses it again):
+    kept as a read is, so that every later read of another property of ``x`` looks up no id."""
+    plain = f"{gen.container('g.state.props')}[{x}.id]"
+    memo = gen.memo
+    if memo is None or not x.isidentifier():
+        return plain, plain
+    found = memo.get((x, PROPS))
+    if found is None:
+        if gen.iterable:   # (no `:=` here)
+            return plain, plain
+        found = memo[(x, PROPS)] = gen.fresh("_m")
+        first = f"({KEEP}{found}{END}{plain})"
+    else:
+        first = found
+        gen.memo_used.add(found)
+    if twice:
+        gen.memo_used.add(found)
+    return first, found
+
+
+def held_local(gen, local: str | None) -> str | None:
+    """The name a dominating read kept the rule's local ``local`` in (``(_w3 := L['b'])``, its first class
+    test: evaluated whenever that read is), or None. No expression sets a local: its value holds throughout."""
+    if local is None or gen.memo is None:
+        return None
+    return gen.memo.get((local, LOCAL))
+
+
+def keep_local(gen, local: str | None, name: str) -> None:
+    """Offer ``name``, which the read being written binds to the rule's local ``local``, to later reads."""
+    if local is not None and gen.memo is not None and not gen.iterable:
+        gen.memo[(local, LOCAL)] = name
+
+
+def finish(gen, body: list[str]) -> list[str]:
+    """``body`` (a function's lines) with each kept read's mark turned into ``name :=`` where a later read uses
+    the name, and dropped where none does (the store would cost more than it saves)."""
+    if KEEP not in "".join(body):
+        return body
+    used = gen.memo_used
+    return [_KEPT.sub(lambda m: m.group(1) + " := " if m.group(1) in used else "", line) for line in body]
+
+
+def _memorable(name: str) -> bool:
+    """Whether ``.name`` is worth keeping and every read of it gives the same object while nothing changes:
+    not a new list (a zone's ``things`` and ``seats``), nor a field the object holds itself (its ``id``,
+    ``kind``, ``name``, a player's ``seat``: one lookup, as cheap as the kept name)."""
+    return name not in NOT_KEPT
+
+
+@contextmanager
+def branch(gen, start=None):
+    """Around what is evaluated only sometimes: it may use the reads kept before it (``start``, where more
+    are certain there: see :func:`settled`); what it keeps is forgotten after it."""
+    saved = gen.memo
+    if saved is not None:
+        gen.memo = dict(saved if start is None else start)
+    try:
+        yield
+    finally:
+        gen.memo = saved
+
+
+def settle(gen, node, op: str) -> None:
+    """Note, after writing ``node`` (``a and b``, ``a or b``), the reads kept by the time its right side is
+    written: all are certain where evaluation goes on only when ``node`` came out true (for ``and``: both
+    sides were evaluated and held) or false (for ``or``)."""
+    gen.settled = (node, op, gen.memo)
+
+
+def settled(gen, node, op: str):
+    """The reads certain where evaluation goes on after ``node`` came out as ``op`` needs (true for ``and``,
+    false for ``or``; see :func:`settle`), or None: only those kept before ``node``."""
+    found = gen.settled
+    return found[2] if found is not None and found[0] is node and found[1] == op else None
