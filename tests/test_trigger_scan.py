@@ -39,6 +39,8 @@ def looked(g, generated: bool, work: int):
 
 
 def compare_now(g, seen: dict) -> None:
+    if g.ruleset.settle_scan is None:   # nothing to look at: settle makes no call, there is no scan to compare
+        return
     generated = looked(g, True, 0)
     assert generated == looked(g, False, 0)
     spent = generated[2]
@@ -92,11 +94,13 @@ def test_the_scan_answers_what_the_generic_look_answers(rid, comparing):
 @pytest.mark.parametrize("rid", bundled_ids())
 def test_and_in_every_variant(rid, comparing):
     """A variant's build takes its base's compiled snippets (dsl/snippet_memo.py); its scan is its own."""
+    scanned = 0   # variants with something to look at
     for variant in sorted(variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml")):
         rs = load_ruleset(rid, variant=variant)
         assert rs.settle_scan is not None or (not rs.triggers and rs.end_when is None), variant
+        scanned += rs.settle_scan is not None
         play(rs, rs.max_players, 1, cap=150)
-    assert sum(comparing.values()) > 0 or not variants_of(bundled_rulesets_dir() / rid / "ruleset.yaml")
+    assert sum(comparing.values()) > 0 or not scanned
 
 
 def test_every_bundled_ruleset_with_triggers_or_an_end_is_scanned():
