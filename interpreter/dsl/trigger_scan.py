@@ -37,8 +37,8 @@ from .parser import parse
 
 
 def as_items(g, items):
-    """What :meth:`interpreter.rules.model.Trigger.items` makes of a source's value: a zone (anything with a
-    ``defn``) its things, anything else as it is."""
+    """The items of a trigger's source's value (:meth:`interpreter.rules.model.Trigger.items` and the scan
+    alike): a zone (anything with a ``defn``) its things, anything else as it is."""
     return g.zone_things(items) if hasattr(items, "defn") else items
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from ..dsl.trigger_scan import as_items
 from ..errors import Location
 
 if TYPE_CHECKING:
@@ -74,8 +75,7 @@ class Trigger:
     location: Location | None = None
 
     def items(self, g: GameHost):
-        items = self.source(g, {})
-        return g.zone_things(items) if hasattr(items, "defn") else items
+        return as_items(g, self.source(g, {}))
 
 
 class Ruleset:
