@@ -133,9 +133,8 @@ def remembered(fast, arity: int = -1):
     no tuple of arguments is built and walked. An answer is kept under ``(call, *args)``, for one to three
     arguments under ``(call, *classes of args, *args)``."""
     def call(g: GameHost, *args):
-        for arg in args:
-            if arg.__class__ not in KEPT_ARGUMENTS or (arg.__class__ is str and len(arg) > MAX_KEPT_TEXT):
-                return fast(g, *args)
+        if not all(map(_keepable, args)):
+            return fast(g, *args)
         kept = g.table.kept_answers
         key = (call, *args)
         answer = kept.get(key, kept)
@@ -155,7 +154,7 @@ def remembered(fast, arity: int = -1):
         except TypeError:
             return fast(g, a)
         if answer is kept:
-            if a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT):
+            if not _keepable(a):
                 return fast(g, a)
             answer = _kept(kept, key, fast(g, a))
         return answer
@@ -168,8 +167,7 @@ def remembered(fast, arity: int = -1):
         except TypeError:
             return fast(g, a, b)
         if answer is kept:
-            if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
-                    or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)):
+            if not (_keepable(a) and _keepable(b)):
                 return fast(g, a, b)
             answer = _kept(kept, key, fast(g, a, b))
         return answer
@@ -182,9 +180,7 @@ def remembered(fast, arity: int = -1):
         except TypeError:
             return fast(g, a, b, c)
         if answer is kept:
-            if (a.__class__ not in KEPT_AT_ANY_SIZE and (a.__class__ is not str or len(a) > MAX_KEPT_TEXT)) \
-                    or (b.__class__ not in KEPT_AT_ANY_SIZE and (b.__class__ is not str or len(b) > MAX_KEPT_TEXT)) \
-                    or (c.__class__ not in KEPT_AT_ANY_SIZE and (c.__class__ is not str or len(c) > MAX_KEPT_TEXT)):
+            if not (_keepable(a) and _keepable(b) and _keepable(c)):
                 return fast(g, a, b, c)
             answer = _kept(kept, key, fast(g, a, b, c))
         return answer
@@ -192,6 +188,11 @@ def remembered(fast, arity: int = -1):
     made = {1: call1, 2: call2, 3: call3}.get(arity, call)
     made.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
     return made
+
+
+def _keepable(arg) -> bool:
+    """Whether an answer may be kept for an argument ``arg``: one of KEPT_ARGUMENTS, a text only when short."""
+    return arg.__class__ in KEPT_AT_ANY_SIZE or (arg.__class__ is str and len(arg) <= MAX_KEPT_TEXT)
 
 
 def _kept(kept: dict, key: tuple, answer):
