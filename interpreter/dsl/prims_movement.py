@@ -76,7 +76,13 @@ def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, 
     st = g.state
     if st.zprops.get(origin, _NO_PROPS).get("removed"):
         return []
-    kinds = _kinds(kind, loc)
+    if kind.__class__ is list:   # (_kinds' answer kept for a list, looked up here first: one call less)
+        try:
+            kinds = _KINDS[tuple(kind)]
+        except (KeyError, TypeError):   # (not kept yet, or a list holding a list: _kinds refuses it)
+            kinds = _kinds(kind, loc)
+    else:
+        kinds = _kinds(kind, loc)
     zones = g.table.zones
     if steps == 0:
         return [zones[origin]]
@@ -84,7 +90,7 @@ def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, 
     key = (origin, steps, no_reverse, enter is None, stop is None, g.table)   # (a shape holds the table's zones)
     shape = table.get(key)
     if shape is None:
-        keep = (table, key) if fast_paths.on() and table.get(_GROWN, 0) < _MAX_GROWN else None
+        keep = (table, key, None, None) if fast_paths.on() and table.get(_GROWN, 0) < _MAX_GROWN else None
         return _walk(g, loc, table, st.board_key, kinds, origin, steps, enter, stop, no_reverse, {}, keep)
     board_key = st.board_key
     while True:
@@ -109,7 +115,8 @@ def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, 
         following = shape.next[fate]
         if following is None:   # an answer not seen here before: the walk goes on by searching
             return _walk(g, loc, table, board_key, kinds, origin, steps, enter, stop, no_reverse,
-                         _answers(shape, fate), (table, key) if table.get(_GROWN, 0) < _MAX_GROWN else None)
+                         _answers(shape, fate),
+                         (table, key, shape, fate) if table.get(_GROWN, 0) < _MAX_GROWN else None)
         shape = following
     return _walk(g, loc, table, board_key, kinds, origin, steps, enter, stop, no_reverse,
                  _answers(shape.up, shape.fate) if shape.up is not None else {}, None)
@@ -124,7 +131,7 @@ class _Shape:
 
     def __init__(self, charges: list, space, following, up: _Shape | None, fate):
         self.work = sum(charges)
-        self.charges = tuple(charges)
+        self.charges = charges   # (each shape has a list of its own)
         self.space = space   # a zone
         self.next = following
         self.up = up   # the shape before, and the fate of its space that led here: the answers so far
@@ -147,18 +154,19 @@ def _walk(g: GameHost, loc, table: dict, board_key, kinds, origin, steps, enter,
     ``table``: the board's kept steps (Board.walk_steps) as it stood at ``board_key``. ``known``: the
     fates of the spaces a replay of a kept shape asked about, charged up to then: the search retraces
     those steps without charging or asking again, then goes on. ``keep``: (the table, the walk's
-    question) to add the walk's shape under, or None.
+    question, the shape and the fate of its space the walk adds after: None, None to add the first
+    shape), or None.
     """
     # The arcs of a space are read from the board's kept steps (Board.walk_steps), looked up again whenever
     # the board changed since, so that a rule's enter or stop that changes the board is followed as if each
     # step read the board afresh; enter and stop are asked once a space, in the order the spaces are first met.
     board, st, zones = g.board, g.state, g.table.zones
     retrace = len(known)   # questions still to retrace (the board may have changed at the last: read after)
-    if keep is not None:   # the shape as the walk goes: the one kept, followed, then added to
-        shape = table.get(keep[1])
-        up = fate_up = None
-        charges: list = []
-        grown = False   # (a walk adds to the shape once it meets an answer it has not seen)
+    adding = None if known else keep   # where the shape is added to: from the end of the retraced steps
+    if keep is not None:
+        up, fate_up = keep[2], keep[3]   # the shape that the next question comes after, and its answer
+        charges: list = []   # the work charged since
+        first = True   # (the first shape a walk adds counts the walk: _add)
     fates: dict[str, int] = {}   # space -> 0: not entered, 1: entered, 2: entered and stopped in (asked once)
     ends: dict[str, None] = {}
     seen = set()
@@ -172,11 +180,11 @@ def _walk(g: GameHost, loc, table: dict, board_key, kinds, origin, steps, enter,
         if st.board_key is not board_key and not retrace:   # a rule changed the board mid-walk: its steps
             table = board.walk_steps(g, kinds)              # as it now stands (and a shape not to keep)
             board_key = st.board_key
-            keep = None
+            keep = adding = None
         found = table.get(node)
         if found is None:
             found = board.walk_step(g, table, node, kinds)
-        if keep is not None:
+        if adding is not None:
             charges.append(found[0])
         if not retrace:
             g.work += found[0]   # a walk of a billion steps round a loop of spaces is a lot of work
@@ -188,40 +196,49 @@ def _walk(g: GameHost, loc, table: dict, board_key, kinds, origin, steps, enter,
                 continue
             fate = fates.get(nxt)
             if fate is None:
-                space = zones[nxt]
                 if retrace:
-                    fate = known[nxt]
+                    fate = fates[nxt] = known[nxt]
                     retrace -= 1
-                elif enter is None or enter(space):
-                    fate = 2 if stop is not None and stop(space) else 1
+                    if not retrace:   # the last question a replay asked: the walk goes on from here
+                        adding = keep
                 else:
-                    fate = 0
-                fates[nxt] = fate
-                if keep is not None:
-                    if shape is None:   # (a walk cut short by an error leaves a shape that ends here)
+                    space = zones[nxt]
+                    if enter is None or enter(space):
+                        fate = 2 if stop is not None and stop(space) else 1
+                    else:
+                        fate = 0
+                    fates[nxt] = fate
+                    if adding is not None:   # (a walk cut short by an error leaves a shape that ends here)
                         shape = _Shape(charges, space, [None, None, None], up, fate_up)
-                        _add(keep, up, fate_up, shape, not grown)
-                        grown = True
-                    up, fate_up, shape, charges = shape, fate, shape.next[fate], []
+                        if first:
+                            _add(adding, up, fate_up, shape)
+                            first = False
+                        else:
+                            up.next[fate_up] = shape
+                        up, fate_up, charges = shape, fate, []
             if fate == 1 and left:
                 todo.append((nxt, node, left))
             elif fate:   # stopped in, or entered with no step left: an end (states with none left do nothing)
                 ends[nxt] = None
     found = [zones[n] for n in (sorted(ends, key=board.order.__getitem__) if len(ends) > 1 else ends)]
-    if keep is not None and shape is None and st.board_key is board_key:
-        _add(keep, up, fate_up, _Shape(charges, None, tuple(found), up, fate_up), not grown)
+    if adding is not None and st.board_key is board_key:
+        shape = _Shape(charges, None, tuple(found), up, fate_up)
+        if first:
+            _add(adding, up, fate_up, shape)
+        else:
+            up.next[fate_up] = shape
     return found
 
 
-def _add(keep, up: _Shape | None, fate, shape: _Shape, first: bool) -> None:
-    """``shape`` added after ``up``'s ``fate``, or kept as the first shape of the walk's question.
+def _add(keep, up: _Shape | None, fate, shape: _Shape) -> None:
+    """``shape``, the first a walk adds, added after ``up``'s ``fate``, or kept as the first shape of the
+    walk's question.
 
     The walks that add to the shapes of a table are counted, and past a bound no walk adds more: what
     the board keeps stays bounded however the answers vary (Board.walk_steps' tables are bounded)."""
-    table, key = keep
+    table, key = keep[0], keep[1]
     if up is None:
         table[key] = shape
     else:
         up.next[fate] = shape
-    if first:
-        table[_GROWN] = table.get(_GROWN, 0) + 1
+    table[_GROWN] = table.get(_GROWN, 0) + 1
