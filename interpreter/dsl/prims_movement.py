@@ -24,6 +24,11 @@ _NO_PROPS: dict = {}   # read only: a space with no property set
 _GROWN = ("walks that added to the shapes",)   # the key of their count in a table of kept steps
 _MAX_GROWN = 2048   # past this many, a table's walk shapes grow no more
 
+# the table of kept steps (Board.walk_steps) the last walk read: [board_key, kinds, board, table]. Right while
+# the state's board_key is that object (then the board stands as it did), even when the board has dropped
+# the table since (its bound on kept answers): the table holds only what is true of the board as it stands.
+_LAST: list = [object(), None, None, None]
+
 _KINDS: dict = {}   # a kind, or the tuple of a list of kinds -> their frozenset: one object (and hash) a set
 
 
@@ -83,10 +88,14 @@ def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, 
             kinds = _kinds(kind, loc)
     else:
         kinds = _kinds(kind, loc)
-    zones = g.table.zones
     if steps == 0:
-        return [zones[origin]]
-    table = board.walk_steps(g, kinds)   # (also holds the shapes of the walks on it, under their questions)
+        return [g.table.zones[origin]]
+    last = _LAST
+    if last[0] is st.board_key and last[1] is kinds and last[2] is board:   # the table of the walk before
+        table = last[3]
+    else:
+        table = board.walk_steps(g, kinds)   # (also holds the shapes of the walks on it, under their questions)
+        last[:] = st.board_key, kinds, board, table
     key = (origin, steps, no_reverse, enter is None, stop is None, g.table)   # (a shape holds the table's zones)
     shape = table.get(key)
     if shape is None:
