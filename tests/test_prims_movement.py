@@ -69,6 +69,12 @@ def test_going_back_allowed_when_asked(game):
     assert "a" in ends(game, 'walk_ends(space("a"), 2, no_reverse=false)')
 
 
+def test_no_reverse_counts_by_its_truth_whatever_its_value(game):
+    for _ in range(2):   # (the second walk replays the first's shape)
+        assert ends(game, 'walk_ends(space("a"), 2, no_reverse=[1])') == ["c", "e", "r"]
+        assert ends(game, 'walk_ends(space("a"), 2, no_reverse=[])') == ["a", "c", "e", "r"]
+
+
 def test_zero_steps_is_the_start(game):
     assert ends(game, 'walk_ends(space("a"), 0)') == ["a"]
 

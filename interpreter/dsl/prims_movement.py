@@ -96,7 +96,8 @@ def walk_ends(g: GameHost, loc, start, steps, kind=None, enter=None, stop=None, 
     else:
         table = board.walk_steps(g, kinds)   # (also holds the shapes of the walks on it, under their questions)
         last[:] = st.board_key, kinds, board, table
-    key = (origin, steps, no_reverse, enter is None, stop is None, g.table)   # (a shape holds the table's zones)
+    # (a shape holds the table's zones; no_reverse may be any value the rules give: only its truth counts)
+    key = (origin, steps, not no_reverse, enter is None, stop is None, g.table)
     shape = table.get(key)
     if shape is None:
         keep = (table, key, None, None) if fast_paths.on() and table.get(_GROWN, 0) < _MAX_GROWN else None
