@@ -9,6 +9,9 @@ from interpreter import Game, load_ruleset
 from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.dsl.prims_movement import walk_ends
 from interpreter.errors import GameError
+from interpreter.load.limits import MAX_WORK
+from interpreter.machine import fast_paths
+from interpreter.machine.budget import over_budget
 
 # A ring a-b-c-d-a, a spur d-e (e is a dead end), a one-way arrow c->f,
 # and a room r off b (kind "door").
@@ -64,6 +67,12 @@ def test_exact_steps_never_straight_back(game):
 
 def test_going_back_allowed_when_asked(game):
     assert "a" in ends(game, 'walk_ends(space("a"), 2, no_reverse=false)')
+
+
+def test_no_reverse_counts_by_its_truth_whatever_its_value(game):
+    for _ in range(2):   # (the second walk replays the first's shape)
+        assert ends(game, 'walk_ends(space("a"), 2, no_reverse=[1])') == ["c", "e", "r"]
+        assert ends(game, 'walk_ends(space("a"), 2, no_reverse=[])') == ["a", "c", "e", "r"]
 
 
 def test_zero_steps_is_the_start(game):
@@ -130,6 +139,8 @@ def plain_walk(g, origin, steps, kinds, no_reverse, enter, stop):
             continue
         arcs = board.arcs(g, node)
         g.work += 1 + len(arcs)
+        if g.work > MAX_WORK:
+            raise over_budget(None)
         for nxt, k in arcs:
             if (kinds is not None and k not in kinds) or (no_reverse and nxt == prev):
                 continue
@@ -225,3 +236,85 @@ def test_a_bad_kind_is_refused_after_a_good_one(game):
     for text in ('walk_ends(space("b"), 1, ["door", 5])', 'walk_ends(space("b"), 1, [["door"]])'):
         with pytest.raises(GameError, match="kind must be a text or a list of texts"):
             ev(game, text)
+
+
+# --- kept walk shapes: a walk asked again replays what the first did, branching on enter's and stop's answers --
+
+def test_walks_asked_again_replay_the_same_questions_and_work(game):
+    first = same_walks(game)   # every question walked once: its shape kept
+    again = same_walks(game)   # every question replayed from its shape
+    assert again == first
+
+
+def compare(game, origin, steps, enter, stop=None, no_reverse=True, work=0):
+    """walk_ends and the plain walk from the same position: their ends, questions and work, or their errors."""
+    found = []
+    for walk in ("kept", "plain"):
+        g = game.clone()
+        g.work = work
+        log: list = []
+        ask_enter = enter and asked(log, lambda s, g=g: enter(g, s))
+        ask_stop = stop and asked(log, lambda s, g=g: stop(g, s))
+        try:
+            if walk == "kept":
+                got = walk_ends(g, None, g.table.zones[origin], steps, None, ask_enter, ask_stop,
+                                no_reverse=no_reverse)
+            else:
+                got = plain_walk(g, origin, steps, None, no_reverse, ask_enter, ask_stop)
+            found.append(([z.id for z in got], log, g.work))
+        except GameError as error:
+            found.append((type(error), str(error), log, g.work))
+    assert found[0] == found[1], (origin, steps)
+    return found[0]
+
+
+def test_answers_never_seen_walk_on_from_where_they_differ(game):
+    # enter forbids a different set of spaces each time: each walk meets a new answer somewhere on its way
+    results = set()
+    for forbidden in ["", "c", "b", "bc", "d", "e", "cd", "", "c", "abcdefr"]:
+        for steps in (1, 2, 3, 4):
+            got = compare(game, "a", steps, lambda g, s, f=forbidden: s.id not in f, lambda g, s: s.id == "r")
+            results.add(tuple(got[0]))
+    assert len(results) > 4   # (the answers did change the walks)
+
+
+def test_a_rule_that_changes_the_board_during_a_replay_is_followed(game):
+    def removes_c_at_b(g, space, remove):
+        if space.id == "b" and remove:
+            g.board.set_removed(g, "c", True)
+        return True
+    for remove in (False, True, False, True):   # the first walk keeps the shape the later ones replay
+        got = compare(game, "a", 3, lambda g, s, r=remove: removes_c_at_b(g, s, r))
+        assert got[0] == ([] if remove else ["b", "d", "f"])
+
+
+def test_the_work_budget_stops_a_replay_at_the_same_step(game):
+    compare(game, "a", 4, lambda g, s: True, lambda g, s: False)   # (kept)
+    outcomes = [compare(game, "a", 4, lambda g, s: True, lambda g, s: False, work=MAX_WORK - spare)
+                for spare in range(0, 40)]
+    stopped = [o for o in outcomes if len(o) == 4]
+    assert stopped and len(stopped) < len(outcomes)   # some walks ran out of work on the way, some did not
+    assert len({len(o[2]) for o in stopped}) > 1   # ... after different numbers of questions
+
+
+def test_an_error_in_enter_leaves_a_shape_that_later_walks_go_on_from(game):
+    def fails_at_d(g, space, fail):
+        if space.id == "d" and fail:
+            raise GameError("enter failed")
+        return True
+    for fail in (True, False, True, False):
+        got = compare(game, "b", 3, lambda g, s, f=fail: fails_at_d(g, s, f))
+        assert (got[0] is GameError) == fail
+
+
+def test_past_the_bound_no_walk_adds_to_the_shapes(game, monkeypatch):
+    import interpreter.dsl.prims_movement as movement
+    table = game.board.walk_steps(game, None)   # (the board, and its kept tables, serve every game of the ruleset)
+    grown = table.get(movement._GROWN, 0)
+    monkeypatch.setattr(movement, "_MAX_GROWN", grown + 3)
+    for forbidden in ["", "c", "b", "d", "e", "bc", "", "c"]:
+        compare(game, "a", 3, lambda g, s, f=forbidden: s.id not in f, no_reverse=False)
+    if fast_paths.on():
+        assert table[movement._GROWN] == grown + 3   # the walks went on searching, right, and kept nothing more
+    else:   # nothing kept at all: the table the walks read holds no shape (nor any step)
+        assert movement._LAST[2] is game.board and not movement._LAST[3]

@@ -143,7 +143,8 @@ class Board:
         stands in ``g.state``: {space: :meth:`walk_step`'s answer}, filled as the walks ask.
 
         Right only while ``g.state.board_key`` stays the object it is after this call: a walk whose rules
-        might change the board asks again when it does not (``dsl/prims_movement.py``).
+        might change the board asks again when it does not (``dsl/prims_movement.py``). The walks also
+        keep their shapes in it, under tuple keys (their questions; no space id is a tuple).
         """
         st = g.state
         board_key, last = st.board_key, self._last
