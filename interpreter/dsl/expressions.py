@@ -29,6 +29,7 @@ from .assignments import assignment
 from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
+from .lambda_forms import INLINED, inlined_lambda
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
@@ -39,18 +40,6 @@ from .read_memo import start as start_memo
 
 if TYPE_CHECKING:
     pass
-
-# built-ins taking (xs, x -> body) written out as a comprehension, the lambda's body inline (see
-# _inlined_lambda): the form of each, with {src} the items (collection_of, charged as the built-in charges
-# them), {var} the item and {body} the body; {next}, {any}, {all}, {len} and {sum} are bound to Python's own.
-# Each is lazy exactly where its built-in is (first, any and all stop at the deciding item).
-INLINED = {"filter": "[{var} for {var} in {src} if {body}]",
-           "first": "{next}(({var} for {var} in {src} if {body}), None)",
-           "any": "{any}({body} for {var} in {src})",
-           "all": "{all}({body} for {var} in {src})",
-           "count": "{len}([{var} for {var} in {src} if {body}])",
-           "sum": "{sum}([{body} for {var} in {src}])"}
-PYTHON_BUILTINS = {"next": next, "any": any, "all": all, "len": len, "sum": sum}
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -415,12 +404,12 @@ class Generator:
             walker = "_each" if proven_list(self, n.args[0]) else self.bind(
                 items_walked if self._changes_nothing(n.args[1]) else collection_of)
             source = self.walked(n.args[0], walker, sn.loc(n))
-            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
-                                                     proven_class(self, n.args[0], collection=True)))
+            return self.node(n, inlined_lambda(self, n.args[1], source, name,
+                                               proven_class(self, n.args[0], collection=True)))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
             source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"
-            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"], "_ZR"))
+            return self.node(n, inlined_lambda(self, n.args[0], source, "filter", "_ZR"))
         # things(kind) made and walked at once (see walked): the walk's place comes first
         head = [self.bind(prim.fn), "g"] if walk is None else [self.bind(things_walked), "g", walk]
         with branch(self) if prim.narration else nullcontext():   # a narration's arguments: maybe never (below)
@@ -445,23 +434,6 @@ class Generator:
                 elif name not in PRIMITIVES or PRIMITIVES[name].effect:
                     return False
         return True
-
-    def _inlined_lambda(self, lam, source: str, form: str, proven=None) -> str:
-        """``filter(xs, x -> cond)`` and its kin as a comprehension over ``source``: the lambda's body inline,
-        no call per item; ``proven`` the class every item has, if the source proves one."""
-        var = self.fresh()
-        self.proven[var] = proven
-        outer = self.lexical
-        self.lexical = {**outer, lam.param: var}
-        self.looping += 1
-        try:
-            with branch(self):
-                body = self.node(lam, self.expr(lam.body))
-        finally:
-            self.lexical = outer
-            self.looping -= 1
-        pythons = {name: self.bind(fn) for name, fn in PYTHON_BUILTINS.items() if "{" + name + "}" in form}
-        return form.format(var=var, src=source, body=body, **pythons)
 
     def _ruleset_function(self, n, name, info) -> str:
         c, sn = self.c, self.sn

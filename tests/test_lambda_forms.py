@@ -1,0 +1,144 @@
+"""``any``, ``all`` and ``first`` with a lambda as loops of a generated function (dsl/lambda_forms.py).
+
+Their bodies read the caller's names (a lexical variable, a comprehension's
+item, a rule's local, a read the caller kept), sit inside one another and
+inside comprehensions and lambdas. They must answer what the generator forms
+answer with the fast paths off, charge the same work, and report an error
+inside a body at the same place in both modes.
+"""
+import ast
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ruleset_builder import load_text
+
+from interpreter import Game
+from interpreter.machine import fast_paths, linetable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RULES = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  got: []
+zones:
+  - {id: a, attrs: {row: 1}}
+  - {id: b, attrs: {row: 2}}
+  - {id: c, attrs: {row: 3}}
+things:
+  - {id: red, start: a, attrs: {mark: 5}}
+  - {id: blue, start: b}
+  - {id: green, start: b}
+  - {id: grey, start: c}
+props:
+  things:
+    mark: 0
+    holder: ""
+functions:
+  near:
+    params: [z, n]
+    value: |
+      [any(things(), t -> t.zone == z and t.mark > n), all(z, t -> t.mark >= n and z.row > 0),
+       first(things(), t -> t.zone.row == z.row and t.mark == n), z.row > 1 and any(z, t -> t.mark == z.row)]
+  nested:
+    params: [n]
+    value: |
+      [first([a, b, c], z -> any(z, t -> t.mark > n and z.row < 3 and all(things(), u -> u.mark >= 0))),
+       [x.id for x in things() if any([1, 2, 3], k -> x.mark == k + n)],
+       sum([a, b, c], z -> count(things(), t -> t.zone == z and any([z], y -> y.row == n)))]
+  fails:
+    params: [n]
+    value: "any(things(), t -> t.zone.row > n and 10 / (t.mark - 3) > 100)"
+flow:
+  - do: |
+      thing("blue").mark = 2
+      thing("green").mark = 3
+      k = 1
+      got = [near(a, 4), near(b, 2), near(c, 0), nested(0), nested(1), any(things(), t -> t.mark == k + 1)]
+      got = got + [first(things(), t -> t.mark > k and t.holder == "").id, all([a, b], z -> z.row >= k)]
+"""
+
+PLAY = """
+import json, sys
+sys.path.insert(0, "tests")
+from pathlib import Path
+from ruleset_builder import load_text
+from interpreter import Game
+from interpreter.errors import GameError
+try:
+    game = Game(load_text(Path(sys.argv[1]), sys.argv[2]), 1, seed=1)
+    print(json.dumps([repr(game.state.vars["got"]), game.work]))
+except GameError as exc:
+    print(json.dumps([exc.message, exc.location.line, exc.location.column]))
+"""
+
+
+def _both_modes(tmp_path, text):
+    answers = []
+    for mode in ("on", "off"):
+        folder = tmp_path / mode
+        folder.mkdir(parents=True)
+        env = {**os.environ, "DAVIT_FAST_PATHS": mode, "DAVIT_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
+        done = subprocess.run([sys.executable, "-c", PLAY, str(folder), text], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300, check=True)
+        answers.append(json.loads(done.stdout))
+    return answers
+
+
+def test_the_loops_answer_as_written_by_hand(tmp_path):
+    before = set(linetable.SOURCES)
+    game = Game(load_text(tmp_path, RULES), 1, seed=1)
+    things = game.table.things
+    zones = game.table.zones
+    assert game.state.vars["got"] == [
+        [True, True, None, False],
+        [True, True, things["blue"], True],
+        [False, True, things["grey"], False],
+        [zones["a"], ["blue", "green"], 0],
+        [zones["a"], ["blue", "green"], 1],
+        True, "red", True]
+    if fast_paths.on():
+        sources = [s for name, s in linetable.SOURCES.items() if name not in before]
+        trees = [ast.parse(s) for s in sources]
+        assert not any(isinstance(node, ast.GeneratorExp) for tree in trees for node in ast.walk(tree))
+        assert sum(isinstance(node, ast.For) for tree in trees for node in ast.walk(tree)) >= 11
+
+
+# the same loops in a `do:` block, reading the rule's locals: with the fast paths off a ruleset function runs on
+# the VM, whose steps are charged too, so the work is compared where no ruleset function is called
+IN_FLOW = RULES.split("functions:")[0] + """\
+flow:
+  - do: |
+      thing("blue").mark = 2
+      thing("green").mark = 3
+      for z in [a, b, c]:
+          n = 4 - z.row
+          got = got + [any(things(), t -> t.zone == z and t.mark > n), all(z, t -> t.mark >= n and z.row > 0)]
+          got = got + [first(things(), t -> t.zone.row == z.row and t.mark == n)]
+          got = got + [first([a, b, c], y -> any(y, t -> t.mark > n and y.row < 3 and all(things(), u -> u.mark >= 0)))]
+          got = got + [[x.id for x in things() if any([1, 2, 3], k -> x.mark == k + n)]]
+"""
+
+
+@pytest.mark.slow
+def test_the_loops_answer_and_charge_as_with_the_fast_paths_off(tmp_path):
+    on, off = _both_modes(tmp_path / "functions", RULES)
+    assert on[0] == off[0]
+    on, off = _both_modes(tmp_path / "flow", IN_FLOW)
+    assert on == off and on[1] > 0
+
+
+@pytest.mark.slow
+def test_an_error_inside_a_loop_is_reported_where_it_stands_in_both_modes(tmp_path):
+    text = RULES.replace("nested(1), ", "nested(1), fails(0), ")
+    on, off = _both_modes(tmp_path, text)
+    assert on == off
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "10 / (t.mark - 3)" in line)
+    # green (mark 3), the third thing: the first two answered
+    assert on[1:] == [row, lines[row - 1].index("10 /") + 1] and "division" in on[0], on
