@@ -26,7 +26,7 @@ from ..machine import budget, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
-from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
+from .fast_reads import bare_read, kept_read, proven_class, proven_list, proven_read, reader_for, receiver_reader
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda
@@ -77,6 +77,7 @@ class Generator:
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
         self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
         self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
+        self.proven_codes = {}   # the source of a call that answers one class alone (thing("pawn", p)) -> that class
         self.walk = None         # the place a things() call being written is walked at (see walked)
         self.held = None         # container -> [stand-in, weight of its uses] while containers are held, else None
         self.looping = 0         # > 0 while writing what runs once per item (a comprehension's, a lambda's body)
@@ -227,6 +228,11 @@ class Generator:
                 local)))
         # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
         # inside a comprehension's iterable, given to a reader that reads as the written-out read does
+        proven = self.proven_codes.get(obj)
+        if proven is not None:   # no class test: written out with the receiver in place, if the read uses it once
+            code = proven_read(self, self.env.layout, n.name, obj, proven, lambda x: self.reader_call(n.name, x, n))
+            if code is not None:
+                return self.node(n, code)
         kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
                          self.receiver_type(n))
         if kept is not None:
@@ -380,7 +386,11 @@ class Generator:
             raise c._error(f"{name}(...) must be a statement of its own or the right side of an assignment", sn, n)
         info = self.env.functions.get(name)
         if info is not None:
-            return self.node(n, self._ruleset_function(n, name, info))
+            inner = self._ruleset_function(n, name, info)
+            code = self.node(n, inner)
+            if inner in self.proven_codes:   # a function written out in place (inline_calls) as such a call
+                self.proven_codes[code] = self.proven_codes[inner]
+            return code
         prim = PRIMITIVES.get(name)
         if prim is None:
             raise c._error(f"unknown function '{name}'", sn, n.func,
@@ -398,7 +408,9 @@ class Generator:
         check_ids(self, n, name)
         literal = literal_thing(self, n) if name == "thing" else None   # thing("pawn", p): no id text built
         if literal is not None:
-            return self.node(n, literal)
+            code = self.node(n, literal)
+            self.proven_codes[code] = "_TR"   # the built-in answers a thing or raises
+            return code
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
             # a list: no class test; a walk that changes nothing: a zone's things with no list made of them
             walker = "_each" if proven_list(self, n.args[0]) else self.bind(

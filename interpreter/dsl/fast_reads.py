@@ -28,6 +28,7 @@ source through ``repr`` as a dictionary key.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -143,6 +144,18 @@ def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None, 
     if code is not None:
         keep_local(gen, local, kept)
     return code
+
+
+def proven_read(gen, layout: Layout | None, name: str, x: str, cls: str, call) -> str | None:
+    """``<x>.<name>`` for a receiver ``x`` (any expression) whose class is ``cls`` whatever happens, written out with
+    no class test and ``x`` in place, where the read uses its receiver once (``thing("pawn", p).zone``); else
+    None. ``call(y)`` is the source of the reader's call on a receiver ``y``."""
+    kept = gen.fresh("_w")
+    code = inline_read(gen, layout, name, kept, call(kept), proven=cls)
+    word = re.compile(rf"\b{kept}\b")
+    if code is None or len(word.findall(code)) != 1:
+        return None
+    return word.sub(lambda _: x, code)
 
 
 CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class
