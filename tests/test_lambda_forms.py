@@ -51,6 +51,15 @@ functions:
       [first([a, b, c], z -> any(z, t -> t.mark > n and z.row < 3 and all(things(), u -> u.mark >= 0))),
        [x.id for x in things() if any([1, 2, 3], k -> x.mark == k + n)],
        sum([a, b, c], z -> count(things(), t -> t.zone == z and any([z], y -> y.row == n)))]
+  plus:
+    params: [a, b]
+    value: "a + b"
+  weight:
+    params: [n, t]
+    value: "plus(t.mark, n) + 10 / (t.mark - n)"
+  lightest:
+    params: [n]
+    value: "[x.id for x in sorted(things(), t -> weight(n, t))]"
   fails:
     params: [n]
     value: "any(things(), t -> t.zone.row > n and 10 / (t.mark - 3) > 100)"
@@ -60,6 +69,7 @@ flow:
       thing("green").mark = 3
       k = 1
       got = [near(a, 4), near(b, 2), near(c, 0), nested(0), nested(1), any(things(), t -> t.mark == k + 1)]
+      got = got + [lightest(1)]
       got = got + [first(things(), t -> t.mark > k and t.holder == "").id, all([a, b], z -> z.row >= k)]
 """
 
@@ -101,12 +111,17 @@ def test_the_loops_answer_as_written_by_hand(tmp_path):
         [False, True, things["grey"], False],
         [zones["a"], ["blue", "green"], 0],
         [zones["a"], ["blue", "green"], 1],
-        True, "red", True]
+        True, ["grey", "red", "green", "blue"], "red", True]
     if fast_paths.on():
         sources = [s for name, s in linetable.SOURCES.items() if name not in before]
         trees = [ast.parse(s) for s in sources]
         assert not any(isinstance(node, ast.GeneratorExp) for tree in trees for node in ast.walk(tree))
         assert sum(isinstance(node, ast.For) for tree in trees for node in ast.walk(tree)) >= 11
+        # t -> weight(n, t), n the argument of lightest's own Python function: functools.partial(weight, g, n)
+        lightest = linetable.SOURCES[game.ruleset.functions["lightest"].fast.__davit_file__]
+        calls = [node for node in ast.walk(ast.parse(lightest)) if isinstance(node, ast.Call)]
+        assert not any(isinstance(node, ast.Lambda) for node in ast.walk(ast.parse(lightest)))
+        assert any([ast.unparse(a)[:2] for a in call.args[:2]] == ["_f", "g"] for call in calls), lightest
 
 
 # the same loops in a `do:` block, reading the rule's locals: with the fast paths off a ruleset function runs on
@@ -141,4 +156,14 @@ def test_an_error_inside_a_loop_is_reported_where_it_stands_in_both_modes(tmp_pa
     lines = text.splitlines()
     row = next(i for i, line in enumerate(lines, 1) if "10 / (t.mark - 3)" in line)
     # green (mark 3), the third thing: the first two answered
+    assert on[1:] == [row, lines[row - 1].index("10 /") + 1] and "division" in on[0], on
+
+
+@pytest.mark.slow
+def test_an_error_inside_a_function_a_lambda_only_calls_is_reported_where_it_stands_in_both_modes(tmp_path):
+    text = RULES.replace("[lightest(1)]", "[lightest(2)]")   # blue's mark is 2: 10 / 0 in weight
+    on, off = _both_modes(tmp_path, text)
+    assert on == off
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "10 / (t.mark - n)" in line)
     assert on[1:] == [row, lines[row - 1].index("10 /") + 1] and "division" in on[0], on

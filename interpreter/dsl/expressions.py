@@ -29,7 +29,7 @@ from .assignments import assignment
 from .fast_reads import bare_read, kept_read, proven_class, proven_list, proven_read, reader_for, receiver_reader
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
-from .lambda_forms import INLINED, inlined_lambda
+from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
@@ -368,7 +368,8 @@ class Generator:
         self.looping += 1
         try:
             with branch(self):
-                return self.node(n, f"lambda {var}: {self.expr(n.body)}")
+                made = partial_call(self, n)   # `s -> may_enter(p, s)`: no Python frame of its own per call
+                return self.node(n, made if made is not None else f"lambda {var}: {self.expr(n.body)}")
         finally:
             self.lexical = outer
             self.looping -= 1
@@ -447,7 +448,9 @@ class Generator:
                     return False
         return True
 
-    def _ruleset_function(self, n, name, info) -> str:
+    def _ruleset_function(self, n, name, info, parts: bool = False):
+        """The source of the call ``n`` of ruleset function ``name``; ``parts``: (its bound name, its arguments'
+        sources) for a function that is not written out in place (lambda_forms.partial_call asks)."""
         c, sn = self.c, self.sn
         if info.suspends:
             raise c._error(f"function '{name}' asks a player; call it as a statement of its own "
@@ -460,14 +463,15 @@ class Generator:
                            code="effect-in-condition")
         info.used = True
         self.env.used_functions.add(name)
-        inlined = inlined_call(self, n, name, info)
+        inlined = None if parts else inlined_call(self, n, name, info)
         if inlined is not None:
             return inlined
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")
         self.call_sites.append((bound, info))
-        return "".join([bound, "(g", *(", " + self.expr(a) for a in n.args), ")"])
+        args = [self.expr(a) for a in n.args]
+        return (bound, args) if parts else "".join([bound, "(g", *(", " + a for a in args), ")"])
 
     # -- assignments ------------------------------------------------------------
 

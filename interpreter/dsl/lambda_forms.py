@@ -16,10 +16,13 @@ iterable is).
 """
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
 
+from . import ast
+from .inline_calls import inlinable
 from .read_memo import branch
 
 # the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the item
@@ -94,3 +97,25 @@ def _names(text: str) -> set:
     """The Python names in the generated ``text`` (never the words inside a text literal)."""
     clean = _MARKS.sub("", text)
     return {t.string for t in tokenize.generate_tokens(io.StringIO(clean + "\n").readline) if t.type == tokenize.NAME}
+
+
+def partial_call(gen, lam) -> str | None:
+    """``functools.partial(f, g, *args)`` for a lambda that only calls a ruleset function ``f`` with its parameter
+    last (``s -> may_enter(p, s)``), the other arguments being literals or Python names nothing rebinds (a
+    lexical variable, never a rule's local: it might be unset, and a lambda never called reads nothing);
+    else None. Called as the lambda is, with the parameter, it calls ``f`` as the lambda's body would, with
+    no Python frame of its own; ``f`` locates its own errors. Not for a function written out in place."""
+    body = lam.body
+    if gen.env.layout is None or not isinstance(body, ast.Call) or not isinstance(body.func, ast.Name) \
+            or body.kwargs or not body.args:
+        return None
+    name, last = body.func.id, body.args[-1]
+    info = gen.env.functions.get(name)
+    if info is None or info.suspends or not isinstance(last, ast.Name) or last.id != lam.param \
+            or len(body.args) != len(info.params) or inlinable(gen.env, name, info):
+        return None
+    for a in body.args[:-1]:
+        if not isinstance(a, ast.Const) and not (isinstance(a, ast.Name) and a.id != lam.param and a.id in gen.lexical):
+            return None
+    bound, args = gen._ruleset_function(body, name, info, parts=True)
+    return f"{gen.bind(functools.partial)}({', '.join([bound, 'g', *args[:-1]])})"
