@@ -167,3 +167,42 @@ def test_an_error_inside_a_function_a_lambda_only_calls_is_reported_where_it_sta
     lines = text.splitlines()
     row = next(i for i, line in enumerate(lines, 1) if "10 / (t.mark - n)" in line)
     assert on[1:] == [row, lines[row - 1].index("10 /") + 1] and "division" in on[0], on
+
+
+KINDS = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  got: []
+zones:
+  - {id: a, attrs: {row: 1}}
+  - {id: b, attrs: {row: 2}}
+things:
+  - {id: p1, kind: pawn, start: a, attrs: {mark: 5}}
+  - {id: p2, kind: pawn, start: b}
+  - {id: c1, kind: card, start: b}
+props:
+  things:
+    mark: 0
+flow:
+  - do: |
+      got = [[t.id for t in things("pawn") if t.kind == "pawn" and t.mark > 0], filter(things("card"), t -> t.kind == "pawn")]
+      got = got + [count(things("pawn"), t -> t.kind != "pawn" or t.zone.row > 1), [t.zone.row for t in things("card")]]
+      got = got + [any(things("pawn"), t -> t.kind == "card" or t.zone.row == 2), all(things(), t -> t.kind == "pawn")]
+"""
+
+
+def test_the_kind_of_an_item_of_things_of_a_kind_is_known_and_its_zone_a_zone(tmp_path):
+    before = set(linetable.SOURCES)
+    game = Game(load_text(tmp_path, KINDS), 1, seed=1)
+    assert game.state.vars["got"] == [["p1"], [], 1, [2], True, False]
+    if fast_paths.on():
+        sources = [s for name, s in linetable.SOURCES.items() if name not in before]
+        # only things() walks a kind it does not prove: the one `kind` read; no zone's class tested
+        assert sum(s.count(".kind") for s in sources) == 1 and not any("is _ZR" in s for s in sources), sources
+
+
+@pytest.mark.slow
+def test_known_kinds_answer_and_charge_as_with_the_fast_paths_off(tmp_path):
+    on, off = _both_modes(tmp_path, KINDS)
+    assert on == off

@@ -26,7 +26,8 @@ from ..machine import budget, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
-from .fast_reads import bare_read, kept_read, proven_class, proven_list, proven_read, reader_for, receiver_reader
+from .fast_reads import (bare_read, kept_read, proven_class, proven_kind, proven_list, proven_read, reader_for,
+                         receiver_reader, static_truth, zone_field)
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
@@ -77,6 +78,7 @@ class Generator:
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
         self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
         self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
+        self.kinds = {}          # comprehension variable -> the kind its source proves each item has (things("pawn"))
         self.proven_codes = {}   # the source of a call that answers one class alone (thing("pawn", p)) -> that class
         self.walk = None         # the place a things() call being written is walked at (see walked)
         self.held = None         # container -> [stand-in, weight of its uses] while containers are held, else None
@@ -223,9 +225,12 @@ class Generator:
             # a rule's local as the name a read before kept it in, if one did
             local = n.obj.id if n.obj.id not in self.lexical else None
             obj = held_local(self, local) or obj
-            return self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
+            code = self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
                 self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n), self.receiver_type(n),
                 local)))
+            if n.name == "zone" and zone_field(self, obj):   # a thing's zone: a zone, read with no class test
+                self.proven_codes[code] = "_ZR"
+            return code
         # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
         # inside a comprehension's iterable, given to a reader that reads as the written-out read does
         proven = self.proven_codes.get(obj)
@@ -293,13 +298,19 @@ class Generator:
         return self.node(n, f"not {self.expr(n.operand)}")
 
     def x_BoolOp(self, n):
-        left = self.expr(n.left)
+        truth = static_truth(self, n.left)   # `t.kind == "pawn"` of an item of things("pawn"): known, not read
+        if truth is not None and truth == (n.op == "or"):   # false and b, true or b
+            return self.node(n, self.literal(truth))
+        left = None if truth is not None else self.expr(n.left)   # true and b, false or b: b alone
         with branch(self, settled(self, n.left, n.op)):   # (a and b) and c: c is read after both held
-            code = self.node(n, f"{left} {BOOLEAN[n.op]} {self.expr(n.right)}")
+            right = self.expr(n.right)
+            code = self.node(n, right if left is None else f"{left} {BOOLEAN[n.op]} {right}")
             settle(self, n, n.op)
         return code
 
     def x_Compare(self, n):
+        if static_truth(self, n) is not None:   # (see x_BoolOp)
+            return self.node(n, self.literal(static_truth(self, n)))
         first = self.expr(n.first)
         if all(op in COMPARE for op, _ in n.rest):
             second = f" {COMPARE[n.rest[0][0]]} {self.expr(n.rest[0][1])}"
@@ -328,6 +339,7 @@ class Generator:
         source = self.walked(n.source, "_each", self.sn.loc(n))
         var = self.fresh()
         self.proven[var] = proven_class(self, n.source, collection=False)
+        self.kinds[var] = proven_kind(self, n.source)
         outer = self.lexical
         self.lexical = {**outer, n.var: var}
         self.looping += 1
@@ -418,7 +430,8 @@ class Generator:
                 items_walked if self._changes_nothing(n.args[1]) else collection_of)
             source = self.walked(n.args[0], walker, sn.loc(n))
             return self.node(n, inlined_lambda(self, n.args[1], source, name,
-                                               proven_class(self, n.args[0], collection=True)))
+                                               proven_class(self, n.args[0], collection=True),
+                                               proven_kind(self, n.args[0])))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
             source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"

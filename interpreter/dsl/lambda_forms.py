@@ -43,14 +43,14 @@ LOOPS = {"any": ("if {body}:", "return True", "return False"),
 _MARKS = re.compile("[\x01\x03\x04][^\x02]*\x02")
 
 
-def inlined_lambda(gen, lam, source: str, name: str, proven=None) -> str:
+def inlined_lambda(gen, lam, source: str, name: str, proven=None, kind=None) -> str:
     """The source of ``name(<source>, lam)`` with ``lam``'s body inline; ``proven`` the class every item has,
-    if the source proves one."""
+    if the source proves one, ``kind`` the kind of thing."""
     if name in LOOPS and gen.env.layout is not None:
-        return loop_function(gen, lam, source, name, proven)
+        return loop_function(gen, lam, source, name, proven, kind)
     form = INLINED[name]
     var = gen.fresh()
-    gen.proven[var] = proven
+    gen.proven[var], gen.kinds[var] = proven, kind
     outer = gen.lexical
     gen.lexical = {**outer, lam.param: var}
     gen.looping += 1
@@ -64,7 +64,7 @@ def inlined_lambda(gen, lam, source: str, name: str, proven=None) -> str:
     return form.format(var=var, src=source, body=body, **pythons)
 
 
-def loop_function(gen, lam, source: str, name: str, proven) -> str:
+def loop_function(gen, lam, source: str, name: str, proven, kind) -> str:
     """The call of a generated function looping over ``source`` for ``any``, ``all`` or ``first``."""
     var, items = gen.fresh(), gen.fresh("_a")
     # the caller's Python names the body may read: the game, the locals, the lexical variables, kept reads
@@ -72,7 +72,7 @@ def loop_function(gen, lam, source: str, name: str, proven) -> str:
     saved = gen.held, gen.looping, gen.iterable, gen.lexical
     gen.held = {} if saved[0] is not None else None   # the function's own (it runs once per call)
     gen.looping, gen.iterable = 1, 0   # the body runs per item; it is no comprehension's iterable
-    gen.proven[var] = proven
+    gen.proven[var], gen.kinds[var] = proven, kind
     gen.lexical = {**saved[3], lam.param: var}
     try:
         with branch(gen):
