@@ -186,7 +186,8 @@ props:
     mark: 0
 flow:
   - do: |
-      got = [[t.id for t in things("pawn") if t.kind == "pawn" and t.mark > 0], filter(things("card"), t -> t.kind == "pawn")]
+      got = [[t.id for t in things("pawn") if t.kind == "pawn" and t.mark > 0]]
+      got = got + [filter(things("card"), t -> t.kind == "pawn")]
       got = got + [count(things("pawn"), t -> t.kind != "pawn" or t.zone.row > 1), [t.zone.row for t in things("card")]]
       got = got + [any(things("pawn"), t -> t.kind == "card" or t.zone.row == 2), all(things(), t -> t.kind == "pawn")]
 """

@@ -26,8 +26,18 @@ from ..machine import budget, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
-from .fast_reads import (bare_read, kept_read, proven_class, proven_kind, proven_list, proven_read, reader_for,
-                         receiver_reader, static_truth, zone_field)
+from .fast_reads import (
+    bare_read,
+    kept_read,
+    proven_class,
+    proven_kind,
+    proven_list,
+    proven_read,
+    reader_for,
+    receiver_reader,
+    static_truth,
+    zone_field,
+)
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
@@ -235,9 +245,9 @@ class Generator:
         # inside a comprehension's iterable, given to a reader that reads as the written-out read does
         proven = self.proven_codes.get(obj)
         if proven is not None:   # no class test: written out with the receiver in place, if the read uses it once
-            code = proven_read(self, self.env.layout, n.name, obj, proven, lambda x: self.reader_call(n.name, x, n))
-            if code is not None:
-                return self.node(n, code)
+            read = proven_read(self, self.env.layout, n.name, obj, proven, lambda x: self.reader_call(n.name, x, n))
+            if read is not None:
+                return self.node(n, read)
         kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
                          self.receiver_type(n))
         if kept is not None:
@@ -533,15 +543,3 @@ class ExpressionCompiler:
         """``maker(g, L)`` returning the one-argument function that lambda ``n`` is."""
         gen = self._generator(sn, scope, pure)
         return gen.function([f"return {gen.lambda_(n)}"], sn.loc(n))
-
-    def _check_arity(self, name, low, high, call, sn):
-        given = len(call.args)
-        if given < low or (high is not None and given > high):
-            if low == high:
-                want = f"{low}"
-            elif high is None:
-                want = f"at least {low}"
-            else:
-                want = f"{low} to {high}"
-            raise self._error(f"{name}() takes {want} argument{'' if want.split()[-1] == '1' else 's'}, "
-                              f"{given} given", sn, call, code="arity")

@@ -131,7 +131,8 @@ def static_truth(gen, node) -> bool | None:
     ``!=``) of an item ``t`` of ``things("pawn")``, where ``kind`` is the thing's own field (no declared property
     or printed attribute takes the name: then the read is ``t.kind``, which can neither fail nor differ)."""
     layout = gen.env.layout
-    if layout is None or not isinstance(node, ast.Compare) or len(node.rest) != 1 or node.rest[0][0] not in ("==", "!="):
+    if layout is None or not isinstance(node, ast.Compare) or len(node.rest) != 1 \
+            or node.rest[0][0] not in ("==", "!="):
         return None
     op, other = node.rest[0]
     read = node.first
