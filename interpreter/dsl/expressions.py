@@ -44,7 +44,7 @@ from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
-from .read_memo import branch, held_local, settle, settled
+from .read_memo import branch, held_local, lazy_lines, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
@@ -96,6 +96,7 @@ class Generator:
         self.memo = None         # (variable, name) -> the name a read is kept in (see read_memo), or None: off
         self.memo_used = set()   # those names some later read uses
         self.settled = None      # the last `and`/`or` written, with the reads certain after it (read_memo.settle)
+        self.lazy, self.nested, self.constant = None, 0, frozenset[str]()   # (read_memo.lazily)
 
     # -- names and lines ------------------------------------------------------
 
@@ -237,7 +238,7 @@ class Generator:
             obj = held_local(self, local) or obj
             code = self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
                 self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n), self.receiver_type(n),
-                local)))
+                local), local))
             if n.name == "zone" and zone_field(self, obj):   # a thing's zone: a zone, read with no class test
                 self.proven_codes[code] = "_ZR"
             return code
@@ -332,7 +333,9 @@ class Generator:
             return self.node(n, test if op == "in" else f"not {test}")
         ops = {"in": "'in'", "not in": "'not in'", **{k: repr(k) for k in COMPARE}}
         with branch(self):
+            self.nested += 1   # (lambdas of their own)
             rest = ", ".join(f"({ops[op]}, lambda: {self.expr(e)})" for op, e in n.rest)
+            self.nested -= 1
         return self.node(n, f"_chain(g, {first}, ({rest},))")
 
     def x_IfExp(self, n):
@@ -387,14 +390,14 @@ class Generator:
         var = self.fresh()
         outer = self.lexical
         self.lexical = {**outer, n.param: var}
-        self.looping += 1
+        self.looping, self.nested = self.looping + 1, self.nested + 1
         try:
             with branch(self):
                 made = partial_call(self, n)   # `s -> may_enter(p, s)`: no Python frame of its own per call
                 return self.node(n, made if made is not None else f"lambda {var}: {self.expr(n.body)}")
         finally:
             self.lexical = outer
-            self.looping -= 1
+            self.looping, self.nested = self.looping - 1, self.nested - 1
 
     def argument(self, a) -> str:
         return self.lambda_(a) if isinstance(a, ast.Lambda) else self.expr(a)
@@ -517,8 +520,8 @@ class ExpressionCompiler:
         """``fn(g, L)`` returning the value of expression ``n``."""
         gen = self._generator(sn, scope, pure)
         gen.hold_containers()
-        start_memo(gen, n)
-        return gen.function([f"return {gen.expr(n)}"], sn.loc(n))
+        start_memo(gen, n, ())
+        return gen.function(lazy_lines(gen, [f"return {gen.expr(n)}"]), sn.loc(n))
 
     def _assignment(self, s, sn, scope, pure):
         gen = self._generator(sn, scope, pure)
@@ -530,8 +533,8 @@ class ExpressionCompiler:
         gen.hold_containers()
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
-        start_memo(gen, n)
-        body = [f"return {gen.expr(n)}"]
+        start_memo(gen, n, names)
+        body = lazy_lines(gen, [f"return {gen.expr(n)}"])
         if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
                for c in ast.walk(n)):
             # a call that makes calls is work: a function that calls itself twice must not run for ever

@@ -69,9 +69,9 @@ def loop_function(gen, lam, source: str, name: str, proven, kind) -> str:
     var, items = gen.fresh(), gen.fresh("_a")
     # the caller's Python names the body may read: the game, the locals, the lexical variables, kept reads
     outer = {"g", "L", *gen.lexical.values(), *(gen.memo or {}).values()}
-    saved = gen.held, gen.looping, gen.iterable, gen.lexical
+    saved = gen.held, gen.looping, gen.iterable, gen.lexical, gen.nested
     gen.held = {} if saved[0] is not None else None   # the function's own (it runs once per call)
-    gen.looping, gen.iterable = 1, 0   # the body runs per item; it is no comprehension's iterable
+    gen.looping, gen.iterable, gen.nested = 1, 0, saved[4] + 1   # the body runs per item, in a function of its own
     gen.proven[var], gen.kinds[var] = proven, kind
     gen.lexical = {**saved[3], lam.param: var}
     try:
@@ -79,7 +79,7 @@ def loop_function(gen, lam, source: str, name: str, proven, kind) -> str:
             body = gen.node(lam, gen.expr(lam.body))
         held = gen.held
     finally:
-        gen.held, gen.looping, gen.iterable, gen.lexical = saved
+        gen.held, gen.looping, gen.iterable, gen.lexical, gen.nested = saved
     test, hit, miss = LOOPS[name]
     lines = [f"for {var} in {items}:", "    " + test.format(body=body), "        " + hit.format(var=var), miss]
     if held:
