@@ -7,19 +7,13 @@ answer with the fast paths off, charge the same work, and report an error
 inside a body at the same place in both modes.
 """
 import ast
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from ruleset_builder import load_text
+from test_read_memo import _both_modes as both_modes
 
 from interpreter import Game
 from interpreter.machine import fast_paths, linetable
-
-ROOT = Path(__file__).resolve().parent.parent
 
 RULES = """\
 id: unit
@@ -78,6 +72,7 @@ import json, sys
 sys.path.insert(0, "tests")
 from pathlib import Path
 from ruleset_builder import load_text
+from test_read_memo import _both_modes as both_modes
 from interpreter import Game
 from interpreter.errors import GameError
 try:
@@ -89,15 +84,7 @@ except GameError as exc:
 
 
 def _both_modes(tmp_path, text):
-    answers = []
-    for mode in ("on", "off"):
-        folder = tmp_path / mode
-        folder.mkdir(parents=True)
-        env = {**os.environ, "DAVIT_FAST_PATHS": mode, "DAVIT_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
-        done = subprocess.run([sys.executable, "-c", PLAY, str(folder), text], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=300, check=True)
-        answers.append(json.loads(done.stdout))
-    return answers
+    return both_modes(tmp_path, text, PLAY)
 
 
 def test_the_loops_answer_as_written_by_hand(tmp_path):

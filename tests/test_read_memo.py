@@ -104,13 +104,15 @@ except GameError as exc:
 """
 
 
-def _both_modes(tmp_path, text):
+def _both_modes(tmp_path, text, play=PLAY):
+    """What the script ``play`` prints for ``text``, with the fast paths on and off (each in a process of its own,
+    no disk cache). tests/test_lambda_forms.py asks it too."""
     answers = []
     for mode in ("on", "off"):
         folder = tmp_path / mode
         folder.mkdir(parents=True)
         env = {**os.environ, "DAVIT_FAST_PATHS": mode, "DAVIT_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
-        done = subprocess.run([sys.executable, "-c", PLAY, str(folder), text], cwd=ROOT, env=env,
+        done = subprocess.run([sys.executable, "-c", play, str(folder), text], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=300, check=True)
         answers.append(json.loads(done.stdout))
     return answers
