@@ -102,3 +102,18 @@ def test_the_seat_finder_asks_the_builtin_for_what_it_cannot_find(tmp_path):
     assert find(game, None, PlayerRef(1)) is game.table.things["pawn@1"]
     with pytest.raises(GameError, match="no thing with id 'pawn@2'"):
         find(game, None, PlayerRef(2))   # a seat this table does not have
+
+
+def test_any_second_argument_and_a_read_of_the_thing_found(tmp_path):
+    # the player worked out once (a call, a comprehension's iterable, where `:=` is refused), and the thing's
+    # zone read with no class test: what the built-in and the reader answer
+    rs, _ = _ruleset(tmp_path, zones=[{"id": "deck"}, {"id": "bag"}])
+    game = Game(rs, 3, seed=1)
+    things = game.table.things
+    assert ev(game, "thing('pawn', player(2))") is things["pawn@2"]
+    assert ev(game, "[t.id for t in [thing('pawn', player(1)), thing('pawn', player(0))]]") == ["pawn@1", "pawn@0"]
+    assert ev(game, "thing('pawn', player(1)).zone") is game.table.zones["deck"]
+    assert ev(game, "[z.id for z in [thing('pawn', player(1)).zone, pawn_of(player(2)).zone]]") == ["deck", "deck"]
+    with pytest.raises(GameError) as info:
+        ev(game, "thing('pawn', 1 + 1).zone")
+    assert "thing(id, player) needs a player, got number" in info.value.message

@@ -104,13 +104,15 @@ except GameError as exc:
 """
 
 
-def _both_modes(tmp_path, text):
+def _both_modes(tmp_path, text, play=PLAY):
+    """What the script ``play`` prints for ``text``, with the fast paths on and off (each in a process of its own,
+    no disk cache). tests/test_lambda_forms.py asks it too."""
     answers = []
     for mode in ("on", "off"):
         folder = tmp_path / mode
-        folder.mkdir()
+        folder.mkdir(parents=True)
         env = {**os.environ, "DAVIT_FAST_PATHS": mode, "DAVIT_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
-        done = subprocess.run([sys.executable, "-c", PLAY, str(folder), text], cwd=ROOT, env=env,
+        done = subprocess.run([sys.executable, "-c", play, str(folder), text], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=300, check=True)
         answers.append(json.loads(done.stdout))
     return answers
@@ -183,3 +185,53 @@ def test_a_statement_reads_afresh(tmp_path):
         raise AssertionError(exc.message) from None
     assert game.table.things["blue"].id == "blue"
     assert game.state.props["blue"]["mark"] == 4
+
+
+LAZY = """\
+id: unit
+players: {min: 1, max: 1}
+variables:
+  got: []
+zones:
+  - {id: a, attrs: {row: 1}}
+  - {id: b, attrs: {row: 2}}
+things:
+  - {id: red, start: a, attrs: {mark: 5}}
+  - {id: blue, start: b}
+  - {id: green, start: b}
+props:
+  things:
+    mark: 0
+functions:
+  same_mark:
+    params: [t]
+    value: "[x.id for x in things() if x.mark == t.mark and x != t] + [count(things(), x -> x.mark < t.mark)]"
+flow:
+  - do: |
+      thing("green").mark = 5
+      t = thing("blue")
+      got = [same_mark(thing("red")), same_mark(t), [x.id for x in things() if x.mark > t.mark and t.mark < 1]]
+      got = got + [[x.id for x in [] if x.mark == t.mark], [x.id for x in things() if t.zone == b or t.mark / 0 > 1]]
+"""
+
+
+def test_a_read_of_an_argument_or_a_local_inside_a_comprehension_is_worked_out_once(tmp_path):
+    before = set(linetable.SOURCES)
+    game = Game(load_text(tmp_path, LAZY), 1, seed=1)
+    assert game.state.vars["got"] == [["green", 1], [0], ["red", "green"], [], ["red", "blue", "green"]]
+    if fast_paths.on():
+        sources = [s for name, s in linetable.SOURCES.items() if name not in before]
+        # t.mark inside each comprehension: kept lazily, in the function of same_mark and of the condition
+        assert sum(bool(re.search(r"_m\d+ = _k\d+\n", s)) for s in sources) >= 2, sources
+
+
+@pytest.mark.slow
+def test_lazily_kept_reads_answer_as_with_the_fast_paths_off_and_fail_where_the_first_read_stands(tmp_path):
+    on, off = _both_modes(tmp_path / "answers", LAZY)
+    assert on == off
+    text = LAZY.replace("same_mark(t)", "same_mark(a)")   # a zone has no mark: the first read of t.mark fails
+    on, off = _both_modes(tmp_path / "fails", text)
+    assert on == off
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if "x.mark == t.mark" in line)
+    assert on[1:] == [row, lines[row - 1].index("t.mark") + 3] and "mark" in on[0], on   # (at the name read)

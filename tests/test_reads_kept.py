@@ -222,6 +222,9 @@ def test_items_of_things_of_a_zone_and_of_players_are_read_with_no_class_test(tm
                        and isinstance(node.left, ast.Attribute) and node.left.attr == "__class__"}
             over = {(name, ast.unparse(c.target)): c.iter for node in ast.walk(tree)
                     if isinstance(node, (ast.ListComp, ast.GeneratorExp)) for c in node.generators}
+            # any, all and first: a loop of a function of their own (dsl/lambda_forms.py), over its argument
+            over |= {(name, ast.unparse(node.target)): node.iter for node in ast.walk(tree)
+                     if isinstance(node, ast.For)}
             local_list |= {v for v, it in over.items() if "L['pile']" in ast.unparse(it)}
             # the rest but x over the list filter(...) makes: the items of things() or of the zone a
             proven |= {v for v, it in over.items() if not {"L['pile']", " for "} & _words(ast.unparse(it))}

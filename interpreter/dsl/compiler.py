@@ -220,6 +220,18 @@ class Compiler(ExpressionCompiler):
         _ASSIGNED[id(tree)] = (tree, frozenset(names))
         return frozenset(names)
 
+    def _check_arity(self, name, low, high, call, sn):
+        given = len(call.args)
+        if given < low or (high is not None and given > high):
+            if low == high:
+                want = f"{low}"
+            elif high is None:
+                want = f"at least {low}"
+            else:
+                want = f"{low} to {high}"
+            raise self._error(f"{name}() takes {want} argument{'' if want.split()[-1] == '1' else 's'}, "
+                              f"{given} given", sn, call, code="arity")
+
     def _new_slot(self) -> str:
         self._slot += 1
         return f"%{self._slot}"

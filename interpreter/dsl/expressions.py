@@ -26,31 +26,31 @@ from ..machine import budget, linetable
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
 from .assignments import assignment
-from .fast_reads import bare_read, kept_read, proven_class, proven_list, reader_for, receiver_reader
+from .fast_reads import (
+    bare_read,
+    kept_read,
+    proven_class,
+    proven_kind,
+    proven_list,
+    proven_read,
+    reader_for,
+    receiver_reader,
+    static_truth,
+    zone_field,
+)
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
+from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
-from .read_memo import branch, held_local, settle, settled
+from .read_memo import branch, held_local, lazy_lines, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
 
 if TYPE_CHECKING:
     pass
-
-# built-ins taking (xs, x -> body) written out as a comprehension, the lambda's body inline (see
-# _inlined_lambda): the form of each, with {src} the items (collection_of, charged as the built-in charges
-# them), {var} the item and {body} the body; {next}, {any}, {all}, {len} and {sum} are bound to Python's own.
-# Each is lazy exactly where its built-in is (first, any and all stop at the deciding item).
-INLINED = {"filter": "[{var} for {var} in {src} if {body}]",
-           "first": "{next}(({var} for {var} in {src} if {body}), None)",
-           "any": "{any}({body} for {var} in {src})",
-           "all": "{all}({body} for {var} in {src})",
-           "count": "{len}([{var} for {var} in {src} if {body}])",
-           "sum": "{sum}([{body} for {var} in {src}])"}
-PYTHON_BUILTINS = {"next": next, "any": any, "all": all, "len": len, "sum": sum}
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -88,12 +88,15 @@ class Generator:
         self.call_sites = []     # (bound name, FunctionInfo) of ruleset functions called
         self.iterable = 0        # > 0 while writing a comprehension's iterable (no `:=` there)
         self.proven = {}         # comprehension variable -> the class its source proves each item has, or None
+        self.kinds = {}          # comprehension variable -> the kind its source proves each item has (things("pawn"))
+        self.proven_codes = {}   # the source of a call that answers one class alone (thing("pawn", p)) -> that class
         self.walk = None         # the place a things() call being written is walked at (see walked)
         self.held = None         # container -> [stand-in, weight of its uses] while containers are held, else None
         self.looping = 0         # > 0 while writing what runs once per item (a comprehension's, a lambda's body)
         self.memo = None         # (variable, name) -> the name a read is kept in (see read_memo), or None: off
         self.memo_used = set()   # those names some later read uses
         self.settled = None      # the last `and`/`or` written, with the reads certain after it (read_memo.settle)
+        self.lazy, self.nested, self.constant = None, 0, frozenset[str]()   # (read_memo.lazily)
 
     # -- names and lines ------------------------------------------------------
 
@@ -233,11 +236,19 @@ class Generator:
             # a rule's local as the name a read before kept it in, if one did
             local = n.obj.id if n.obj.id not in self.lexical else None
             obj = held_local(self, local) or obj
-            return self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
+            code = self.node(n, kept_in_memo(self, n.name, obj, lambda: bare_read(
                 self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n), self.receiver_type(n),
-                local)))
+                local), local))
+            if n.name == "zone" and zone_field(self, obj):   # a thing's zone: a zone, read with no class test
+                self.proven_codes[code] = "_ZR"
+            return code
         # any other receiver (``thing("pawn", p).zone``) is worked out once: kept in a name as a local is, or,
         # inside a comprehension's iterable, given to a reader that reads as the written-out read does
+        proven = self.proven_codes.get(obj)
+        if proven is not None:   # no class test: written out with the receiver in place, if the read uses it once
+            read = proven_read(self, self.env.layout, n.name, obj, proven, lambda x: self.reader_call(n.name, x, n))
+            if read is not None:
+                return self.node(n, read)
         kept = kept_read(self, self.env.layout, n.name, obj, lambda x: self.reader_call(n.name, x, n),
                          self.receiver_type(n))
         if kept is not None:
@@ -298,13 +309,19 @@ class Generator:
         return self.node(n, f"not {self.expr(n.operand)}")
 
     def x_BoolOp(self, n):
-        left = self.expr(n.left)
+        truth = static_truth(self, n.left)   # `t.kind == "pawn"` of an item of things("pawn"): known, not read
+        if truth is not None and truth == (n.op == "or"):   # false and b, true or b
+            return self.node(n, self.literal(truth))
+        left = None if truth is not None else self.expr(n.left)   # true and b, false or b: b alone
         with branch(self, settled(self, n.left, n.op)):   # (a and b) and c: c is read after both held
-            code = self.node(n, f"{left} {BOOLEAN[n.op]} {self.expr(n.right)}")
+            right = self.expr(n.right)
+            code = self.node(n, right if left is None else f"{left} {BOOLEAN[n.op]} {right}")
             settle(self, n, n.op)
         return code
 
     def x_Compare(self, n):
+        if static_truth(self, n) is not None:   # (see x_BoolOp)
+            return self.node(n, self.literal(static_truth(self, n)))
         first = self.expr(n.first)
         if all(op in COMPARE for op, _ in n.rest):
             second = f" {COMPARE[n.rest[0][0]]} {self.expr(n.rest[0][1])}"
@@ -316,7 +333,9 @@ class Generator:
             return self.node(n, test if op == "in" else f"not {test}")
         ops = {"in": "'in'", "not in": "'not in'", **{k: repr(k) for k in COMPARE}}
         with branch(self):
+            self.nested += 1   # (lambdas of their own)
             rest = ", ".join(f"({ops[op]}, lambda: {self.expr(e)})" for op, e in n.rest)
+            self.nested -= 1
         return self.node(n, f"_chain(g, {first}, ({rest},))")
 
     def x_IfExp(self, n):
@@ -333,6 +352,7 @@ class Generator:
         source = self.walked(n.source, "_each", self.sn.loc(n))
         var = self.fresh()
         self.proven[var] = proven_class(self, n.source, collection=False)
+        self.kinds[var] = proven_kind(self, n.source)
         outer = self.lexical
         self.lexical = {**outer, n.var: var}
         self.looping += 1
@@ -370,13 +390,14 @@ class Generator:
         var = self.fresh()
         outer = self.lexical
         self.lexical = {**outer, n.param: var}
-        self.looping += 1
+        self.looping, self.nested = self.looping + 1, self.nested + 1
         try:
             with branch(self):
-                return self.node(n, f"lambda {var}: {self.expr(n.body)}")
+                made = partial_call(self, n)   # `s -> may_enter(p, s)`: no Python frame of its own per call
+                return self.node(n, made if made is not None else f"lambda {var}: {self.expr(n.body)}")
         finally:
             self.lexical = outer
-            self.looping -= 1
+            self.looping, self.nested = self.looping - 1, self.nested - 1
 
     def argument(self, a) -> str:
         return self.lambda_(a) if isinstance(a, ast.Lambda) else self.expr(a)
@@ -391,7 +412,11 @@ class Generator:
             raise c._error(f"{name}(...) must be a statement of its own or the right side of an assignment", sn, n)
         info = self.env.functions.get(name)
         if info is not None:
-            return self.node(n, self._ruleset_function(n, name, info))
+            inner = self._ruleset_function(n, name, info)
+            code = self.node(n, inner)
+            if inner in self.proven_codes:   # a function written out in place (inline_calls) as such a call
+                self.proven_codes[code] = self.proven_codes[inner]
+            return code
         prim = PRIMITIVES.get(name)
         if prim is None:
             raise c._error(f"unknown function '{name}'", sn, n.func,
@@ -409,18 +434,21 @@ class Generator:
         check_ids(self, n, name)
         literal = literal_thing(self, n) if name == "thing" else None   # thing("pawn", p): no id text built
         if literal is not None:
-            return self.node(n, literal)
+            code = self.node(n, literal)
+            self.proven_codes[code] = "_TR"   # the built-in answers a thing or raises
+            return code
         if name in INLINED and len(n.args) == 2 and isinstance(n.args[1], ast.Lambda) and not n.kwargs:
             # a list: no class test; a walk that changes nothing: a zone's things with no list made of them
             walker = "_each" if proven_list(self, n.args[0]) else self.bind(
                 items_walked if self._changes_nothing(n.args[1]) else collection_of)
             source = self.walked(n.args[0], walker, sn.loc(n))
-            return self.node(n, self._inlined_lambda(n.args[1], source, INLINED[name],
-                                                     proven_class(self, n.args[0], collection=True)))
+            return self.node(n, inlined_lambda(self, n.args[1], source, name,
+                                               proven_class(self, n.args[0], collection=True),
+                                               proven_kind(self, n.args[0])))
         if name == "spaces" and len(n.args) == 1 and isinstance(n.args[0], ast.Lambda) and not n.kwargs:
             # spaces(s -> cond): the spaces still on the board (the built-in without its predicate), filtered
             source = f"{self.bind(prim.fn)}(g, {self.bind(sn.loc(n), '_l')})"
-            return self.node(n, self._inlined_lambda(n.args[0], source, INLINED["filter"], "_ZR"))
+            return self.node(n, inlined_lambda(self, n.args[0], source, "filter", "_ZR"))
         # things(kind) made and walked at once (see walked): the walk's place comes first
         head = [self.bind(prim.fn), "g"] if walk is None else [self.bind(things_walked), "g", walk]
         with branch(self) if prim.narration else nullcontext():   # a narration's arguments: maybe never (below)
@@ -446,24 +474,9 @@ class Generator:
                     return False
         return True
 
-    def _inlined_lambda(self, lam, source: str, form: str, proven=None) -> str:
-        """``filter(xs, x -> cond)`` and its kin as a comprehension over ``source``: the lambda's body inline,
-        no call per item; ``proven`` the class every item has, if the source proves one."""
-        var = self.fresh()
-        self.proven[var] = proven
-        outer = self.lexical
-        self.lexical = {**outer, lam.param: var}
-        self.looping += 1
-        try:
-            with branch(self):
-                body = self.node(lam, self.expr(lam.body))
-        finally:
-            self.lexical = outer
-            self.looping -= 1
-        pythons = {name: self.bind(fn) for name, fn in PYTHON_BUILTINS.items() if "{" + name + "}" in form}
-        return form.format(var=var, src=source, body=body, **pythons)
-
-    def _ruleset_function(self, n, name, info) -> str:
+    def _ruleset_function(self, n, name, info, parts: bool = False):
+        """The source of the call ``n`` of ruleset function ``name``; ``parts``: (its bound name, its arguments'
+        sources) for a function that is not written out in place (lambda_forms.partial_call asks)."""
         c, sn = self.c, self.sn
         if info.suspends:
             raise c._error(f"function '{name}' asks a player; call it as a statement of its own "
@@ -476,14 +489,15 @@ class Generator:
                            code="effect-in-condition")
         info.used = True
         self.env.used_functions.add(name)
-        inlined = inlined_call(self, n, name, info)
+        inlined = None if parts else inlined_call(self, n, name, info)
         if inlined is not None:
             return inlined
         if "caller" not in info.__dict__:
             info.caller = function_caller(info)
         bound = self.bind(info.caller, "_f")
         self.call_sites.append((bound, info))
-        return "".join([bound, "(g", *(", " + self.expr(a) for a in n.args), ")"])
+        args = [self.expr(a) for a in n.args]
+        return (bound, args) if parts else "".join([bound, "(g", *(", " + a for a in args), ")"])
 
     # -- assignments ------------------------------------------------------------
 
@@ -506,8 +520,8 @@ class ExpressionCompiler:
         """``fn(g, L)`` returning the value of expression ``n``."""
         gen = self._generator(sn, scope, pure)
         gen.hold_containers()
-        start_memo(gen, n)
-        return gen.function([f"return {gen.expr(n)}"], sn.loc(n))
+        start_memo(gen, n, ())
+        return gen.function(lazy_lines(gen, [f"return {gen.expr(n)}"]), sn.loc(n))
 
     def _assignment(self, s, sn, scope, pure):
         gen = self._generator(sn, scope, pure)
@@ -519,8 +533,8 @@ class ExpressionCompiler:
         gen.hold_containers()
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
-        start_memo(gen, n)
-        body = [f"return {gen.expr(n)}"]
+        start_memo(gen, n, names)
+        body = lazy_lines(gen, [f"return {gen.expr(n)}"])
         if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
                for c in ast.walk(n)):
             # a call that makes calls is work: a function that calls itself twice must not run for ever
@@ -532,15 +546,3 @@ class ExpressionCompiler:
         """``maker(g, L)`` returning the one-argument function that lambda ``n`` is."""
         gen = self._generator(sn, scope, pure)
         return gen.function([f"return {gen.lambda_(n)}"], sn.loc(n))
-
-    def _check_arity(self, name, low, high, call, sn):
-        given = len(call.args)
-        if given < low or (high is not None and given > high):
-            if low == high:
-                want = f"{low}"
-            elif high is None:
-                want = f"at least {low}"
-            else:
-                want = f"{low} to {high}"
-            raise self._error(f"{name}() takes {want} argument{'' if want.split()[-1] == '1' else 's'}, "
-                              f"{given} given", sn, call, code="arity")

@@ -28,6 +28,7 @@ source through ``repr`` as a dictionary key.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -107,6 +108,44 @@ def proven_class(gen, node, collection: bool):
     return "_TR" if collection and _zone_name(gen, node) else None
 
 
+def proven_kind(gen, node) -> str | None:
+    """The kind every item of the source ``node`` has: ``things("pawn")`` (the table's things of that kind), else
+    None."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "things" \
+            and node.func.id not in gen.env.functions and len(node.args) == 1 and not node.kwargs \
+            and isinstance(node.args[0], ast.Const) and node.args[0].value.__class__ is str:
+        return node.args[0].value
+    return None
+
+
+def zone_field(gen, x: str) -> bool:
+    """Whether ``<x>.zone`` of the Python name ``x`` is the thing's own zone read with no class test (its source
+    proves ``x`` a thing; no declared property or printed attribute takes the name): a zone, whatever happens."""
+    layout = gen.env.layout
+    return layout is not None and gen.proven.get(x) == "_TR" and "zone" not in layout.thing_props \
+        and "zone" not in layout.thing_attrs
+
+
+def static_truth(gen, node) -> bool | None:
+    """What ``node`` answers where it is known without reading anything, else None: ``t.kind == "pawn"`` (or
+    ``!=``) of an item ``t`` of ``things("pawn")``, where ``kind`` is the thing's own field (no declared property
+    or printed attribute takes the name: then the read is ``t.kind``, which can neither fail nor differ)."""
+    layout = gen.env.layout
+    if layout is None or not isinstance(node, ast.Compare) or len(node.rest) != 1 \
+            or node.rest[0][0] not in ("==", "!="):
+        return None
+    op, other = node.rest[0]
+    read = node.first
+    if not (isinstance(read, ast.Attr) and read.name == "kind" and isinstance(read.obj, ast.Name)
+            and isinstance(other, ast.Const) and other.value.__class__ is str) \
+            or "kind" in layout.thing_props or "kind" in layout.thing_attrs:
+        return None
+    kind = gen.kinds.get(gen.lexical.get(read.obj.id))
+    if kind is None:
+        return None
+    return (kind == other.value) == (op == "==")
+
+
 def proven_list(gen, node) -> bool:
     """Whether the source ``node`` is a Python list whatever happens: a list written out, a comprehension,
     ``players`` and ``all_players``, a ``filter`` written out as a comprehension (``collection_of`` would
@@ -143,6 +182,24 @@ def kept_read(gen, layout: Layout | None, name: str, x: str, call, likely=None, 
     if code is not None:
         keep_local(gen, local, kept)
     return code
+
+
+def proven_read(gen, layout: Layout | None, name: str, x: str, cls: str, call) -> str | None:
+    """``<x>.<name>`` for a receiver ``x`` (any expression) whose class is ``cls`` whatever happens, written out with
+    no class test: with ``x`` in place where the read uses its receiver once (``thing("pawn", p).zone``), else
+    ``x`` kept in a fresh name first; None where nothing can be written out, or a name cannot be kept (in a
+    comprehension's iterable). ``call(y)`` is the source of the reader's call on a receiver ``y``."""
+    kept = gen.fresh("_w")
+    code = inline_read(gen, layout, name, kept, call(kept), proven=cls)
+    if code is None:
+        return None
+    word = re.compile(rf"\b{kept}\b")
+    if len(word.findall(code)) == 1:
+        return word.sub(lambda _: x, code)
+    if gen.iterable:   # (no `:=` here)
+        return None
+    # kept by `:=` before the read (a thing or a zone is never false: the read is what is evaluated)
+    return f"({code} if ({kept} := {x}) else {kept})"
 
 
 CLASS_OF_TYPE = {"thing": "_TR", "zone": "_ZR", "player": "_PR"}   # static type -> the generated name of its class

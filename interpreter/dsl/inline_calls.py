@@ -38,7 +38,7 @@ MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of
 
 def inlined_call(gen, n, name: str, info) -> str | None:
     """Python source for the call ``n`` of ruleset function ``name`` with its body written out, or None."""
-    if gen.env.layout is None or not _inlinable(gen.env, name, info):
+    if gen.env.layout is None or not inlinable(gen.env, name, info):
         return None
     args = []
     for a in n.args:
@@ -59,7 +59,8 @@ def inlined_call(gen, n, name: str, info) -> str | None:
     return code
 
 
-def _inlinable(env, name, info) -> bool:
+def inlinable(env, name, info) -> bool:
+    """Whether calls of ruleset function ``name`` are written out in place (decided once)."""
     if info.inlinable is None:
         info.inlinable = _decide(env, name, info)
     return info.inlinable

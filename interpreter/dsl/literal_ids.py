@@ -58,20 +58,40 @@ def literal_thing(gen, n: ast.Call) -> str | None:
     where = gen.bind(gen.sn.loc(n), "_l")
     if len(n.args) == 1:
         # a thing is never false (no __bool__ nor __len__): the built-in is called only when none is found
-        return f"({gen.container('g.table.things')}.get({wanted!r}) or {gen.bind(thing)}" \
-               f"(g, {where}, {wanted!r}))"
-    return f"{gen.bind(thing_of_seat(wanted))}(g, {where}, {gen.expr(n.args[1])})"
+        code = f"({gen.container('g.table.things')}.get({wanted!r}) or {gen.bind(thing)}(g, {where}, {wanted!r}))"
+    else:
+        code = _of_seat(gen, wanted, where, gen.expr(n.args[1]))
+    return code   # (a thing: the built-in answers one or raises)
+
+
+def _of_seat(gen, wanted: str, where: str, who: str) -> str:
+    """``thing(wanted, <who>)`` written out: the id of each seat's copy made once (:func:`thing_of_seat`), the
+    player's looked up in the table with no call; the built-in called for what that does not find (no such
+    thing at this player count, or no player). ``who`` is used again: kept by ``:=`` at its class test, where
+    Python allows it (not in a comprehension's iterable: there :func:`thing_of_seat`'s function is called)."""
+    find = thing_of_seat(wanted)
+    if not who.isidentifier():
+        if gen.iterable:
+            return f"{gen.bind(find)}(g, {where}, {who})"
+        kept = gen.fresh("_w")
+        first, who = f"({kept} := {who})", kept
+    else:
+        first = who
+    things, ids = gen.container("g.table.things"), gen.bind(find.ids, "_k")
+    return f"(({things}.get({ids}[{who}.seat]) if {first}.__class__ is _PR else None) or " \
+           f"{gen.bind(thing)}(g, {where}, {wanted!r}, {who}))"
 
 
 def thing_of_seat(wanted: str):
     """``find(g, loc, player)``: ``thing(wanted, player)``, with the id of each seat's copy made once."""
     ids = tuple(f"{wanted}@{seat}" for seat in range(MAX_PLAYERS))   # a player's seat is below the player count
 
-    def find(g: GameHost, loc, player):
+    def find(g: GameHost, loc, player):   # (generated code looks ``ids`` up itself where it can: _of_seat)
         if player.__class__ is PlayerRef:
             try:   # (costs nothing unless raised: a thing this table lacks)
                 return g.table.things[ids[player.seat]]
             except KeyError:
                 pass
         return thing(g, loc, wanted, player)   # no such thing here, or no player: the built-in's error
+    find.ids = ids   # type: ignore[attr-defined]
     return find

@@ -49,27 +49,65 @@ LOCAL = "\x00local"   # the key of a rule's local's value
 _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 
 
-def start(gen, node) -> None:
-    """Let ``gen`` keep repeated reads while it writes expression ``node``, if that changes nothing."""
+def start(gen, node, constant=None) -> None:
+    """Let ``gen`` keep repeated reads while it writes expression ``node``, if that changes nothing; with
+    ``constant`` (the Python names the function it writes receives), also the reads inside its comprehensions
+    of those names and of the rule's locals, once each (:func:`lazily`)."""
     if gen.env.layout is not None and (gen.pure or gen._changes_nothing(node)):
         gen.memo = {}
+        if constant is not None:
+            gen.lazy, gen.constant = {}, frozenset(constant)
 
 
-def kept(gen, name: str, x: str, write) -> str:
-    """The source of the read ``<x>.<name>``: the name a dominating read kept it in, or ``write()`` (the read
-    written out), kept in a fresh name where later reads may use it."""
+def kept(gen, name: str, x: str, write, local=None) -> str:
+    """The source of the read ``<x>.<name>`` (``x`` the rule's local ``local``, if it is one): the name a
+    dominating read kept it in, or ``write()`` (the read written out), kept in a fresh name where later reads
+    may use it."""
     memo = gen.memo
-    if memo is None or not x.isidentifier() or not _memorable(name):
+    if memo is None or not _memorable(name):
         return write()
-    found = memo.get((x, name))
+    found = memo.get((x, name)) if x.isidentifier() else None
     if found is not None:
         gen.memo_used.add(found)
         return found
+    lazy = lazily(gen, name, ("L", local) if local is not None else x, write)
+    if lazy is not None or not x.isidentifier():
+        return lazy if lazy is not None else write()
     code = write()
     if gen.iterable:   # Python refuses `:=` in a comprehension's iterable
         return code
     var = memo[(x, name)] = gen.fresh("_m")
     return f"({KEEP}{var}{END}{code})"
+
+
+def lazily(gen, name: str, receiver, write) -> str | None:
+    """The source of the read ``.name`` of ``receiver`` (a Python name the function receives, or ``("L", local)``)
+    inside a comprehension's body, which reads it for every item: worked out where it is first evaluated and
+    kept in a name of the whole function (set to :data:`NOT_YET` at its top: :func:`lazy_lines`), which every
+    later evaluation of it reads; or None where that cannot be. Nothing rebinds the receiver and nothing changes
+    while the function runs (the reads are kept only where the expression changes nothing), so the first
+    evaluation answers for all, and fails, if it fails, where the first read failed. Not inside a lambda or a
+    function of its own (``gen.nested``: its ``:=`` would bind there), nor in a comprehension's iterable."""
+    if gen.lazy is None or not gen.looping or gen.nested or gen.iterable \
+            or not (isinstance(receiver, tuple) or receiver in gen.constant):
+        return None
+    var = gen.lazy.get((receiver, name))
+    if var is None:
+        var = gen.lazy[(receiver, name)] = gen.fresh("_m")
+    not_yet = gen.bind(NOT_YET, "_k")
+    return f"({var} if {var} is not {not_yet} else ({var} := {write()}))"
+
+
+def lazy_lines(gen, body: list[str]) -> list[str]:
+    """``body`` after the lines that start each lazily kept read (:func:`lazily`) as not yet worked out."""
+    return [f"{var} = {gen.bind(NOT_YET, '_k')}" for var in (gen.lazy or {}).values()] + body
+
+
+class _NotYet:
+    """What a lazily kept read holds before it is first worked out (no value of the rules is this object)."""
+
+
+NOT_YET = _NotYet()
 
 
 def props_of(gen, x: str, twice: bool) -> tuple[str, str]:
