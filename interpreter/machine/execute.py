@@ -65,7 +65,7 @@ def compile_code(code, bundle=None, codes: dict | None = None):
     ``codes``: its ruleset's blocks by id, so that a call of one is written out (without: run by the VM)."""
     codes = codes if codes is not None else {}
     instrs = code.instrs
-    size = len(instrs)
+    size = code.size = len(instrs)   # (what run() compares frames' places with)
     leaders = {0, size}
     for i, ins in enumerate(instrs):
         if isinstance(ins, Jump):
@@ -215,41 +215,76 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
     label): it ignores a pending decision and counts its steps apart, so that
     merely looking at the game (``legal_actions``) never changes the state.
     """
+    if sync:
+        _run_sync(g, stack)
+        return
+    state = g.state
+    if state.over:   # the game itself runs only while not over
+        return
+    codes = g.codes
+    steps = state.steps
+    budget = g.ruleset.max_steps - steps
+    used = 0
+    # the game's steps are the steps at the start and those run here: written once, on every way out (no
+    # rule reads them while the loop runs; _advance reads them after a RunawayGameError)
+    try:
+        while stack and state.pending is None and not state.over:
+            frame = stack[-1]
+            code = codes[frame[0]]   # (frame[CODE])
+            runner = code.runner
+            if runner is None:
+                runner = code.runner = compile_code(code, g.ruleset.code_bundle, codes)
+            size = code.size
+            if frame[1] >= size:   # (frame[PC])
+                finish_frame(g, stack)
+                continue
+            done = runner(g, frame, stack, budget - used, False)
+            used += done
+            work = g.work = g.work + done   # instructions are work too
+            if work > MAX_WORK:
+                raise work_budget.over_budget(code.instrs[min(frame[PC], size - 1)].loc)
+            if used > budget:
+                raise _runaway(state, frame, code, False, g.ruleset.max_steps)
+            # a frame run to its end is popped here, as the loop's next round would pop it (an action's
+            # effect, a function: most frames end so), without looking it up again: finish_frame written out
+            if frame[1] >= size and stack and stack[-1] is frame and state.pending is None and not state.over:
+                stack.pop()
+                if frame[3] is not None and stack:   # (frame[RET]: the caller's variable for the result)
+                    stack[-1][2][frame[3]] = None
+                g.retval = None
+    finally:
+        state.steps = steps + used
+
+
+def _run_sync(g: GameHost, stack: list) -> None:
+    """:func:`run` of a function for its value: its own step budget, whatever decision is pending."""
     codes = g.codes
     state = g.state
-    max_steps = g.ruleset.max_steps
-    budget = max_steps if sync else max_steps - state.steps
+    budget = g.ruleset.max_steps
     used = 0
     # a function asked for its value still runs once the game is over (a scenario's expectation),
-    # but a game that ends during it (end_game()) stops it there; the game itself runs only while not over
+    # but a game that ends during it (end_game()) stops it there
     was_over = state.over
-    if was_over and not sync:
-        return
-    while stack and (sync or state.pending is None) and state.over == was_over:
+    while stack and state.over == was_over:
         frame = stack[-1]
         code = codes[frame[0]]   # (frame[CODE])
-        size = len(code.instrs)
-        if frame[1] >= size:   # (frame[PC])
-            finish_frame(g, stack)
-            continue
         runner = code.runner
         if runner is None:
             runner = code.runner = compile_code(code, g.ruleset.code_bundle, codes)
+        size = code.size
+        if frame[1] >= size:   # (frame[PC])
+            finish_frame(g, stack)
+            continue
         done = runner(g, frame, stack, budget - used, was_over)
         used += done
-        if not sync:
-            state.steps += done
-        work = g.work = g.work + done   # instructions are work too: a function asked for its value many times adds up
+        work = g.work = g.work + done   # a function asked for its value many times adds up
         if work > MAX_WORK:
             raise work_budget.over_budget(code.instrs[min(frame[PC], size - 1)].loc)
         if used > budget:
-            raise _runaway(state, frame, code, sync, max_steps)
-        # a frame run to its end is popped here, as the loop's next round would pop it (an action's effect,
-        # a function: most frames end so), without looking it up again: finish_frame(g, stack) written out
-        if frame[1] >= size and stack and stack[-1] is frame and (sync or state.pending is None) \
-                and state.over == was_over:
+            raise _runaway(state, frame, code, True, budget)
+        if frame[1] >= size and stack and stack[-1] is frame and state.over == was_over:
             stack.pop()
-            if frame[3] is not None and stack:   # (frame[RET]: the caller's variable for the result)
+            if frame[3] is not None and stack:
                 stack[-1][2][frame[3]] = None
             g.retval = None
 

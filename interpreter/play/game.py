@@ -176,14 +176,16 @@ class Game(RuleRuntime):
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()
 
-    def clone(self) -> Game:
+    def clone(self, *, unrecorded: bool = False) -> Game:
+        """An independent copy of the game; ``unrecorded``: one with an empty log that records nothing (a
+        search's sample, which must not read the log and would throw a copy of it away)."""
         other = Game.__new__(Game)
         other.ruleset = self.ruleset
         other.table = self.table
         other.board = self.board
         other.codes = self.codes
-        other.log = list(self.log)
-        other.record = self.record
+        other.log = [] if unrecorded else list(self.log)
+        other.record = False if unrecorded else self.record
         other.retval = None
         other.seed = self.seed
         other.offered_cache = None
