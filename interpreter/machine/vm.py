@@ -24,7 +24,7 @@ CODE, PC, LOCALS, RET = 0, 1, 2, 3
 class Code:
     """One compiled block: a function body, an action effect, the flow, ..."""
 
-    __slots__ = ("id", "instrs", "params", "location", "suspends", "runner", "size")
+    __slots__ = ("id", "instrs", "params", "location", "suspends", "runner")
 
     def __init__(self, id: str, instrs: list, params: tuple = (), location: Location | None = None):
         self.id = id
@@ -33,7 +33,6 @@ class Code:
         self.location = location
         self.suspends = False
         self.runner = None   # the compiled function that runs it (machine/execute.py), made on first use
-        self.size = len(instrs)   # its instructions' number, as the runner was made for (set again then)
 
     def __repr__(self):
         return f"Code({self.id!r}, {len(self.instrs)} instrs)"
