@@ -485,9 +485,9 @@ def _who_sees_args(g, action: Action):
 
 def commit(g, action: Action) -> None:
     """Carry out a checked action: resume the VM where the decision was raised."""
-    pending = g.state.pending
-    stack = g.state.stack
-    frame = stack[-1]
+    st = g.state
+    pending = st.pending
+    frame = st.stack[-1]
     kind = pending["kind"]
     if g.record:
         event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
@@ -498,18 +498,18 @@ def commit(g, action: Action) -> None:
             if seers is not None:
                 event["only"] = seers
         g.emit(event)
-    if kind == "choice":
-        if pending["var"]:
-            frame[LOCALS][pending["var"]] = action.arg("option")
-        frame[PC] += 1
-        g.state.pending = None
-        return
-    if kind == "turn":
-        g.state.pending = None
+    if kind == "turn":   # the commonest first
+        st.pending = None
         if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
             frame[PC] += 1
             return
         _start_action(g, action)
+        return
+    if kind == "choice":
+        if pending["var"]:
+            frame[LOCALS][pending["var"]] = action.arg("option")
+        frame[PC] += 1
+        st.pending = None
         return
     committed = action.to_json()
     if g.record:   # the label is only ever shown in the reveal event
@@ -523,7 +523,7 @@ def commit(g, action: Action) -> None:
     held[1][action.player] = action
     if len(pending["commits"]) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
-    g.state.pending = None
+    st.pending = None
     g.committed = None
     frame[PC] += 1
     objects = held[1]
@@ -532,8 +532,7 @@ def commit(g, action: Action) -> None:
         raw = [pending["commits"][str(s)] for s in seats]
         commits = [objects[s] if s in objects else g.action_from_json(c) for s, c in zip(seats, raw)]
         if g.record:
-            g.emit({"e": "reveal", "actions": [a.to_json() for a in commits],
-                    "labels": [c.get("label") for c in raw]})
+            g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
         objects = dict(zip(seats, commits))
     for seat in sorted(objects, reverse=True):   # the effects run in seat order: the last seat's frame first
         _start_action(g, objects[seat])

@@ -138,7 +138,9 @@ def determinize(game, seat: int, rand: random.Random, plan: DealPlan | None = No
     :func:`deal_plan` of this game and seat, when the caller has it."""
     if plan is None:
         plan = deal_plan(game, seat)
-    sample = game.clone(unrecorded=True)   # the log holds events the seat may not read: not copied
+    sample = game.clone()
+    sample.record = False
+    sample.log = []   # it holds events the seat may not read
     st = sample.state
     news: list[str] = []   # the thing dealt to each slot of plan.olds
     getrandbits = rand.getrandbits

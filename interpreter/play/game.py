@@ -97,7 +97,7 @@ class Game(RuleRuntime):
             st.vars = copy_dict(start[2])
             st.pvars = [copy_dict(p) for p in start[3]]
             st.zones = dict(zip(start[4], map(list.copy, start[4].values())))
-            st.props = {tid: props.copy() for tid, props in start[5].items()}
+            st.props = dict(zip(start[5], map(dict.copy, start[5].values())))   # (each thing's: C's loop)
         else:
             st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
             st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
@@ -176,16 +176,14 @@ class Game(RuleRuntime):
             # ends here, ranked as the ruleset ranks any other end, or a draw if it says so
             self.finish_by_length()
 
-    def clone(self, *, unrecorded: bool = False) -> Game:
-        """An independent copy of the game; ``unrecorded``: one with an empty log that records nothing (a
-        search's sample, which must not read the log and would throw a copy of it away)."""
+    def clone(self) -> Game:
         other = Game.__new__(Game)
         other.ruleset = self.ruleset
         other.table = self.table
         other.board = self.board
         other.codes = self.codes
-        other.log = [] if unrecorded else list(self.log)
-        other.record = False if unrecorded else self.record
+        other.log = list(self.log)
+        other.record = self.record
         other.retval = None
         other.seed = self.seed
         other.offered_cache = None
