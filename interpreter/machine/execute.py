@@ -57,8 +57,8 @@ def for_items(g: GameHost, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if items.__class__ is ZoneRef:   # (a list, nearly always: a class test, not hasattr's failed look-up)
         items = g.zone_things(items)
-    work = g.work = g.work + len(items)   # (budget.each inlined: a loop starts in every round of most flows)
-    if work > MAX_WORK:
+    g.work += len(items)   # (budget.each inlined: a loop starts in every round of most flows)
+    if g.work > MAX_WORK:
         raise work_budget.over_budget(None)
     return [tuple(items), 0]   # a tuple: never changed, so a clone shares it
 

@@ -485,9 +485,9 @@ def _who_sees_args(g, action: Action):
 
 def commit(g, action: Action) -> None:
     """Carry out a checked action: resume the VM where the decision was raised."""
-    st = g.state
-    pending = st.pending
-    frame = st.stack[-1]
+    pending = g.state.pending
+    stack = g.state.stack
+    frame = stack[-1]
     kind = pending["kind"]
     if g.record:
         event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
@@ -498,18 +498,18 @@ def commit(g, action: Action) -> None:
             if seers is not None:
                 event["only"] = seers
         g.emit(event)
-    if kind == "turn":   # the commonest first
-        st.pending = None
-        if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
-            frame[PC] += 1
-            return
-        _start_action(g, action)
-        return
     if kind == "choice":
         if pending["var"]:
             frame[LOCALS][pending["var"]] = action.arg("option")
         frame[PC] += 1
-        st.pending = None
+        g.state.pending = None
+        return
+    if kind == "turn":
+        g.state.pending = None
+        if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
+            frame[PC] += 1
+            return
+        _start_action(g, action)
         return
     committed = action.to_json()
     if g.record:   # the label is only ever shown in the reveal event
@@ -523,7 +523,7 @@ def commit(g, action: Action) -> None:
     held[1][action.player] = action
     if len(pending["commits"]) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
-    st.pending = None
+    g.state.pending = None
     g.committed = None
     frame[PC] += 1
     objects = held[1]

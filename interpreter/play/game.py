@@ -97,7 +97,7 @@ class Game(RuleRuntime):
             st.vars = copy_dict(start[2])
             st.pvars = [copy_dict(p) for p in start[3]]
             st.zones = dict(zip(start[4], map(list.copy, start[4].values())))
-            st.props = dict(zip(start[5], map(dict.copy, start[5].values())))   # (each thing's: C's loop)
+            st.props = {tid: props.copy() for tid, props in start[5].items()}
         else:
             st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
             st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
