@@ -42,7 +42,8 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "record",   # a log line is worked out only when the log is kept (`if g.record`)
               "changed",  # a property is set in place only while nobody follows the changed zones
               # the flow's steps written out (machine/execute.py, Instr.step_lines, step_test)
-              "phase", "append", "pop", "settle"}
+              "phase", "append", "pop", "settle",
+              "retval"}   # a block run to its end pops its frame itself, as vm.finish_frame does
 
 
 def structure_problems(source: str) -> list[str]:

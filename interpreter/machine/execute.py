@@ -21,7 +21,10 @@ instruction (a return, a decision) is run by its ``run`` method, after which the
 the VM can look at the stack and the pending decision again. It counts
 instructions exactly as the VM did, returns early when the game ends (or,
 for a function run for its value, when it ends or starts) and when
-``limit`` is passed, so the step budget keeps every loop finite.
+``limit`` is passed, so the step budget keeps every loop finite. A
+function that runs to the end of its block (also one entered there, a
+caller whose last instruction was the call) pops its own frame, as the VM's
+next look would, so that the VM's loop only calls and charges.
 
 The blocks are tested in order (``if pc == k``), in groups behind one
 ``if pc < k`` each: a forward jump sets ``pc`` and falls through to the
@@ -41,7 +44,7 @@ from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
 from . import code_cache, linetable
 from .values import ZoneRef
-from .vm import PC, CallCode, Code, Do, ForInit, ForNext, Jump, JumpIfNot, finish_frame
+from .vm import PC, CallCode, Code, Do, ForInit, ForNext, Jump, JumpIfNot
 
 if TYPE_CHECKING:
     from .host import GameHost
@@ -181,9 +184,17 @@ def compile_code(code, bundle=None, codes: dict | None = None):
     # (set by an instruction the VM ran): hand back to the VM
     emit("            break")
     emit("        frame[1] = pc")
-    emit("        if pc < _size and n <= limit and pc not in _starts:")
-    emit("            _instrs[pc].run(g, frame, stack)", None)
-    emit("            return n + 1")
+    emit("        if pc < _size:")
+    emit("            if n <= limit and pc not in _starts:")
+    emit("                _instrs[pc].run(g, frame, stack)", None)
+    emit("                return n + 1")
+    emit("            return n")
+    # run to its end (nothing handed back: the frame is on top, nothing is pending, the game goes on): the
+    # frame is done, popped here rather than by the VM's next look (vm.finish_frame, written out)
+    emit("        stack.pop()")
+    emit("        if frame[3] is not None and stack:")
+    emit("            stack[-1][2][frame[3]] = None")
+    emit("        g.retval = None")
     emit("        return n")
     emit("    except _Exception as _e:")
     emit("        frame[1] = pc")
@@ -215,43 +226,64 @@ def run(g: GameHost, stack: list, sync: bool = False) -> None:
     label): it ignores a pending decision and counts its steps apart, so that
     merely looking at the game (``legal_actions``) never changes the state.
     """
+    if sync:
+        _run_sync(g, stack)
+        return
+    state = g.state
+    if state.over:   # the game itself runs only while not over
+        return
+    codes = g.codes
+    steps = state.steps
+    budget = g.ruleset.max_steps - steps
+    used = 0
+    # the game's steps are the steps at the start and those run here: written once, on every way out (no
+    # rule reads them while the loop runs; _advance reads them after a RunawayGameError)
+    try:
+        while stack and state.pending is None and not state.over:
+            frame = stack[-1]
+            code = codes[frame[0]]   # (frame[CODE])
+            runner = code.runner
+            if runner is None:
+                runner = code.runner = compile_code(code, g.ruleset.code_bundle, codes)
+            # (a frame run to its end, also one found there, is popped by its runner)
+            done = runner(g, frame, stack, budget - used, False)
+            used += done
+            work = g.work = g.work + done   # instructions are work too
+            if work > MAX_WORK:
+                raise work_budget.over_budget(_located_at(code, frame))
+            if used > budget:
+                raise _runaway(state, frame, code, False, g.ruleset.max_steps)
+    finally:
+        state.steps = steps + used
+
+
+def _run_sync(g: GameHost, stack: list) -> None:
+    """:func:`run` of a function for its value: its own step budget, whatever decision is pending."""
     codes = g.codes
     state = g.state
-    max_steps = g.ruleset.max_steps
-    budget = max_steps if sync else max_steps - state.steps
+    budget = g.ruleset.max_steps
     used = 0
     # a function asked for its value still runs once the game is over (a scenario's expectation),
-    # but a game that ends during it (end_game()) stops it there; the game itself runs only while not over
+    # but a game that ends during it (end_game()) stops it there
     was_over = state.over
-    if was_over and not sync:
-        return
-    while stack and (sync or state.pending is None) and state.over == was_over:
+    while stack and state.over == was_over:
         frame = stack[-1]
         code = codes[frame[0]]   # (frame[CODE])
-        size = len(code.instrs)
-        if frame[1] >= size:   # (frame[PC])
-            finish_frame(g, stack)
-            continue
         runner = code.runner
         if runner is None:
             runner = code.runner = compile_code(code, g.ruleset.code_bundle, codes)
         done = runner(g, frame, stack, budget - used, was_over)
         used += done
-        if not sync:
-            state.steps += done
-        work = g.work = g.work + done   # instructions are work too: a function asked for its value many times adds up
+        work = g.work = g.work + done   # a function asked for its value many times adds up
         if work > MAX_WORK:
-            raise work_budget.over_budget(code.instrs[min(frame[PC], size - 1)].loc)
+            raise work_budget.over_budget(_located_at(code, frame))
         if used > budget:
-            raise _runaway(state, frame, code, sync, max_steps)
-        # a frame run to its end is popped here, as the loop's next round would pop it (an action's effect,
-        # a function: most frames end so), without looking it up again: finish_frame(g, stack) written out
-        if frame[1] >= size and stack and stack[-1] is frame and (sync or state.pending is None) \
-                and state.over == was_over:
-            stack.pop()
-            if frame[3] is not None and stack:   # (frame[RET]: the caller's variable for the result)
-                stack[-1][2][frame[3]] = None
-            g.retval = None
+            raise _runaway(state, frame, code, True, budget)
+
+
+def _located_at(code, frame):
+    """Where ``frame`` of ``code`` stands: its instruction's place (the last one's once it has run to its end)."""
+    return code.instrs[min(frame[PC], len(code.instrs) - 1)].loc
 
 
 def _runaway(state, frame, code, sync: bool, max_steps: int) -> RunawayGameError:

@@ -247,10 +247,17 @@ class Simultaneous(Instr):
     def run(self, g: GameHost, frame, stack):
         if g.settle(stack):
             return
-        seats = [p.seat for p in self.players(g, frame[LOCALS]) if not g.state.out[p.seat]]
-        pending = {"kind": "simultaneous", "players": seats, "actions": list(self.actions),
+        out = g.state.out
+        listed = []   # (loops, not comprehensions: a step of every round of some games)
+        for p in self.players(g, frame[LOCALS]):
+            if not out[p.seat]:
+                listed.append(p.seat)
+        pending = {"kind": "simultaneous", "players": listed, "actions": list(self.actions),
                    "commits": {}, "name": self.name}
-        seats = [s for s in seats if g.any_legal(pending, s)]
+        seats = []
+        for s in listed:
+            if g.any_legal(pending, s):
+                seats.append(s)
         if not seats:
             frame[PC] += 1
             return

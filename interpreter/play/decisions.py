@@ -50,7 +50,10 @@ class Action:
         return default
 
     def to_json(self) -> dict:
-        return {"player": self.player, "action": self.name, "args": {k: encode(v) for k, v in self.args}}
+        args = {}
+        for key, value in self.args:   # (a loop, not a comprehension: most actions have one choice, a thing)
+            args[key] = {"thing": value.id} if value.__class__ is ThingRef else encode(value)
+        return {"player": self.player, "action": self.name, "args": args}
 
     def __eq__(self, other):
         if not isinstance(other, Action):
@@ -523,14 +526,16 @@ def commit(g, action: Action) -> None:
     g.state.pending = None
     g.committed = None
     frame[PC] += 1
-    seats = sorted(pending["players"])
-    raw = [pending["commits"][str(s)] for s in seats]
     objects = held[1]
-    commits = [objects[s] if s in objects else g.action_from_json(c) for s, c in zip(seats, raw)]
-    if g.record:
-        g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
-    for act in reversed(commits):
-        _start_action(g, act)
+    if g.record or len(objects) < len(pending["players"]):   # a reveal to tell, or commitments to decode
+        seats = sorted(pending["players"])
+        raw = [pending["commits"][str(s)] for s in seats]
+        commits = [objects[s] if s in objects else g.action_from_json(c) for s, c in zip(seats, raw)]
+        if g.record:
+            g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
+        objects = dict(zip(seats, commits))
+    for seat in sorted(objects, reverse=True):   # the effects run in seat order: the last seat's frame first
+        _start_action(g, objects[seat])
 
 
 def _start_action(g, action: Action) -> None:

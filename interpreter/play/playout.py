@@ -49,10 +49,20 @@ def decide_by_index(game, pickers) -> bool:
         index = pickers[seat](count)
         game.carry_out_legal(actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn"))
         return True
+    if kind == "simultaneous":   # the seats yet to commit, in order, without the list of them
+        commits = pending["commits"]
+        for seat in pending["players"]:
+            if commits and str(seat) in commits:
+                continue
+            game.work = 0
+            actions = decisions.offered(game, pending, seat)   # (no pass)
+            if actions:
+                game.carry_out_legal(actions[pickers[seat](len(actions))])
+                return True
+        return False
     for seat in decisions.deciding(pending):
         game.work = 0
-        # a choice's options, or a simultaneous step's actions: neither has a pass
-        actions = decisions.legal_actions(game, seat) if kind == "choice" else decisions.offered(game, pending, seat)
+        actions = decisions.legal_actions(game, seat)   # a choice's options (no pass)
         if actions:
             game.carry_out_legal(actions[pickers[seat](len(actions))])
             return True

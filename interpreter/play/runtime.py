@@ -268,9 +268,8 @@ class RuleRuntime:
         return zone
 
     def zone_things(self, zone) -> list:
-        if zone.__class__ is ZoneRef:
-            things = self.table.things
-            return [things[t] for t in self.state.zones[zone.id]]
+        if zone.__class__ is ZoneRef:   # (a map over the ids: no comprehension's function and frame)
+            return list(map(self.table.things.__getitem__, self.state.zones[zone.id]))
         if isinstance(zone, list):
             return zone
         raise GameError(f"expected a zone, got {type_name(zone)}")
@@ -412,7 +411,15 @@ class RuleRuntime:
         counter = self.ruleset.score_counter
         pv = self.state.pvars[who.seat]
         if not self.record:   # no event to keep: nothing to silence, no event built
-            self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
+            value = pv.get(counter, 0) + amount
+            if value.__class__ is int and SMALL_INT_LOW < value < SMALL_INT_HIGH:
+                # set_attr's own way for a player's number within its bounds, without the call
+                spec = self.ruleset.player_vars.get(counter)
+                if spec is not None and (spec.min is None or value >= spec.min) and \
+                        (spec.max is None or value <= spec.max):
+                    pv[counter] = value
+                    return
+            self.set_attr(who, counter, value, loc)
             return
         self.record = False   # the score event below says it, not set_attr's own
         try:
