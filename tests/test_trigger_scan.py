@@ -213,3 +213,41 @@ def test_a_changed_copy_with_other_triggers_is_not_scanned(tmp_path):
     assert rs.settle_scan is not None
     assert rs.changed(end_when=None).settle_scan is None
     assert rs.changed(max_decisions=300).settle_scan is rs.settle_scan
+
+
+KEPT = """
+id: kept
+players: {min: 1, max: 2}
+variables: {n: 0}
+zones:
+  - {id: pile}
+  - {id: heap}
+functions:
+  piles:
+    value: "[pile, heap]"
+triggers:
+  - id: over_a_list_of_zones
+    for: "z in piles()"
+    when: "n == 2 and z.empty or n == 3 and z.id == 'heap'"
+flow:
+  - do: pass
+"""
+
+
+def test_a_list_of_zone_names_is_kept_with_its_table(tmp_path):
+    """Items that a list written out of zone names (here a function's body) proves zones: the list is made
+    once per table, so games of two tables taken in turn each answer with their own zones, as the generic look
+    does, and charge the same work."""
+    rs = load_text(tmp_path, KEPT)
+    games = [Game(rs, players, seed=1, record=False) for players in (1, 2, 1)]
+    assert games[0].table is not games[1].table
+    for n in (0, 2, 3, 2, 0, 3):
+        for g in games:
+            g.state.vars["n"] = n
+            generated = looked(g, True, 0)
+            assert generated == looked(g, False, 0), n
+            if n:
+                zone = g.table.zones["pile" if n == 2 else "heap"]
+                assert generated[0] == ("over_a_list_of_zones", zone) and generated[0][1] is zone
+            else:
+                assert generated[0] is None

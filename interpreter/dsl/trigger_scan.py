@@ -16,7 +16,11 @@ a zone named as such, ``players``: :func:`~.fast_reads.proven_class`) its
 reads are written out with no class test; where only the checker's static
 type names a class (an item of ``boats()``, a ruleset function), the class is
 tested once per item and an item of another class is given to the trigger's
-own compiled condition, as the generic look gives it. It answers what the
+own compiled condition, as the generic look gives it. A source that is a list
+written out of zone names (``[boat1, boat2]``, or a function without
+parameters whose body is one, written out in place) proves its items zones
+and its value a list; those zones are the same at every settle of a table, so
+the list is made at the first and kept with its table. It answers what the
 generic look answers: None when nothing fires, ``(trigger, item)`` for the
 first trigger that fires (``item`` None for a trigger not over items), or
 ``(None, None)`` when the end condition holds, charging the same work at the
@@ -33,6 +37,7 @@ from ..machine import fast_paths
 from .enumerators import snippet_lines
 from .expressions import Generator
 from .fast_reads import CLASS_OF_TYPE, proven_class
+from . import ast
 from .parser import parse
 
 
@@ -107,10 +112,20 @@ class _Writer:
                 f"if {holds}:", f"    return {fired}, None"]
         items, item, holds = gen.fresh(), gen.fresh(), gen.fresh()
         out = self.snippet(entry.source, f"trigger {tid} for", {}, items)
-        # a zone's items are its things (Trigger.items): asked as it asks (a list has no `defn`), outside the
-        # source's own place
-        out += [f"if {items}.__class__ is not {self.list}:", f"    {items} = {self.as_items}(g, {items})"]
-        proven = proven_class(gen, parse(entry.source, "expr"), collection=True)
+        written = self.written_out(parse(entry.source, "expr"))
+        if written is not None:   # a list written out of zone names (maybe as a function's body): its zones
+            # the same zones at every settle of a table: the list is made at the first and kept with its table
+            # (one pair, replaced at once: a game of another table makes its own); reading a zone by its name
+            # charges nothing and fails the same way every time, so only the first settle can raise
+            kept, table = gen.bind([(None, None)], "_m"), gen.fresh()
+            out = [f"{table}, {items} = {kept}[0]", f"if {table} is not g.table:"] + ["    " + line for line in out]
+            out.append(f"    {kept}[0] = (g.table, {items})")
+            proven = written
+        else:
+            # a zone's items are its things (Trigger.items): asked as it asks (a list has no `defn`), outside
+            # the source's own place
+            out += [f"if {items}.__class__ is not {self.list}:", f"    {items} = {self.as_items}(g, {items})"]
+            proven = proven_class(gen, parse(entry.source, "expr"), collection=True)
         likely = proven or CLASS_OF_TYPE.get(entry.item_type)
         gen.proven[item] = likely
         check = self.snippet(entry.when, f"trigger {tid} when", {trig.var: item}, holds)
@@ -127,3 +142,21 @@ class _Writer:
         out += [f"        if {holds}:", f"            return {fired}, {item}"]
         out += [f"    elif {when}(g, {{{trig.var!r}: {item}}}):", f"        return {fired}, {item}"]
         return out
+
+    def written_out(self, node):
+        """``"_ZR"`` where the source ``node``, as the generated code reads it, is a list written out of zone
+        names (``[boat1, boat2]``), directly or as the body of a function without parameters written out in
+        place (``boats()``, dsl/inline_calls.py): its value is a list, each item a zone. Else None."""
+        gen = self.gen
+        saved = gen.scope, gen.lexical
+        try:
+            while isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args \
+                    and not node.kwargs and node.func.id in gen.env.functions:
+                info = gen.env.functions[node.func.id]
+                if info.params or gen.env.layout is None or info.inlinable is not True:
+                    return None
+                node = info.body[0].value   # inline_calls writes it out with no names in scope
+                gen.scope, gen.lexical = set(), {}
+            return proven_class(gen, node, collection=False) if isinstance(node, ast.ListLit) else None
+        finally:
+            gen.scope, gen.lexical = saved
