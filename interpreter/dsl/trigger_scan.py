@@ -34,10 +34,10 @@ from __future__ import annotations
 
 from ..errors import DavitError
 from ..machine import fast_paths
+from . import ast
 from .enumerators import snippet_lines
 from .expressions import Generator
 from .fast_reads import CLASS_OF_TYPE, proven_class
-from . import ast
 from .parser import parse
 
 
