@@ -222,7 +222,10 @@ def open_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 def make_server(app, sock: socket.socket):
     """A uvicorn server for ``app`` on an open socket; call ``serve(sock)`` or run it in a thread."""
     import uvicorn
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False)
+    # Ctrl-C waits a few seconds at most for open connections: uvicorn's default waits for every client
+    # (a page's tab, a stray connection) however long it keeps one open, and the table never closes
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
+                            timeout_graceful_shutdown=3)
     return uvicorn.Server(config)
 
 
