@@ -145,12 +145,16 @@ def _run(app, links: dict, args) -> int:
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     for who, path in links.items():
         print(f"  {who}: {base}{path}")
-    print("Press Ctrl-C to stop the table.")
     sys.stdout.flush()
-    if not args.no_browser:
-        import webbrowser
-        webbrowser.open(base + next(iter(links.values())))
-    server = make_server(app, sock)
+
+    def ready():   # only now does Ctrl-C stop the table (web/server.py's make_server)
+        print("Press Ctrl-C to stop the table.")
+        sys.stdout.flush()
+        if not args.no_browser:
+            import webbrowser
+            webbrowser.open(base + next(iter(links.values())))
+
+    server = make_server(app, sock, on_ready=ready)
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:   # uvicorn shuts down on Ctrl-C, then passes the signal on

@@ -219,14 +219,27 @@ def open_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
     return sock
 
 
-def make_server(app, sock: socket.socket):
-    """A uvicorn server for ``app`` on an open socket; call ``serve(sock)`` or run it in a thread."""
+def make_server(app, sock: socket.socket, on_ready=None):
+    """A uvicorn server for ``app`` on an open socket; call ``serve(sock)`` or run it in a thread.
+
+    ``on_ready()`` is called once the server has started: uvicorn has put its own Ctrl-C handler in
+    place by then (a process started with SIGINT ignored, as a background job is, ignores Ctrl-C
+    until that moment), so a line that says "Press Ctrl-C" is true from when it is printed."""
     import uvicorn
     # Ctrl-C waits a few seconds at most for open connections: uvicorn's default waits for every client
     # (a page's tab, a stray connection) however long it keeps one open, and the table never closes
     config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False,
                             timeout_graceful_shutdown=3)
-    return uvicorn.Server(config)
+    if on_ready is None:
+        return uvicorn.Server(config)
+
+    class ReadyServer(uvicorn.Server):
+        async def startup(self, sockets=None):
+            await super().startup(sockets=sockets)
+            if not self.should_exit:
+                on_ready()
+
+    return ReadyServer(config)
 
 
 class BackgroundServer:
