@@ -61,9 +61,12 @@ def test_only_functions_of_their_arguments_and_the_table_are_kept(tmp_path):
 
 
 @kept_answers
-def test_a_name_declared_as_a_property_is_not_fixed(tmp_path):
-    spec = dict(SPEC, props={"things": {"colour": "blue"}})   # now colour can change during a game
+def test_a_name_declared_as_a_property_that_a_rule_sets_is_not_fixed(tmp_path):
+    functions = dict(SPEC["functions"], repaint={"params": ["t"], "do": "t.colour = 'blue'"})
+    spec = dict(SPEC, props={"things": {"colour": "blue"}}, functions=functions)   # colour can change in play
     assert _kept(load(tmp_path, spec)) == KEPT - {"shade"}
+    # declared but set by no rule, it is read as printed (rules/layout.py's fixed properties): still fixed
+    assert _kept(load(tmp_path, dict(SPEC, props={"things": {"colour": "blue"}}))) == KEPT
 
 
 @kept_answers

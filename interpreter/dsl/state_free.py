@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 TABLE_ONLY_PRIMITIVES = frozenset({"abs", "text", "space", "zone", "thing", "player", "things", "lookup", "range"})
 # built-in values fixed for a table
 TABLE_ONLY_VALUES = frozenset({"num_players", "all_players"})
+# the board's questions: they read the arguments, the table and the board as it stands (its removed spaces and
+# added links), nothing else of the position; and those of them that answer a list of spaces
+BOARD_PRIMITIVES = frozenset({"neighbours", "reachable", "path", "distance", "spaces", "on_board"})
+BOARD_LISTS = frozenset({"neighbours", "reachable", "path", "spaces"})
+# primitives over a collection, which read the position only when it is a zone (its things)
+LIST_PRIMITIVES = frozenset({"first", "any", "all", "filter", "count", "min", "max", "sum"})
 ORDERING = frozenset({"==", "!=", "<", "<=", ">", ">="})
 KEPT_ARGUMENTS = frozenset({str, int, PlayerRef, ThingRef, ZoneRef})
 KEPT_AT_ANY_SIZE = KEPT_ARGUMENTS - {str}   # a text only when short (MAX_KEPT_TEXT)
@@ -49,24 +55,36 @@ MAX_KEPT_TEXT = 256   # nor is a text longer than this kept, as an argument or a
 
 def depends_on_arguments_alone(name: str, env) -> bool:
     """Whether ruleset function ``name`` is one expression that reads only its arguments and the table."""
-    return _function(name, env, set())
+    return _function(name, env, set(), False)
 
 
-def _function(name, env, visiting) -> bool:
+def depends_on_arguments_and_board(name: str, env) -> bool:
+    """Whether ruleset function ``name`` is one expression that reads only its arguments, the table and the
+    board as it stands (its removed spaces and added links): ``distance(s, first(reachable(s), a -> a.gate >
+    0))``. The board's questions (:data:`BOARD_PRIMITIVES`) are allowed, and so are lambdas and the list
+    primitives (:data:`LIST_PRIMITIVES`) over a list the expression proves is one (a board question's or a
+    list literal, never a zone, whose things move)."""
+    return _function(name, env, set(), True)
+
+
+def _function(name, env, visiting, board: bool) -> bool:
     info = env.functions.get(name)
     if info is None or name in visiting or len(info.body) != 1 or not isinstance(info.body[0], ast.Return) \
             or info.body[0].value is None or info.suspends or info.changes_game:
         return False
     visiting.add(name)
     try:
-        return _expression(info.body[0].value, env, set(info.params), visiting)
+        return _expression(info.body[0].value, env, set(info.params), visiting, board)
     finally:
         visiting.discard(name)
 
 
-def _expression(n, env, params, visiting) -> bool:
+def _expression(n, env, params, visiting, board=False) -> bool:
     def free(node):
-        return _expression(node, env, params, visiting)
+        return _expression(node, env, params, visiting, board)
+
+    if board and isinstance(n, ast.Lambda):
+        return _expression(n.body, env, params | {n.param}, visiting, board)
 
     if isinstance(n, ast.Const):
         return True
@@ -90,29 +108,45 @@ def _expression(n, env, params, visiting) -> bool:
     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
         name = n.func.id
         if name in env.functions:
-            called = _function(name, env, visiting)
+            called = _function(name, env, visiting, board)
         else:
-            called = name in TABLE_ONLY_PRIMITIVES
+            called = name in TABLE_ONLY_PRIMITIVES or board and (name in BOARD_PRIMITIVES or (
+                name in LIST_PRIMITIVES and bool(n.args) and _a_list(n.args[0])))
         return called and all(free(a) for a in n.args) and all(free(v) for _, v in n.kwargs)
     return False
 
 
+def _a_list(n) -> bool:
+    """Whether expression ``n`` is a list, never a zone (a list primitive walks a zone's things)."""
+    return isinstance(n, ast.ListLit) or isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+        and n.func.id in BOARD_LISTS
+
+
 def fixed_attribute(name: str, layout) -> bool:
-    """Whether ``x.name`` reads only what never changes, whatever object ``x`` is: no declared property,
-    counter or per-player zone has that name, nor does a built-in that reads the position."""
+    """Whether ``x.name`` reads only what never changes, whatever object ``x`` is: no declared property that a
+    rule sets, counter or per-player zone has that name, nor does a built-in that reads the position. A
+    declared property no rule sets (rules/layout.py's fixed properties: a space's printed gate, else its
+    default) is read from the printed attributes alone, as fast_reads.py reads it."""
     if layout is None or name in MOVING_BUILTINS:
         return False
-    if name in layout.thing_props or name in layout.zone_props or name in layout.player_vars \
-            or name in layout.seat_zones:
+    if name in layout.thing_props and name not in layout.fixed_thing_props \
+            or name in layout.zone_props and name not in layout.fixed_zone_props \
+            or name in layout.player_vars or name in layout.seat_zones:
         return False
-    return name in FIXED_BUILTINS or name in layout.thing_attrs or name in layout.zone_attrs
+    return name in FIXED_BUILTINS or name in layout.thing_attrs or name in layout.zone_attrs \
+        or name in layout.thing_props or name in layout.zone_props
 
 
 def kept_if_fixed(fast, name: str, env):
     """``fast``, the compiled ``value:`` function ``name``, keeping its answers if it reads only its arguments
-    and working one out costs more than looking it up."""
-    if depends_on_arguments_alone(name, env) and worth_keeping(env.functions[name].body[0].value):
+    (on the table) or its arguments and the board (with the board as it stands), and working one out costs
+    more than looking it up."""
+    if not worth_keeping(env.functions[name].body[0].value):
+        return fast
+    if depends_on_arguments_alone(name, env):
         return remembered(fast, len(env.functions[name].params))
+    if depends_on_arguments_and_board(name, env):
+        return remembered_per_board(fast)
     return fast
 
 
@@ -188,6 +222,28 @@ def remembered(fast, arity: int = -1):
     made = {1: call1, 2: call2, 3: call3}.get(arity, call)
     made.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
     return made
+
+
+def remembered_per_board(fast):
+    """``fast(g, *args)``, keeping its answers with the board as it stands (:meth:`Board.kept_answers`: the
+    answers of one standing, dropped with its other kept answers), for arguments and answers that allow it,
+    under ``(call, table, *classes of args, *args)``: one board serves every table of its ruleset, and an
+    answer may read the table's constants."""
+    def call(g: GameHost, *args):
+        if not all(map(_keepable, args)):
+            return fast(g, *args)
+        board = g.board
+        kept = board.kept_answers(g)
+        key = (call, g.table, *[a.__class__ for a in args], *args)
+        answer = kept.get(key, kept)
+        if answer is kept:
+            answer = fast(g, *args)
+            if answer.__class__ in KEPT_ANSWERS and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
+                board.keep_answer(kept, key, answer)
+        return answer
+
+    call.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
+    return call
 
 
 def _keepable(arg) -> bool:

@@ -25,13 +25,14 @@ _NO_PROPS: dict = {}   # read only: a space with no dynamic property set
 
 class _Standing:
     """What the board answers while it stands one way (its removed spaces and added links)."""
-    __slots__ = ("gone", "trees", "near", "reach", "walks")
+    __slots__ = ("gone", "trees", "near", "reach", "walks", "answers")
 
     def __init__(self, gone: frozenset):
         self.gone = gone   # the removed spaces
         self.trees: dict = {}   # (origin, edge kind or None) -> Board._tree's answer
         self.near: dict = {}    # (space, edge kind or None, table) -> its neighbours' zones, a tuple
         self.reach: dict = {}   # (space, steps or None, edge kind or None, table) -> reachable's zones, a tuple
+        self.answers: dict = {}  # the kept answers of ruleset functions that read only this (dsl/state_free.py)
         self.walks: dict | None = None   # frozenset of edge kinds or None -> {space: walk_step's answer}, filled
         # as asked; made at the first walk (a board that changes every move makes many standings that walk none)
 
@@ -126,6 +127,18 @@ class Board:
         if self._keep:
             self._last = (board_key, standing)
         return standing
+
+    def kept_answers(self, g: GameHost) -> dict:
+        """The answers of ruleset functions kept for the board as it stands in ``g.state``, to look up (a
+        function that reads only its arguments, the table and the board: dsl/state_free.py); kept with
+        :meth:`keep_answer`, within the bound on all the board keeps."""
+        st = g.state
+        board_key, last = st.board_key, self._last
+        return (last[1] if board_key is not None and last[0] is board_key else self._standing(st)).answers
+
+    def keep_answer(self, answers: dict, key, answer) -> None:
+        """``answer`` kept in ``answers`` (:meth:`kept_answers`'s dict) under ``key``."""
+        self._keeping(answers, key, answer)
 
     def _keeping(self, answers: dict, key, found):
         """``found`` kept in ``answers`` (a dict of a _Standing) under ``key``, within a bound on all kept."""
