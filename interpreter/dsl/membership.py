@@ -49,13 +49,15 @@ def things_walked(g: GameHost, walk, loc, kind=None):
     comprehension only walks and nothing changes while a game is played."""
     found = g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ())
     size = len(found)
+    work = g.work + size + size
+    if work <= MAX_WORK:   # neither check can fail: both charges at once
+        g.work = work
+        return found
     g.work += size
     if g.work > MAX_WORK:
         raise budget.over_budget(loc)
     g.work += size
-    if g.work > MAX_WORK:
-        raise budget.over_budget(walk)
-    return found
+    raise budget.over_budget(walk)
 
 
 def items_walked(g: GameHost, value, loc):
@@ -69,4 +71,9 @@ def items_walked(g: GameHost, value, loc):
         if g.work > MAX_WORK:
             raise budget.over_budget(loc)
         return map(g.table.things.__getitem__, ids) if ids else ()
+    if value.__class__ is list:   # walked as it is (collection_of written out: a list is the other common case)
+        g.work += len(value)
+        if g.work > MAX_WORK:
+            raise budget.over_budget(loc)
+        return value
     return collection_of(g, value, loc)
