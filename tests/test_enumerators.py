@@ -151,3 +151,34 @@ def test_errors_name_the_same_rule_on_both_paths(tmp_path):
     fine, error, _ = seen["fine"]
     assert error is None and [dict(a.args) for a in fine] == [{"n": 1, "m": 4}, {"n": 1, "m": 5},
                                                                   {"n": 2, "m": 4}, {"n": 2, "m": 5}]
+
+
+KEPT = {
+    "variables": {"word": None},
+    "actions": [
+        # conditions that read no choice: asked at the first candidate, then their answer and work kept
+        {"id": "walks", "choose": {"n": "[1, 2, 3]", "m": "[4, 5]"},
+         "if": [{"when": "m > n + 1"}, {"when": "count(filter([1, 2, 3, 4], x -> x > 1)) > 2"}]},
+        {"id": "never", "choose": {"n": "[1, 2, 3]"}, "if": "count(filter([1, 2, 3], x -> x > 0)) > 3"},
+        {"id": "faulty", "choose": {"n": "[1, 2]"}, "if": "n > 1 and true or word + 1 > 0"},
+        {"id": "faulty_alone", "choose": {"n": "[1, 2]"}, "if": "word + 1 > 0"},
+    ],
+}
+
+
+def test_a_condition_that_reads_no_choice_answers_and_charges_as_asked_each_time(tmp_path):
+    rs = load(tmp_path, KEPT)
+    g = Game(rs, 1, seed=1, record=False)
+    seen = {}
+    for aid, adef in rs.actions.items():
+        generated = listing(g, adef, 0, True, 0)
+        assert generated == listing(g, adef, 0, False, 0), aid
+        seen[aid] = generated
+        spent = generated[2]
+        # started at every point from where the budget cannot run out to where it runs out at once
+        for start in range(MAX_WORK - spent - 1, MAX_WORK + 1):
+            assert listing(g, adef, 0, True, start) == listing(g, adef, 0, False, start), (aid, start)
+    walks, error, spent = seen["walks"]
+    assert error is None and [(a.arg("n"), a.arg("m")) for a in walks] == [(1, 4), (1, 5), (2, 4), (2, 5), (3, 5)]
+    assert seen["never"][:2] == ([], None) and seen["never"][2] > 3   # charged at each of the three candidates
+    assert "TypeError" in seen["faulty_alone"][1]
