@@ -45,8 +45,8 @@ _PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b
 def things_walked(g: GameHost, walk, loc, kind=None):
     """``collection_of(g, things(g, loc, kind), walk)`` in one call, for ``filter(things("pawn"), ...)`` and
     its kin written out as a comprehension over it: the same work charged and checked at the same two
-    places (the things made, then the collection walked), and no copy of the table's list, which the
-    comprehension only walks and nothing changes while a game is played."""
+    places (the things made, then the collection walked; both at once where neither can run out), and no
+    copy of the table's list, which the comprehension only walks and nothing changes while a game is played."""
     found = g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ())
     size = len(found)
     work = g.work + size + size
