@@ -67,10 +67,14 @@ def items_walked(g: GameHost, value, loc):
     its length charged as ``collection_of`` charges it; anything else as ``collection_of`` answers it."""
     if value.__class__ is ZoneRef:
         ids = g.state.zones[value.id]
-        g.work += len(ids)
-        if g.work > MAX_WORK:
+        if not ids:   # the commonest: nothing charged (the budget still checked), nothing walked
+            if g.work > MAX_WORK:
+                raise budget.over_budget(loc)
+            return ()
+        work = g.work = g.work + len(ids)
+        if work > MAX_WORK:
             raise budget.over_budget(loc)
-        return map(g.table.things.__getitem__, ids) if ids else ()
+        return map(g.table.things.__getitem__, ids)
     if value.__class__ is list:   # walked as it is (collection_of written out: a list is the other common case)
         g.work += len(value)
         if g.work > MAX_WORK:
