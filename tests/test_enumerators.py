@@ -182,3 +182,16 @@ def test_a_condition_that_reads_no_choice_answers_and_charges_as_asked_each_time
     assert error is None and [(a.arg("n"), a.arg("m")) for a in walks] == [(1, 4), (1, 5), (2, 4), (2, 5), (3, 5)]
     assert seen["never"][:2] == ([], None) and seen["never"][2] > 3   # charged at each of the three candidates
     assert "TypeError" in seen["faulty_alone"][1]
+
+
+def test_a_condition_that_may_use_a_kept_answer_is_asked_each_time(tmp_path):
+    # far() reads its argument alone: its answer is kept on the table at its first call (dsl/state_free.py),
+    # and a later call charges only the look-up; the generated path must charge as the generic one does
+    spec = {"functions": {"far": {"params": ["n"], "value": "abs(n - 3) + abs(n + 1)"},
+                          "near": {"params": ["n"], "value": "far(n) + 1"}},
+            "actions": [{"id": "asks", "choose": {"n": "[1, 2, 3]"}, "if": "near(2) > 0"}]}
+    outcomes = []
+    for generated in (True, False):   # each on a table of its own, so that both start with nothing kept
+        g = Game(load(tmp_path, spec), 1, seed=1, record=False)
+        outcomes.append(listing(g, g.ruleset.actions["asks"], 0, generated, 0))
+    assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 3
