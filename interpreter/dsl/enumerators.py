@@ -179,7 +179,7 @@ class _Writer:
 
     def kept(self, text, holds: str, lines: list[str]) -> list[str]:
         """``lines`` (setting ``holds`` to the condition ``text``) for a condition asked once per candidate: where
-        it reads no choice, changes nothing and calls no function whose answers the table keeps (:func:`_keeps_answers`),
+        it reads no choice, changes nothing and calls no function whose answers the table keeps,
         its answer and the work it charged are kept from the first candidate and, for each later one, that
         work charged again at once. Nothing changes the game while
         actions are listed, so it would answer the same and charge the same; the budget is checked as it
