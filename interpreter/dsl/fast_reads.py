@@ -357,7 +357,7 @@ def declared_write(gen, obj: str, name: str, value_node, value: str, where: str)
         # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed); the
         # thing's own dict at once where no clone shares it (State.own_props written out: no call then)
         return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
-                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in g.state.props_own "
+                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in {gen.container('g.state.props_own')} "
                 f"else g.state.own_props(_t.id))[{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
