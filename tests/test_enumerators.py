@@ -151,3 +151,47 @@ def test_errors_name_the_same_rule_on_both_paths(tmp_path):
     fine, error, _ = seen["fine"]
     assert error is None and [dict(a.args) for a in fine] == [{"n": 1, "m": 4}, {"n": 1, "m": 5},
                                                                   {"n": 2, "m": 4}, {"n": 2, "m": 5}]
+
+
+KEPT = {
+    "variables": {"word": None},
+    "actions": [
+        # conditions that read no choice: asked at the first candidate, then their answer and work kept
+        {"id": "walks", "choose": {"n": "[1, 2, 3]", "m": "[4, 5]"},
+         "if": [{"when": "m > n + 1"}, {"when": "count(filter([1, 2, 3, 4], x -> x > 1)) > 2"}]},
+        {"id": "never", "choose": {"n": "[1, 2, 3]"}, "if": "count(filter([1, 2, 3], x -> x > 0)) > 3"},
+        {"id": "faulty", "choose": {"n": "[1, 2]"}, "if": "n > 1 and true or word + 1 > 0"},
+        {"id": "faulty_alone", "choose": {"n": "[1, 2]"}, "if": "word + 1 > 0"},
+    ],
+}
+
+
+def test_a_condition_that_reads_no_choice_answers_and_charges_as_asked_each_time(tmp_path):
+    rs = load(tmp_path, KEPT)
+    g = Game(rs, 1, seed=1, record=False)
+    seen = {}
+    for aid, adef in rs.actions.items():
+        generated = listing(g, adef, 0, True, 0)
+        assert generated == listing(g, adef, 0, False, 0), aid
+        seen[aid] = generated
+        spent = generated[2]
+        # started at every point from where the budget cannot run out to where it runs out at once
+        for start in range(MAX_WORK - spent - 1, MAX_WORK + 1):
+            assert listing(g, adef, 0, True, start) == listing(g, adef, 0, False, start), (aid, start)
+    walks, error, spent = seen["walks"]
+    assert error is None and [(a.arg("n"), a.arg("m")) for a in walks] == [(1, 4), (1, 5), (2, 4), (2, 5), (3, 5)]
+    assert seen["never"][:2] == ([], None) and seen["never"][2] > 3   # charged at each of the three candidates
+    assert "TypeError" in seen["faulty_alone"][1]
+
+
+def test_a_condition_that_may_use_a_kept_answer_is_asked_each_time(tmp_path):
+    # far() reads its argument alone: its answer is kept on the table at its first call (dsl/state_free.py),
+    # and a later call charges only the look-up; the generated path must charge as the generic one does
+    spec = {"functions": {"far": {"params": ["n"], "value": "abs(n - 3) + abs(n + 1)"},
+                          "near": {"params": ["n"], "value": "far(n) + 1"}},
+            "actions": [{"id": "asks", "choose": {"n": "[1, 2, 3]"}, "if": "near(2) > 0"}]}
+    outcomes = []
+    for generated in (True, False):   # each on a table of its own, so that both start with nothing kept
+        g = Game(load(tmp_path, spec), 1, seed=1, record=False)
+        outcomes.append(listing(g, g.ruleset.actions["asks"], 0, generated, 0))
+    assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 3

@@ -25,10 +25,12 @@ from ..load.limits import MAX_CHOICES, MAX_WORK
 from ..machine import fast_paths
 from ..machine.budget import over_budget, too_many_choices
 from ..machine.values import ZoneRef, display
+from . import ast
 from .compiler import Snippet
 from .expressions import Generator
 from .parser import parse
 from .read_memo import start as start_memo
+from .state_free import depends_on_arguments_alone, worth_keeping
 
 
 def choices(g, items, loc) -> list:
@@ -76,6 +78,24 @@ def _conditions(spec) -> list:
     return [spec["if"]] if spec.get("if") else []
 
 
+def _keeps_answers(env, node) -> bool:
+    """Whether evaluating ``node`` may call, directly or through other functions, a function whose answers are
+    kept on the table (dsl/state_free.py): its first call charges the work of working one out, a later one
+    only the look-up, so a condition's first work is not its next one's."""
+    seen: set = set()
+    todo = [node]
+    while todo:
+        for n in ast.walk(todo.pop()):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in env.functions \
+                    and n.func.id not in seen:
+                name = n.func.id
+                seen.add(name)
+                if depends_on_arguments_alone(name, env) and worth_keeping(env.functions[name].body[0].value):
+                    return True
+                todo += env.functions[name].body
+    return False
+
+
 def enumerator(compiler, spec, adef):
     """``_f(g, seat, found, append, Action)`` listing ``adef``'s legal actions, or None (the generic path)."""
     if not fast_paths.on() or uncovered(spec) is not None:
@@ -105,6 +125,7 @@ class _Writer:
         self.over = gen.bind(over_budget)
         self.names = [str(name) for name in (spec.get("choose") or {})]
         self.values = [gen.fresh() for _ in self.names]
+        self.kept_names: list[str] = []   # a kept condition's answer and work (see kept), None until first asked
 
     def function(self):
         adef, gen = self.adef, self.gen
@@ -112,12 +133,11 @@ class _Writer:
             return None
         body = [f"{self.player} = g.table.players[{self.seat}]"]
         shared = {i: gen.fresh() for i in sorted(adef.independent) if i > 0}
-        body += [f"{var} = None" for var in shared.values()]
         if not self.names:
-            body += self.checks("return")
-            body.append(f"{self.append}({self.made(0)})")
+            loops = self.checks("return") + [f"{self.append}({self.made(0)})"]
         else:
-            body += self.level(0, shared)
+            loops = self.level(0, shared)
+        body += [f"{var} = None" for var in [*shared.values(), *self.kept_names]] + loops
         return gen.function(body, adef.location, ", ".join(["g", self.seat, self.found, self.append, self.action]),
                             wrapped=False)
 
@@ -152,9 +172,28 @@ class _Writer:
         if adef.condition is not None:
             for text in _conditions(self.spec):
                 holds = gen.fresh()
-                out += self.snippet(text, f"action {aid} condition", count, holds)
+                lines = self.snippet(text, f"action {aid} condition", count, holds)
+                out += self.kept(text, holds, lines) if count else lines
                 out += [f"if not {holds}:", f"    {skip}"]
         return out
+
+    def kept(self, text, holds: str, lines: list[str]) -> list[str]:
+        """``lines`` (setting ``holds`` to the condition ``text``) for a condition asked once per candidate: where
+        it reads no choice, changes nothing and calls no function whose answers the table keeps,
+        its answer and the work it charged are kept from the first candidate and, for each later one, that
+        work charged again at once. Nothing changes the game while
+        actions are listed, so it would answer the same and charge the same; the budget is checked as it
+        would be (with the kept charge the walk could not cross the limit, else it is asked again: it fails
+        at its own place)."""
+        node = parse(text, "expr")
+        names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+        if names & set(self.names) or not self.gen._changes_nothing(node) or _keeps_answers(self.gen.env, node):
+            return lines
+        answer, work, start = self.gen.fresh(), self.gen.fresh(), self.gen.fresh()
+        self.kept_names += [answer, work]
+        return [f"if {work} is not None and g.work + {work} <= {MAX_WORK!r}:", f"    g.work += {work}",
+                f"    {holds} = {answer}", "else:", f"    {start} = g.work", *("    " + line for line in lines),
+                f"    {answer}, {work} = {holds}, g.work - {start}"]
 
     def made(self, count: int) -> str:
         """The source making the Action of the first ``count`` choices."""

@@ -37,6 +37,7 @@ from .fast_reads import (
     receiver_reader,
     static_truth,
     zone_field,
+    zone_identity,
 )
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import function_caller, inlined_call
@@ -324,7 +325,7 @@ class Generator:
             return self.node(n, self.literal(static_truth(self, n)))
         first = self.expr(n.first)
         if all(op in COMPARE for op, _ in n.rest):
-            second = f" {COMPARE[n.rest[0][0]]} {self.expr(n.rest[0][1])}"
+            second = f" {zone_identity(self, n) or COMPARE[n.rest[0][0]]} {self.expr(n.rest[0][1])}"
             with branch(self):   # a link after the first is evaluated only if those before it hold
                 return self.node(n, first + second + "".join(f" {COMPARE[op]} {self.expr(e)}" for op, e in n.rest[1:]))
         if len(n.rest) == 1:

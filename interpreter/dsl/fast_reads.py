@@ -146,6 +146,26 @@ def static_truth(gen, node) -> bool | None:
     return (kind == other.value) == (op == "==")
 
 
+def zone_identity(gen, node) -> str | None:
+    """``is`` or ``is not`` for ``a == b`` or ``a != b`` (one comparison, ``node``) of two of the table's zones,
+    each a zone named as such or a proven thing's own zone (:func:`zone_field`): the table holds one object per
+    zone, so two are equal exactly when they are the same one, and no Python ``__eq__`` runs. Else None."""
+    if gen.env.layout is None or not isinstance(node, ast.Compare) or len(node.rest) != 1 \
+            or node.rest[0][0] not in ("==", "!="):
+        return None
+    op, other = node.rest[0]
+    if not (_table_zone(gen, node.first) and _table_zone(gen, other)):
+        return None
+    return "is" if op == "==" else "is not"
+
+
+def _table_zone(gen, node) -> bool:
+    """Whether ``node`` is read as one of the table's zone objects: a zone's name, a proven thing's ``.zone``."""
+    if isinstance(node, ast.Attr) and node.name == "zone" and isinstance(node.obj, ast.Name):
+        return node.obj.id in gen.lexical and zone_field(gen, gen.lexical[node.obj.id])
+    return _zone_name(gen, node)
+
+
 def proven_list(gen, node) -> bool:
     """Whether the source ``node`` is a Python list whatever happens: a list written out, a comprehension,
     ``players`` and ``all_players``, a ``filter`` written out as a comprehension (``collection_of`` would
@@ -337,7 +357,7 @@ def declared_write(gen, obj: str, name: str, value_node, value: str, where: str)
         # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed); the
         # thing's own dict at once where no clone shares it (State.own_props written out: no call then)
         return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
-                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in g.state.props_own "
+                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in {gen.container('g.state.props_own')} "
                 f"else g.state.own_props(_t.id))[{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:

@@ -45,17 +45,19 @@ _PLAIN = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b
 def things_walked(g: GameHost, walk, loc, kind=None):
     """``collection_of(g, things(g, loc, kind), walk)`` in one call, for ``filter(things("pawn"), ...)`` and
     its kin written out as a comprehension over it: the same work charged and checked at the same two
-    places (the things made, then the collection walked), and no copy of the table's list, which the
-    comprehension only walks and nothing changes while a game is played."""
+    places (the things made, then the collection walked; both at once where neither can run out), and no
+    copy of the table's list, which the comprehension only walks and nothing changes while a game is played."""
     found = g.table.thing_list if kind is None else g.table.things_by_kind.get(kind, ())
     size = len(found)
+    work = g.work + size + size
+    if work <= MAX_WORK:   # neither check can fail: both charges at once
+        g.work = work
+        return found
     g.work += size
     if g.work > MAX_WORK:
         raise budget.over_budget(loc)
     g.work += size
-    if g.work > MAX_WORK:
-        raise budget.over_budget(walk)
-    return found
+    raise budget.over_budget(walk)
 
 
 def items_walked(g: GameHost, value, loc):
@@ -65,8 +67,17 @@ def items_walked(g: GameHost, value, loc):
     its length charged as ``collection_of`` charges it; anything else as ``collection_of`` answers it."""
     if value.__class__ is ZoneRef:
         ids = g.state.zones[value.id]
-        g.work += len(ids)
+        if not ids:   # the commonest: nothing charged (the budget still checked), nothing walked
+            if g.work > MAX_WORK:
+                raise budget.over_budget(loc)
+            return ()
+        work = g.work = g.work + len(ids)
+        if work > MAX_WORK:
+            raise budget.over_budget(loc)
+        return map(g.table.things.__getitem__, ids)
+    if value.__class__ is list:   # walked as it is (collection_of written out: a list is the other common case)
+        g.work += len(value)
         if g.work > MAX_WORK:
             raise budget.over_budget(loc)
-        return map(g.table.things.__getitem__, ids) if ids else ()
+        return value
     return collection_of(g, value, loc)

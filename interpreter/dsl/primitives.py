@@ -125,9 +125,19 @@ def _winners(g: GameHost):
 @primitive()
 def count(g: GameHost, loc, collection, predicate=None):
     """count(xs) — how many items; count(xs, x -> cond) — how many satisfy cond."""
+    if predicate is None:   # the length alone, charged as collection_of charges it: no list made of a zone
+        cls = collection.__class__
+        if cls is list:
+            size = len(collection)
+        elif cls is ZoneRef:
+            size = len(g.state.zones[collection.id])
+        else:
+            size = len(_items(collection, loc))
+        g.work += size
+        if g.work > MAX_WORK:
+            raise over_budget(loc)
+        return size
     items = collection_of(g, collection, loc)
-    if predicate is None:
-        return len(items)
     return sum(1 for x in items if predicate(x))
 
 
