@@ -12,6 +12,8 @@ import pytest
 from ruleset_builder import load
 
 from interpreter import Game
+from interpreter.errors import DavitError
+from interpreter.load.limits import MAX_WORK
 from interpreter.machine import fast_paths
 
 SPEC = {
@@ -73,3 +75,29 @@ def test_a_kept_answer_follows_the_board_as_it_stands(tmp_path):
     assert both(to_gate, zones["a"]) == 1 and both(gate_space, 1) == zones["e"]
     fresh = Game(rs, 1, seed=2)   # another game, its board as printed: the first answers again
     assert to_gate(fresh, zones["a"]) == 3 == to_gate.__wrapped__(fresh, zones["a"])
+
+
+def _outcome(fn, game, args, start):
+    """(answer or error text, work after) of ``fn(game, *args)`` started at work ``start``."""
+    game.work = start
+    try:
+        answer = fn(game, *args)
+    except DavitError as exc:
+        answer = f"{type(exc).__name__}: {exc}"
+    return answer, game.work
+
+
+@kept_answers
+def test_a_kept_answer_charges_the_work_of_working_it_out(tmp_path):
+    # the work of a decision does not depend on what was kept before: a budget runs out at the same point
+    rs = load(tmp_path, SPEC)
+    game = Game(rs, 1, seed=1)
+    to_gate, a = rs.functions["to_gate"].fast, game.table.zones["a"]
+    first = _outcome(to_gate, game, (a,), 0)
+    assert first == _outcome(to_gate, game, (a,), 0) == _outcome(to_gate.__wrapped__, game, (a,), 0)
+    spent = first[1]
+    assert spent > 0
+    for start in range(MAX_WORK - spent - 1, MAX_WORK + 2):   # from room enough to none at all
+        kept = _outcome(to_gate, game, (a,), start)
+        assert kept == _outcome(to_gate.__wrapped__, game, (a,), start), start
+        assert (start + spent > MAX_WORK) == isinstance(kept[0], str), start

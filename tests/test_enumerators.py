@@ -195,3 +195,18 @@ def test_a_condition_that_may_use_a_kept_answer_is_asked_each_time(tmp_path):
         g = Game(load(tmp_path, spec), 1, seed=1, record=False)
         outcomes.append(listing(g, g.ruleset.actions["asks"], 0, generated, 0))
     assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 3
+
+
+def test_a_condition_that_may_use_an_answer_kept_with_the_board_is_asked_each_time(tmp_path):
+    # gated() reads its argument and the board alone: its answer is kept with the board as it stands
+    # (dsl/state_free.py's remembered_per_board), so a later call charges only the look-up, as above
+    spec = {"board": {"spaces": [{"id": "a", "attrs": {"gate": 0}}, {"id": "b", "attrs": {"gate": 0}},
+                                 {"id": "c", "attrs": {"gate": 1}}],
+                      "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "c"}]},
+            "functions": {"gated": {"params": ["s"], "value": "distance(s, first(reachable(s), x -> x.gate > 0))"}},
+            "actions": [{"id": "asks", "choose": {"n": "[1, 2, 3]"}, "if": "gated(a) > 0"}]}
+    outcomes = []
+    for generated in (True, False):   # each ruleset with a board of its own, so that both start with nothing kept
+        g = Game(load(tmp_path, spec), 1, seed=1, record=False)
+        outcomes.append(listing(g, g.ruleset.actions["asks"], 0, generated, 0))
+    assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 3

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..machine import execute
 from . import ast
-from .state_free import depends_on_arguments_alone, depends_on_arguments_and_board, worth_keeping
+from .state_free import answers_kept
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -79,8 +79,7 @@ def _decide(env, name, info) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in env.functions:
             return False
     # a function whose answers are kept (state_free.kept_if_fixed) is cheaper looked up
-    return not (worth_keeping(info.body[0].value) and (depends_on_arguments_alone(name, env)
-                                                        or depends_on_arguments_and_board(name, env)))
+    return not answers_kept(name, env)
 
 
 def function_caller(info):

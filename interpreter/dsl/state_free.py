@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..load.limits import MAX_WORK
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
@@ -150,6 +151,16 @@ def kept_if_fixed(fast, name: str, env):
     return fast
 
 
+def answers_kept(name: str, env) -> bool:
+    """Whether :func:`kept_if_fixed` keeps the answers of ruleset function ``name`` (a ``value:`` function), on
+    the table or with the board."""
+    info = env.functions.get(name)
+    if info is None or len(info.body) != 1 or not isinstance(info.body[0], ast.Return) or info.body[0].value is None \
+            or not worth_keeping(info.body[0].value):
+        return False
+    return depends_on_arguments_alone(name, env) or depends_on_arguments_and_board(name, env)
+
+
 def worth_keeping(expression) -> bool:
     """Whether ``expression`` does two or more calls or operations (``space("r" + text(c))``). Looking up a
     kept answer costs about half a microsecond (a call, a key, its hash): about what one call, or a
@@ -226,20 +237,31 @@ def remembered(fast, arity: int = -1):
 
 def remembered_per_board(fast):
     """``fast(g, *args)``, keeping its answers with the board as it stands (:meth:`Board.kept_answers`: the
-    answers of one standing, dropped with its other kept answers), for arguments and answers that allow it,
-    under ``(call, table, *classes of args, *args)``: one board serves every table of its ruleset, and an
-    answer may read the table's constants."""
+    answers of one standing, dropped with its other kept answers when the board's bound is reached), for
+    arguments and answers that allow it, under ``(call, table, *classes of args, *args)``: one board serves
+    every table of its ruleset, and an answer may read the table's constants.
+
+    An answer is kept with the work working it out charged, and a later call charges that work again: the
+    work of a decision does not depend on what earlier games left kept (nor on when the board dropped it),
+    so a budget runs out at the same point whatever ran before. Where it would run out on the way, the
+    answer is worked out afresh, to fail where it fails."""
     def call(g: GameHost, *args):
         if not all(map(_keepable, args)):
             return fast(g, *args)
         board = g.board
         kept = board.kept_answers(g)
         key = (call, g.table, *[a.__class__ for a in args], *args)
-        answer = kept.get(key, kept)
-        if answer is kept:
-            answer = fast(g, *args)
-            if answer.__class__ in KEPT_ANSWERS and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
-                board.keep_answer(kept, key, answer)
+        found = kept.get(key)
+        if found is not None:
+            work = g.work + found[1]
+            if work <= MAX_WORK:
+                g.work = work
+                return found[0]
+            return fast(g, *args)
+        before = g.work
+        answer = fast(g, *args)
+        if answer.__class__ in KEPT_ANSWERS and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
+            board.keep_answer(kept, key, (answer, g.work - before))
         return answer
 
     call.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
