@@ -42,12 +42,16 @@ def decide_by_index(game, pickers) -> bool:
     if kind == "turn":   # one seat, the common case: without the list of deciding seats
         seat = pending["player"]
         game.work = 0
-        actions = decisions.offered(game, pending, seat)
-        count = len(actions) + pending["pass"]
+        found = decisions.candidates(game, pending, seat)
+        count = len(found) + pending["pass"]
         if not count:
             return False
         index = pickers[seat](count)
-        game.carry_out_legal(actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn"))
+        if index < len(found):   # only the action taken is made an Action
+            name, args = found[index]
+            game.carry_out_legal(Action(seat, name, args, None, game))
+        else:
+            game.carry_out_legal(Action(seat, PASS, (), "end turn"))
         return True
     if kind == "simultaneous":   # the seats yet to commit, in order, without the list of them
         commits = pending["commits"]
@@ -55,9 +59,10 @@ def decide_by_index(game, pickers) -> bool:
             if commits and str(seat) in commits:
                 continue
             game.work = 0
-            actions = decisions.offered(game, pending, seat)   # (no pass)
-            if actions:
-                game.carry_out_legal(actions[pickers[seat](len(actions))])
+            found = decisions.candidates(game, pending, seat)   # (no pass)
+            if found:
+                name, args = found[pickers[seat](len(found))]
+                game.carry_out_legal(Action(seat, name, args, None, game))
                 return True
         return False
     for seat in decisions.deciding(pending):
