@@ -419,17 +419,24 @@ def commit(g, action: Action) -> None:
             return
         _start_action(g, action)
         return
-    committed = action.to_json()
+    seat = action.player
     if g.record:   # the label is only ever shown in the reveal event
+        committed = action.to_json()
         committed["label"] = describe(g, action)
-    pending["commits"][str(action.player)] = committed
+    else:   # (to_json written out: a step of four seats commits four times a round)
+        args = {}
+        for key, value in action.args:
+            args[key] = {"thing": value.id} if value.__class__ is ThingRef else encode(value)
+        committed = {"player": seat, "action": action.name, "args": args}
+    commits = pending["commits"]
+    commits[str(seat)] = committed
     # the commitments are data in the state (a game saved or cloned here keeps them); the Action objects
     # are kept beside them too, so that when the last seat commits they need not be decoded again
     held = g.committed
     if held is None or held[0] is not pending:
         held = g.committed = (pending, {})
-    held[1][action.player] = action
-    if len(pending["commits"]) < len(pending["players"]):   # only seats still deciding commit: some are left
+    held[1][seat] = action
+    if len(commits) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
     g.state.pending = None
     g.committed = None
@@ -450,9 +457,10 @@ def _start_action(g, action: Action) -> None:
     adef = g.ruleset.actions[action.name]
     local = {"player": g.table.players[action.player]}
     local.update(action.args)
-    for counter, amount in adef.costs:
-        cost = amount(g, local)
-        if cost:
-            g.set_attr(local["player"], counter, g.state.pvars[action.player][counter] - cost, adef.location)
+    if adef.costs:
+        for counter, amount in adef.costs:
+            cost = amount(g, local)
+            if cost:
+                g.set_attr(local["player"], counter, g.state.pvars[action.player][counter] - cost, adef.location)
     if adef.code_id is not None:
         g.state.stack.append([adef.code_id, 0, local, None])

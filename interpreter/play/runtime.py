@@ -293,15 +293,18 @@ class RuleRuntime:
             raise GameError(f"move() needs a zone to move to, got {type_name(zone)}", loc)
         st = self.state
         zdef = zone.defn
-        zid, tid = zone.id, thing.id
+        zid = zone.id
         if zdef.capacity is not None or zdef.admit is not None or zid in st.zprops:
             # a zone that may refuse (a capacity, an admission rule, a property such as `removed`)
             why = self.can_enter(thing, zone, loc)
             if why is not None:
                 raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
-        where, zones, record = st.where, st.zones, self.record
+        tid = thing.id
+        where = st.where
         src = where[tid]
-        was_seen = watchers(self, tid, src) if record else None
+        if self.record:   # who saw it where it was: the event below is told to them and to who sees it now
+            was_seen = watchers(self, tid, src)
+        zones = st.zones
         zones[src].remove(tid)
         if at == "bottom":   # the default, asked first
             zones[zid].append(tid)
@@ -314,13 +317,13 @@ class RuleRuntime:
         where[tid] = zid
         if self.changed is not None:
             self.changed.update((src, zid))
-        up = (zdef.face == "up") if face is None else (face == "up")
         props = st.props[tid]
+        up = (zdef.face == "up") if face is None else (face == "up")
         if props.get("face_up") is not up or "known_to" in props:   # copied on write only when it changes
             props = st.own_props(tid)
             props["face_up"] = up
             props.pop("known_to", None)
-        if record:
+        if self.record:
             event: dict[str, Any] = {"e": "move", "thing": tid, "from": src, "to": zid}
             now_seen = watchers(self, tid, zid)
             if was_seen is not None and now_seen is not None:
