@@ -74,3 +74,25 @@ def test_a_number_set_without_the_log_keeps_its_bounds():
         with pytest.raises(GameError, match="digits"):
             game.set_attr(seat, "score", 10 ** 400, None)
         assert game.state.pvars[0]["score"] == 250
+
+
+def test_a_score_added_without_the_log_keeps_its_bounds():
+    """add_score's own bounds (the counter's, kept once a game) set what set_attr sets and refuse what it refuses,
+    a clone working them out afresh."""
+    rs = load_ruleset("der-mythos")
+    for record in (True, False):
+        game = Game(rs, 2, seed=0, record=record)
+        seat = PlayerRef(1)
+        game.add_score(seat, 240, None, None)
+        game.add_score(seat, 10, None, None)   # 250, the counter's max
+        assert game.state.pvars[1]["score"] == 250
+        with pytest.raises(GameError, match="outside"):
+            game.add_score(seat, 1, None, None)
+        clone = game.clone()
+        clone.add_score(seat, -500, None, None)   # -250, the counter's min
+        assert clone.state.pvars[1]["score"] == -250
+        with pytest.raises(GameError, match="outside"):
+            clone.add_score(seat, -1, None, None)
+        with pytest.raises(GameError, match="needs a player"):
+            clone.add_score(1, 1, None, None)
+        assert game.state.pvars[1]["score"] == 250 and clone.state.pvars[1]["score"] == -250
