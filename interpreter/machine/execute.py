@@ -57,8 +57,8 @@ def for_items(g: GameHost, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if items.__class__ is ZoneRef:   # (a list, nearly always: a class test, not hasattr's failed look-up)
         items = g.zone_things(items)
-    g.work += len(items)   # (budget.each inlined: a loop starts in every round of most flows)
-    if g.work > MAX_WORK:
+    work = g.work = g.work + len(items)   # (budget.each inlined: a loop starts in every round of most flows)
+    if work > MAX_WORK:
         raise work_budget.over_budget(None)
     return [tuple(items), 0]   # a tuple: never changed, so a clone shares it
 
@@ -151,9 +151,10 @@ def compile_code(code, bundle=None, codes: dict | None = None):
             elif isinstance(ins, ForNext):
                 names[f"_s{i}"], names[f"_v{i}"] = ins.slot, ins.var
                 emit(f"{pad}_it = L[_s{i}]", ins.loc)
-                emit(f"{pad}if _it[1] < _len(_it[0]):")
-                emit(f"{pad}    L[_v{i}] = _it[0][_it[1]]")
-                emit(f"{pad}    _it[1] += 1")
+                emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
+                emit(f"{pad}if _k < _len(_it[0]):")
+                emit(f"{pad}    L[_v{i}] = _it[0][_k]")
+                emit(f"{pad}    _it[1] = _k + 1")
                 emit(f"{pad}    pc = {end}")
                 emit(f"{pad}else:")
                 emit(f"{pad}    del L[_s{i}]")
@@ -240,9 +241,10 @@ def _emit_loop_head(emit, pad: str, head: int, ins, body: int) -> None:
     emit(f"{pad}    break")
     emit(f"{pad}n += 1")
     emit(f"{pad}_it = L[_s{head}]", ins.loc)
-    emit(f"{pad}if _it[1] < _len(_it[0]):")
-    emit(f"{pad}    L[_v{head}] = _it[0][_it[1]]")
-    emit(f"{pad}    _it[1] += 1")
+    emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
+    emit(f"{pad}if _k < _len(_it[0]):")
+    emit(f"{pad}    L[_v{head}] = _it[0][_k]")
+    emit(f"{pad}    _it[1] = _k + 1")
     emit(f"{pad}    pc = {body}")
     emit(f"{pad}    continue")
     emit(f"{pad}del L[_s{head}]")
