@@ -59,7 +59,10 @@ def decide_by_index(game, pickers) -> bool:
             if commits and str(seat) in commits:
                 continue
             game.work = 0
-            found = decisions.candidates(game, pending, seat)   # (no pass)
+            cache = game.offered_cache   # (the seat's list kept since the step asked: no call to find it)
+            found = cache[1].get(seat) if cache is not None and cache[0] is pending else None
+            if found is None:
+                found = decisions.candidates(game, pending, seat)   # (no pass)
             if found:
                 name, args = found[pickers[seat](len(found))]
                 game.carry_out_legal(Action(seat, name, args, None, game))

@@ -336,8 +336,9 @@ class RuleRuntime:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
         st = self.state
         props = st.props[thing.id]
-        new = (not props.get("face_up", False)) if up is None else bool(up)
-        if props.get("face_up", False) != new:
+        old = props.get("face_up", False)
+        new = (not old) if up is None else bool(up)
+        if old != new:
             if thing.id not in st.props_own:   # (st.own_props written out)
                 props = st.own_props(thing.id)
             props["face_up"] = new
