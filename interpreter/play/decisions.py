@@ -267,9 +267,10 @@ def candidate(seat: int, name: str, args: tuple, text, game) -> tuple:
     return name, args
 
 
-def candidates(g, pending, seat: int) -> list[tuple]:
-    """The legal actions of the pending turn or simultaneous step for ``seat``, pass aside, as
-    :func:`candidate` pairs in the order :func:`offered` lists them.
+def candidates(g, pending, seat: int) -> list:
+    """The legal actions of the pending turn or simultaneous step for ``seat``, pass aside, in the order
+    :func:`offered` lists them: :func:`candidate` pairs, or, in a game whose actions are asked for as
+    objects (``g.offer_actions``: the public API, a search's steps), the :class:`Action` objects themselves.
 
     Enumerated once per decision: the wait asks (to skip a seat with nothing to do), the playout loop,
     ``legal_actions`` and ``apply`` reuse the list until the pending decision is replaced.
@@ -279,22 +280,27 @@ def candidates(g, pending, seat: int) -> list[tuple]:
         cache = g.offered_cache = (pending, {}, {})
     found = cache[1].get(seat)
     if found is None:
+        make = Action if g.offer_actions else candidate   # (objects asked for anyway: made at once, not twice)
         found = []
         append, defs = found.append, g.ruleset.actions
         for aid in pending["actions"]:
             adef = defs[aid]
             listed = adef.enumerator   # the action's generated loops (interpreter/dsl/enumerators.py)
             if listed is not None:
-                listed(g, seat, found, append, candidate)
+                listed(g, seat, found, append, make)
             else:
-                generic(g, adef, seat, found, candidate)
+                generic(g, adef, seat, found, make)
         cache[1][seat] = found
+        if make is Action:
+            cache[2][seat] = found
     return found
 
 
 def offered(g, pending, seat: int) -> list[Action]:
     """:func:`candidates` as :class:`Action` objects, made once per decision: the same objects each time
-    they are asked for, so that ``apply`` knows one taken from ``legal_actions`` (:func:`was_offered`)."""
+    they are asked for, so that ``apply`` knows one taken from ``legal_actions`` (:func:`was_offered`).
+    From now on the game's enumerations make the objects at once (``g.offer_actions``)."""
+    g.offer_actions = True
     found = candidates(g, pending, seat)
     made = g.offered_cache[2]
     actions = made.get(seat)

@@ -45,6 +45,9 @@ class Game(RuleRuntime):
     local_sizes = NO_SIZES   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
     locals_checked = None   # the pending decision whose waiting rules' locals this game last measured
+    # whether its legal actions are asked for as Action objects (the public API, a search's steps): then
+    # they are listed as such at once (decisions.candidates); a bots' playout takes (name, args) pairs
+    offer_actions = False
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):

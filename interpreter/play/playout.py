@@ -47,9 +47,9 @@ def decide_by_index(game, pickers) -> bool:
         if not count:
             return False
         index = pickers[seat](count)
-        if index < len(found):   # only the action taken is made an Action
-            name, args = found[index]
-            game.carry_out_legal(Action(seat, name, args, None, game))
+        if index < len(found):   # only the action taken is made an Action (if the list holds pairs)
+            taken = found[index]
+            game.carry_out_legal(Action(seat, taken[0], taken[1], None, game) if taken.__class__ is tuple else taken)
         else:
             game.carry_out_legal(Action(seat, PASS, (), "end turn"))
         return True
@@ -60,12 +60,12 @@ def decide_by_index(game, pickers) -> bool:
                 continue
             game.work = 0
             cache = game.offered_cache   # (the seat's list kept since the step asked: no call to find it)
-            found = cache[1].get(seat) if cache is not None and cache[0] is pending else None
-            if found is None:
-                found = decisions.candidates(game, pending, seat)   # (no pass)
+            kept = cache[1].get(seat) if cache is not None and cache[0] is pending else None
+            found = kept if kept is not None else decisions.candidates(game, pending, seat)   # (no pass)
             if found:
-                name, args = found[pickers[seat](len(found))]
-                game.carry_out_legal(Action(seat, name, args, None, game))
+                taken = found[pickers[seat](len(found))]
+                game.carry_out_legal(Action(seat, taken[0], taken[1], None, game) if taken.__class__ is tuple
+                                     else taken)
                 return True
         return False
     for seat in decisions.deciding(pending):
