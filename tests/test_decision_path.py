@@ -14,6 +14,7 @@ from interpreter import Game, load_ruleset
 from interpreter.agents import RandomAgent, make_agents, play_out
 from interpreter.errors import GameError
 from interpreter.machine.values import PlayerRef
+from interpreter.play.decisions import Action
 
 
 @pytest.mark.parametrize("seed", [0, 1, 17, 2024])
@@ -74,3 +75,49 @@ def test_a_number_set_without_the_log_keeps_its_bounds():
         with pytest.raises(GameError, match="digits"):
             game.set_attr(seat, "score", 10 ** 400, None)
         assert game.state.pvars[0]["score"] == 250
+
+
+def test_a_score_added_without_the_log_keeps_its_bounds():
+    """add_score's own bounds (the counter's, kept once a game) set what set_attr sets and refuse what it refuses,
+    a clone working them out afresh."""
+    rs = load_ruleset("der-mythos")
+    for record in (True, False):
+        game = Game(rs, 2, seed=0, record=record)
+        seat = PlayerRef(1)
+        game.add_score(seat, 240, None, None)
+        game.add_score(seat, 10, None, None)   # 250, the counter's max
+        assert game.state.pvars[1]["score"] == 250
+        with pytest.raises(GameError, match="outside"):
+            game.add_score(seat, 1, None, None)
+        clone = game.clone()
+        clone.add_score(seat, -500, None, None)   # -250, the counter's min
+        assert clone.state.pvars[1]["score"] == -250
+        with pytest.raises(GameError, match="outside"):
+            clone.add_score(seat, -1, None, None)
+        with pytest.raises(GameError, match="needs a player"):
+            clone.add_score(1, 1, None, None)
+        assert game.state.pvars[1]["score"] == 250 and clone.state.pvars[1]["score"] == -250
+
+
+@pytest.mark.parametrize("rid, players", [("der-mythos", 4), ("tutorial", 3)])
+def test_the_playout_loop_takes_pairs_or_objects_alike(rid, players):
+    """A game asked for its actions as objects (legal_actions, a search's steps) lists them as such from then
+    on; the playout loop takes either, and both play the game the plain loop plays."""
+    rs = load_ruleset(rid)
+    plain = Game(rs, players, seed=5, record=False)
+    play_out(plain, make_agents("random", players, 5))
+    asked = Game(rs, players, seed=5, record=False)
+    agents = make_agents("random", players, 5)
+    listed_as_objects = 0
+    while not asked.is_over:
+        seat = asked.deciding_players[0]
+        first = asked.legal_actions(seat)
+        again = asked.legal_actions(seat)   # the same objects (a pass is made anew each time, as it always was)
+        assert again == first and all(a is b for a, b in zip(first, again) if a.name != "pass")
+        pending = asked.state.pending
+        if pending["kind"] != "choice":
+            kept = asked.offered_cache[1].get(seat)
+            listed_as_objects += kept is not None and all(type(a) is Action for a in kept)
+        play_out(asked, agents, max_decisions=1)
+    assert listed_as_objects > 0
+    assert asked.state.to_json() == plain.state.to_json() and asked.scores == plain.scores

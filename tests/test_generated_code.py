@@ -22,8 +22,8 @@ from interpreter.rules import loading
 
 # the names generated code may use: its parameters, its helpers, and the objects it binds (_b3, _l12, _v4, ...)
 FIXED = {"g", "L", "st", "frame", "stack", "limit", "was_over", "pc", "n", "_member", "_chain", "_DavitError",
-         "_Exception", "_located", "_loc", "_e", "_t", "_i", "_it", "_for_items", "_len", "_instrs", "_size", "_starts",
-         "_code_loc", "_TR", "_ZR", "_PR",
+         "_Exception", "_located", "_loc", "_e", "_t", "_i", "_it", "_k", "_for_items", "_len", "_instrs", "_size",
+         "_starts", "_code_loc", "_TR", "_ZR", "_PR",
          # the work budget and size caps (machine/budget.py): generated code counts what it touches
          "_each", "_sized", "_times", "_charge"}
 BOUND = re.compile(r"^_[a-z]\d+$")

@@ -363,7 +363,9 @@ def turn_order(g: GameHost, loc, start):
 @primitive(effect=True)
 def move(g: GameHost, loc, what, to, *, at="bottom", face=None):
     """move(thing_or_list, zone, at="top"|"bottom"|index, face="up"|"down")."""
-    if isinstance(what, list):
+    if what.__class__ is ThingRef:   # one thing, the commonest: asked first
+        g.move_thing(what, to, at, face, loc)
+    elif isinstance(what, list):
         for t in list(what):
             g.move_thing(t, to, at, face, loc)
     elif what is not None:
@@ -373,8 +375,11 @@ def move(g: GameHost, loc, what, to, *, at="bottom", face=None):
 @primitive(effect=True)
 def move_all(g: GameHost, loc, source, to, *, face=None):
     """move_all(from_zone, to_zone): move everything, keeping the order."""
-    things = g.zone_things(source)   # a zone's things come as a new list: only a list given is copied
-    for t in (things if source.__class__ is ZoneRef else list(things)):
+    if source.__class__ is ZoneRef:   # its things as they are now (g.zone_things written out: a new list)
+        things = list(map(g.table.things.__getitem__, g.state.zones[source.id]))
+    else:
+        things = list(g.zone_things(source))   # a list given is copied: a move may change it
+    for t in things:
         g.move_thing(t, to, "bottom", face, loc)
 
 
@@ -431,8 +436,12 @@ def reveal(g: GameHost, loc, what):
     if what.__class__ is ThingRef:   # one thing, the commonest: no list made for it
         g.set_face(what, True, loc)
         return
-    items = g.zone_things(what) if isinstance(what, ZoneRef) else (what if isinstance(what, list) else [what])
-    for t in items:   # turning things over moves none: no copy of the list
+    if what.__class__ is ZoneRef:   # turning things over moves none: the zone's own list, no copy, no list
+        things = g.table.things
+        for tid in g.state.zones[what.id]:
+            g.set_face(things[tid], True, loc)
+        return
+    for t in what if isinstance(what, list) else [what]:
         g.set_face(t, True, loc)
 
 

@@ -57,8 +57,8 @@ def for_items(g: GameHost, items) -> list:
     """What ``ForInit`` keeps: the collection as it is now (a zone: its things), charged to the work budget."""
     if items.__class__ is ZoneRef:   # (a list, nearly always: a class test, not hasattr's failed look-up)
         items = g.zone_things(items)
-    g.work += len(items)   # (budget.each inlined: a loop starts in every round of most flows)
-    if g.work > MAX_WORK:
+    work = g.work = g.work + len(items)   # (budget.each inlined: a loop starts in every round of most flows)
+    if work > MAX_WORK:
         raise work_budget.over_budget(None)
     return [tuple(items), 0]   # a tuple: never changed, so a clone shares it
 
@@ -108,6 +108,10 @@ def compile_code(code, bundle=None, codes: dict | None = None):
         if b % group == 0 and not last_group:
             emit(f"            if pc < {starts[b + group]}:")
         emit(f"            {indent}if pc == {start}:")
+        head = _loop_head(instrs, starts, b, end)
+        if head is not None:   # a loop's body: it and its head go round in a loop of their own (see _loop_head)
+            emit(f"                {indent}while True:")
+            indent += "    "
         emit(f"                {indent}if n > limit:")
         emit(f"                    {indent}break")
         emit(f"                {indent}n += {end - start}")
@@ -123,6 +127,10 @@ def compile_code(code, bundle=None, codes: dict | None = None):
                 emit(f"{pad}if st.over is not was_over:")
                 emit(f"{pad}    frame[1] = {i + 1}")
                 emit(f"{pad}    return n - {rest}")
+            elif isinstance(ins, Jump) and head is not None:   # back to the loop's head, run here
+                emit(f"{pad}pc = {ins.target}", ins.loc)
+                _emit_loop_head(emit, pad, head, instrs[head], start)
+                closed = True
             elif isinstance(ins, Jump):   # the last of its block
                 emit(f"{pad}pc = {ins.target}", ins.loc)
                 if ins.target <= start:   # back: to the top of the tests (forward, the tests below find it)
@@ -143,9 +151,10 @@ def compile_code(code, bundle=None, codes: dict | None = None):
             elif isinstance(ins, ForNext):
                 names[f"_s{i}"], names[f"_v{i}"] = ins.slot, ins.var
                 emit(f"{pad}_it = L[_s{i}]", ins.loc)
-                emit(f"{pad}if _it[1] < _len(_it[0]):")
-                emit(f"{pad}    L[_v{i}] = _it[0][_it[1]]")
-                emit(f"{pad}    _it[1] += 1")
+                emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
+                emit(f"{pad}if _k < _len(_it[0]):")
+                emit(f"{pad}    L[_v{i}] = _it[0][_k]")
+                emit(f"{pad}    _it[1] = _k + 1")
                 emit(f"{pad}    pc = {end}")
                 emit(f"{pad}else:")
                 emit(f"{pad}    del L[_s{i}]")
@@ -207,6 +216,42 @@ def compile_code(code, bundle=None, codes: dict | None = None):
     namespace = dict(names, __builtins__={})
     exec(code_cache.module_code(source, file_name, bundle), namespace)
     return namespace["_run"]
+
+
+def _loop_head(instrs, starts, b: int, end: int) -> int | None:
+    """The loop head (a ``ForNext``, a block of its own) of block ``b`` when the block is the whole body of
+    its loop: entered from the head and ending with the jump back to it. Else None.
+
+    Such a body and its head go round in a ``while`` of their own: the jump back runs the head's lines
+    there, and only leaving the loop (or the budget's stop) goes back to the tests of ``pc``, which the
+    jump back would start again from the top. The same blocks, checks and counts in the same order."""
+    if b == 0 or not isinstance(instrs[end - 1], Jump):
+        return None
+    head = starts[b - 1]
+    if instrs[end - 1].target != head or head + 1 != starts[b] or not isinstance(instrs[head], ForNext):
+        return None
+    return head
+
+
+def _emit_loop_head(emit, pad: str, head: int, ins, body: int) -> None:
+    """The lines of block ``head`` (a ``ForNext``, as compile_code writes it) at the end of its loop's body
+    ``body``, inside the loop's own ``while``: round again into the body, or out of the loop (``pc`` its
+    end, found by the tests below), or out of the function when the budget stops it (``pc`` the head)."""
+    emit(f"{pad}if n > limit:")
+    emit(f"{pad}    break")
+    emit(f"{pad}n += 1")
+    emit(f"{pad}_it = L[_s{head}]", ins.loc)
+    emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
+    emit(f"{pad}if _k < _len(_it[0]):")
+    emit(f"{pad}    L[_v{head}] = _it[0][_k]")
+    emit(f"{pad}    _it[1] = _k + 1")
+    emit(f"{pad}    pc = {body}")
+    emit(f"{pad}    continue")
+    emit(f"{pad}del L[_s{head}]")
+    emit(f"{pad}pc = {ins.end}")
+    emit(f"{pad}break")
+    emit(f"{pad[:-4]}if pc != {ins.end}:")   # (after the loop's while) the budget stopped it
+    emit(f"{pad[:-4]}    break")
 
 
 def runners_at_fill(codes: dict):

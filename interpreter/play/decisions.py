@@ -6,13 +6,12 @@ expressions, a condition, a cost); an illegal action is refused as a value.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from ..dsl.enumerators import choices
 from ..load.limits import MAX_ACTION_DEPTH, MAX_ACTION_ITEMS, MAX_CHOICES, MAX_TEXT, MAX_WORK
 from ..machine.budget import over_budget, too_many_choices
-from ..machine.values import PlayerRef, ThingRef, ZoneRef, display, encode
+from ..machine.values import ThingRef, display, encode
 from ..machine.vm import LOCALS, PC
 from ..machine.waits import CHOOSE, PASS, turn_taken
 from .visibility import watchers
@@ -165,9 +164,10 @@ def _many(adef, found: list) -> None:
         raise too_many_choices(f"action '{adef.id}'", len(found), adef.location)
 
 
-def generic(g, adef, seat: int, found: list) -> None:
-    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``, through the compiled
-    domain, cost and condition functions: the path of an action without generated loops (see :func:`offered`)."""
+def generic(g, adef, seat: int, found: list, make=Action) -> None:
+    """Append to ``found`` every legal combination of ``adef``'s choices for ``seat``, made by ``make`` (as the
+    generated loops make them: an :class:`Action`, or a :func:`candidate`), through the compiled domain, cost
+    and condition functions: the path of an action without generated loops (see :func:`offered`)."""
     local = {"player": g.table.players[seat]}
     params = adef.params
     checked = bool(adef.costs) or adef.condition is not None
@@ -184,11 +184,11 @@ def generic(g, adef, seat: int, found: list) -> None:
                 local[name] = value
                 if not _legal(g, adef, local, seat):
                     continue
-            found.append(Action(seat, aid, ((name, value),), None, g))
+            found.append(make(seat, aid, ((name, value),), None, g))
         if len(found) > MAX_CHOICES:
             _many(adef, found)
         return
-    _combinations(g, adef, seat, local, 0, {}, found)
+    _combinations(g, adef, seat, local, 0, {}, found, make)
 
 
 def _legal(g, adef, local, seat) -> bool:
@@ -201,13 +201,13 @@ def _legal(g, adef, local, seat) -> bool:
     return adef.condition is None or adef.condition(g, local)
 
 
-def _combinations(g, adef, seat, local, i, shared, found) -> None:
+def _combinations(g, adef, seat, local, i, shared, found, make) -> None:
     """Choices ``i`` onwards. A domain that reads no earlier choice is the same
     for all of them (domains are pure), so it is worked out once, in ``shared``."""
     params = adef.params
     if i == len(params):   # no choices at all
         if _legal(g, adef, local, seat):
-            found.append(Action(seat, adef.id, (), None, g))
+            found.append(make(seat, adef.id, (), None, g))
         return
     name, fn = params[i]
     if i in adef.independent:
@@ -222,13 +222,13 @@ def _combinations(g, adef, seat, local, i, shared, found) -> None:
     if i + 1 < len(params):
         for value in values:
             local[name] = value
-            _combinations(g, adef, seat, local, i + 1, shared, found)
+            _combinations(g, adef, seat, local, i + 1, shared, found, make)
     else:   # the last choice: each value completes an action, checked here without a call per value
         earlier, checked = tuple((n, local[n]) for n, _ in params[:i]), bool(adef.costs) or adef.condition is not None
         for value in values:
             local[name] = value
             if not checked or _legal(g, adef, local, seat):
-                found.append(Action(seat, adef.id, (*earlier, (name, value)), None, g))
+                found.append(make(seat, adef.id, (*earlier, (name, value)), None, g))
     local.pop(name, None)
     if len(found) > MAX_CHOICES:   # checked after each batch
         _many(adef, found)
@@ -261,28 +261,51 @@ def _label(g, adef, local, args):
     return adef.label + " " + " ".join(f"{display(v)}" for _, v in args)
 
 
-def offered(g, pending, seat: int) -> list[Action]:
-    """The legal actions of the pending turn or simultaneous step for ``seat``, pass aside.
+def candidate(seat: int, name: str, args: tuple, text, game) -> tuple:
+    """A legal action as the enumeration lists it: ``(name, args)``, what an :class:`Action` of ``seat`` is
+    made from when one is taken or asked for (a bot takes one of a seat's several; an object each is waste)."""
+    return name, args
 
-    Enumerated once per decision: the wait asks (to skip a seat with nothing
-    to do), ``legal_actions`` and ``apply`` reuse the list until the pending
-    decision is replaced.
+
+def candidates(g, pending, seat: int) -> list:
+    """The legal actions of the pending turn or simultaneous step for ``seat``, pass aside, in the order
+    :func:`offered` lists them: :func:`candidate` pairs, or, in a game whose actions are asked for as
+    objects (``g.offer_actions``: the public API, a search's steps), the :class:`Action` objects themselves.
+
+    Enumerated once per decision: the wait asks (to skip a seat with nothing to do), the playout loop,
+    ``legal_actions`` and ``apply`` reuse the list until the pending decision is replaced.
     """
     cache = g.offered_cache
     if cache is None or cache[0] is not pending:
-        cache = g.offered_cache = (pending, {})
-    actions = cache[1].get(seat)
-    if actions is None:
-        actions = []
-        append, defs = actions.append, g.ruleset.actions
+        cache = g.offered_cache = (pending, {}, {})
+    found = cache[1].get(seat)
+    if found is None:
+        make = Action if g.offer_actions else candidate   # (objects asked for anyway: made at once, not twice)
+        found = []
+        append, defs = found.append, g.ruleset.actions
         for aid in pending["actions"]:
             adef = defs[aid]
             listed = adef.enumerator   # the action's generated loops (interpreter/dsl/enumerators.py)
             if listed is not None:
-                listed(g, seat, actions, append, Action)
+                listed(g, seat, found, append, make)
             else:
-                generic(g, adef, seat, actions)
-        cache[1][seat] = actions
+                generic(g, adef, seat, found, make)
+        cache[1][seat] = found
+        if make is Action:
+            cache[2][seat] = found
+    return found
+
+
+def offered(g, pending, seat: int) -> list[Action]:
+    """:func:`candidates` as :class:`Action` objects, made once per decision: the same objects each time
+    they are asked for, so that ``apply`` knows one taken from ``legal_actions`` (:func:`was_offered`).
+    From now on the game's enumerations make the objects at once (``g.offer_actions``)."""
+    g.offer_actions = True
+    found = candidates(g, pending, seat)
+    made = g.offered_cache[2]
+    actions = made.get(seat)
+    if actions is None:
+        actions = made[seat] = [Action(seat, name, args, None, g) for name, args in found]
     return actions
 
 
@@ -312,7 +335,7 @@ def was_offered(g, action: Action) -> bool:
     if cache is None or cache[0] is not g.state.pending or g.state.over or type(action.player) is not int:
         return False
     # in a simultaneous step the pending decision outlives a seat's commitment
-    return any(a is action for a in cache[1].get(action.player, ())) and action.player in deciding(cache[0])
+    return any(a is action for a in cache[2].get(action.player, ())) and action.player in deciding(cache[0])
 
 
 def check(g, action: Action) -> str | None:
@@ -360,115 +383,6 @@ def check(g, action: Action) -> str | None:
     return None
 
 
-def refusal(g, action: Action, reason: str) -> Refused:
-    """The :class:`Refused` value for ``action``, refused for ``reason``: of kind :data:`UNKNOWN` when it
-    names something that exists nowhere in this game (worked out only for refused actions)."""
-    missing = names_nothing(g, action)
-    return Refused(action, reason) if missing is None else Refused(action, reason, UNKNOWN, missing)
-
-
-def names_nothing(g, action: Action) -> Unknown | None:
-    """The seat, action, choice or value ``action`` names that does not exist in the game, if any."""
-    players = g.table.players
-    seat = action.player
-    if type(seat) is not int or not 0 <= seat < len(players):
-        return Unknown("seat", display(seat), tuple(str(s) for s in range(len(players))))
-    adef = g.ruleset.actions.get(action.name)
-    if adef is None and action.name not in (PASS, CHOOSE):
-        return Unknown("action", str(action.name), tuple(g.ruleset.actions))
-    params = [name for name, _ in adef.params] if adef is not None else ["option"] if action.name == CHOOSE else []
-    local = {"player": players[seat]}
-    for key, value in action.args:
-        if key not in params:
-            return Unknown("choice", str(key), tuple(params))
-        values = _possible(g, adef, key, local)
-        for item in value if isinstance(value, list) else [value]:
-            missing = _names_nothing(g, item, values)
-            if missing is not None:
-                return missing
-        local[key] = value
-    return None
-
-
-def unreadable(g, data) -> Unknown:
-    """What an action's JSON form names that does not exist (or that it is no action at all)."""
-    table = g.table
-    if not isinstance(data, dict):
-        return Unknown("action", display(data))
-    seat = data.get("player")
-    if type(seat) is not int or not 0 <= seat < len(table.players):
-        return Unknown("seat", display(seat), tuple(str(s) for s in range(len(table.players))))
-    args = data.get("args") or {}
-    for value in args.values() if isinstance(args, dict) else ():
-        for item in value if isinstance(value, list) else [value]:
-            if not isinstance(item, dict):
-                continue
-            if "thing" in item and item["thing"] not in table.things:
-                return Unknown("thing", display(item["thing"]), tuple(table.things))
-            if "zone" in item and item["zone"] not in table.zones:
-                return Unknown("zone", display(item["zone"]), tuple(table.zones))
-            if "player" in item and (type(item["player"]) is not int
-                                     or not 0 <= item["player"] < len(table.players)):
-                return Unknown("player", display(item["player"]))
-    return Unknown("action", display(data.get("action")), tuple(g.ruleset.actions))
-
-
-def _possible(g, adef, key, local) -> list:
-    """The values offered now for choice ``key`` (a choose decision's options), [] if they cannot be told."""
-    if adef is None:
-        pending = g.state.pending
-        return list(pending["options"]) if pending is not None and pending["kind"] == "choice" else []
-    try:
-        return _domain(g, dict(adef.params)[key], dict(local), adef.location)
-    except Exception:  # noqa: BLE001 - an earlier choice that names nothing real: no domain to compare with
-        return []
-
-
-def _names_nothing(g, item, values) -> Unknown | None:
-    """``item`` names nothing when it is text or a plain value where the game offers only things, zones or
-    players and no thing or zone has that id (with nothing offered now, only when it is close to one)."""
-    if isinstance(item, (ThingRef, ZoneRef, PlayerRef, dict, list)):
-        return None
-    table = g.table
-    if isinstance(item, str) and (item in table.things or item in table.zones):
-        return None
-    if values:
-        if not all(isinstance(v, (ThingRef, ZoneRef, PlayerRef)) for v in values):
-            return None   # plain values are possible here: a rule decides which
-        kinds = {_what(v) for v in values}
-        what = kinds.pop() if len(kinds) == 1 else "thing or zone"
-        known = [_known_name(v) for v in values] + _all_named(g, what) + list(table.things) + list(table.zones)
-        return Unknown(what, display(item), tuple(dict.fromkeys(known)))
-    if not isinstance(item, str):
-        return None
-    everything = {**{t: "thing" for t in table.things}, **{z: _what(ref) for z, ref in table.zones.items()}}
-    close = difflib.get_close_matches(item, list(everything), n=1, cutoff=0.7)
-    if not close:
-        return None   # nothing is offered now and nothing is called anything like it: a rule may decide
-    what = everything[close[0]]
-    return Unknown(what, item, tuple(dict.fromkeys(close + _all_named(g, what))))
-
-
-def _what(value) -> str:
-    if isinstance(value, PlayerRef):
-        return "player"
-    if isinstance(value, ThingRef):
-        return "thing"
-    return "space" if getattr(value.defn, "kind", "zone") == "space" else "zone"
-
-
-def _known_name(value) -> str:
-    return f"{{player: {value.seat}}}" if isinstance(value, PlayerRef) else value.id
-
-
-def _all_named(g, what) -> list:
-    if what == "thing":
-        return list(g.table.things)
-    if what in ("zone", "space"):
-        return [z for z, ref in g.table.zones.items() if _what(ref) == what]
-    return []
-
-
 def _who_sees_args(g, action: Action):
     """Seats that may see every thing named in the action's choices (None: everyone)."""
     seen = None
@@ -511,17 +425,24 @@ def commit(g, action: Action) -> None:
             return
         _start_action(g, action)
         return
-    committed = action.to_json()
+    seat = action.player
     if g.record:   # the label is only ever shown in the reveal event
+        committed = action.to_json()
         committed["label"] = describe(g, action)
-    pending["commits"][str(action.player)] = committed
+    else:   # (to_json written out: a step of four seats commits four times a round)
+        args = {}
+        for key, value in action.args:
+            args[key] = {"thing": value.id} if value.__class__ is ThingRef else encode(value)
+        committed = {"player": seat, "action": action.name, "args": args}
+    commits = pending["commits"]
+    commits[str(seat)] = committed
     # the commitments are data in the state (a game saved or cloned here keeps them); the Action objects
     # are kept beside them too, so that when the last seat commits they need not be decoded again
     held = g.committed
     if held is None or held[0] is not pending:
         held = g.committed = (pending, {})
-    held[1][action.player] = action
-    if len(pending["commits"]) < len(pending["players"]):   # only seats still deciding commit: some are left
+    held[1][seat] = action
+    if len(commits) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
     g.state.pending = None
     g.committed = None
@@ -542,9 +463,10 @@ def _start_action(g, action: Action) -> None:
     adef = g.ruleset.actions[action.name]
     local = {"player": g.table.players[action.player]}
     local.update(action.args)
-    for counter, amount in adef.costs:
-        cost = amount(g, local)
-        if cost:
-            g.set_attr(local["player"], counter, g.state.pvars[action.player][counter] - cost, adef.location)
+    if adef.costs:
+        for counter, amount in adef.costs:
+            cost = amount(g, local)
+            if cost:
+                g.set_attr(local["player"], counter, g.state.pvars[action.player][counter] - cost, adef.location)
     if adef.code_id is not None:
         g.state.stack.append([adef.code_id, 0, local, None])

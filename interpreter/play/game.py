@@ -22,6 +22,7 @@ from .decisions import Action, Applied, Refused
 from .position import NO_SIZES, check_locals, recount
 from .runtime import RuleRuntime
 from .state import State, copy_data, copy_dict
+from .unknown_names import refusal, unreadable
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -44,6 +45,9 @@ class Game(RuleRuntime):
     local_sizes = NO_SIZES   # {id: (list, items)} of the waiting rules' locals, measured (play/position.py)
     redacted_logs = None   # (log, {seat: the log as that seat reads it}), kept by views.view; not part of the state
     locals_checked = None   # the pending decision whose waiting rules' locals this game last measured
+    # whether its legal actions are asked for as Action objects (the public API, a search's steps): then
+    # they are listed as such at once (decisions.candidates); a bots' playout takes (name, args) pairs
+    offer_actions = False
 
     def __init__(self, ruleset, players: int, seed: int = 0, pins: dict | None = None, record: bool = True,
                  _state: State | None = None):
@@ -57,7 +61,7 @@ class Game(RuleRuntime):
         self.record = record
         self.retval = None
         self.seed = seed
-        self.offered_cache = None    # (pending, {seat: [Action]}): see decisions.offered
+        self.offered_cache = None    # (pending, {seat: [candidate]}, {seat: [Action]}): see decisions.candidates
         self.committed = None        # (pending, {seat: Action}): see decisions.commit
         self.end_reason: str | None = None   # once over: why, as the end event says (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
@@ -142,11 +146,11 @@ class Game(RuleRuntime):
             action = action if isinstance(action, Action) else self.action_from_json(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
             return Refused(action, f"not an action: {type(exc).__name__} {exc}", decisions.UNKNOWN,
-                           decisions.unreadable(self, action))
+                           unreadable(self, action))
         self.work = 0
         reason = None if offered else decisions.check(self, action)
         if reason is not None:
-            return decisions.refusal(self, action, reason)
+            return refusal(self, action, reason)
         self.carry_out_legal(action)
         return Applied(action)
 
@@ -338,7 +342,7 @@ class Game(RuleRuntime):
 
     def any_legal(self, pending, seat: int) -> bool:
         """Whether ``seat`` has a legal action in ``pending`` (the waits ask before they wait)."""
-        return bool(decisions.offered(self, pending, seat))
+        return bool(decisions.candidates(self, pending, seat))
 
     def settle(self, stack) -> bool:
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""

@@ -42,12 +42,16 @@ def decide_by_index(game, pickers) -> bool:
     if kind == "turn":   # one seat, the common case: without the list of deciding seats
         seat = pending["player"]
         game.work = 0
-        actions = decisions.offered(game, pending, seat)
-        count = len(actions) + pending["pass"]
+        found = decisions.candidates(game, pending, seat)
+        count = len(found) + pending["pass"]
         if not count:
             return False
         index = pickers[seat](count)
-        game.carry_out_legal(actions[index] if index < len(actions) else Action(seat, PASS, (), "end turn"))
+        if index < len(found):   # only the action taken is made an Action (if the list holds pairs)
+            taken = found[index]
+            game.carry_out_legal(Action(seat, taken[0], taken[1], None, game) if taken.__class__ is tuple else taken)
+        else:
+            game.carry_out_legal(Action(seat, PASS, (), "end turn"))
         return True
     if kind == "simultaneous":   # the seats yet to commit, in order, without the list of them
         commits = pending["commits"]
@@ -55,9 +59,13 @@ def decide_by_index(game, pickers) -> bool:
             if commits and str(seat) in commits:
                 continue
             game.work = 0
-            actions = decisions.offered(game, pending, seat)   # (no pass)
-            if actions:
-                game.carry_out_legal(actions[pickers[seat](len(actions))])
+            cache = game.offered_cache   # (the seat's list kept since the step asked: no call to find it)
+            kept = cache[1].get(seat) if cache is not None and cache[0] is pending else None
+            found = kept if kept is not None else decisions.candidates(game, pending, seat)   # (no pass)
+            if found:
+                taken = found[pickers[seat](len(found))]
+                game.carry_out_legal(Action(seat, taken[0], taken[1], None, game) if taken.__class__ is tuple
+                                     else taken)
                 return True
         return False
     for seat in decisions.deciding(pending):

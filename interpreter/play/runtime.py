@@ -59,6 +59,7 @@ class RuleRuntime:
     # the zones whose things, their properties or the zone's own changed, for whoever set it (the RL
     # environment's observations, interpreter/rl/incremental.py, then encode only those); None: nobody asks
     changed: set | None = None
+    score_bounds: tuple | None = None   # add_score's (counter, lowest, highest) without a log: see _score_bounds
 
     if TYPE_CHECKING:   # defined by Game (play/game.py)
         def emit(self, event: dict) -> None: ...
@@ -293,15 +294,18 @@ class RuleRuntime:
             raise GameError(f"move() needs a zone to move to, got {type_name(zone)}", loc)
         st = self.state
         zdef = zone.defn
-        zid, tid = zone.id, thing.id
+        zid = zone.id
         if zdef.capacity is not None or zdef.admit is not None or zid in st.zprops:
             # a zone that may refuse (a capacity, an admission rule, a property such as `removed`)
             why = self.can_enter(thing, zone, loc)
             if why is not None:
                 raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
-        where, zones, record = st.where, st.zones, self.record
+        tid = thing.id
+        where = st.where
         src = where[tid]
-        was_seen = watchers(self, tid, src) if record else None
+        if self.record:   # who saw it where it was: the event below is told to them and to who sees it now
+            was_seen = watchers(self, tid, src)
+        zones = st.zones
         zones[src].remove(tid)
         if at == "bottom":   # the default, asked first
             zones[zid].append(tid)
@@ -314,13 +318,13 @@ class RuleRuntime:
         where[tid] = zid
         if self.changed is not None:
             self.changed.update((src, zid))
-        up = (zdef.face == "up") if face is None else (face == "up")
         props = st.props[tid]
+        up = (zdef.face == "up") if face is None else (face == "up")
         if props.get("face_up") is not up or "known_to" in props:   # copied on write only when it changes
             props = st.own_props(tid)
             props["face_up"] = up
             props.pop("known_to", None)
-        if record:
+        if self.record:
             event: dict[str, Any] = {"e": "move", "thing": tid, "from": src, "to": zid}
             now_seen = watchers(self, tid, zid)
             if was_seen is not None and now_seen is not None:
@@ -332,8 +336,9 @@ class RuleRuntime:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
         st = self.state
         props = st.props[thing.id]
-        new = (not props.get("face_up", False)) if up is None else bool(up)
-        if props.get("face_up", False) != new:
+        old = props.get("face_up", False)
+        new = (not old) if up is None else bool(up)
+        if old != new:
             if thing.id not in st.props_own:   # (st.own_props written out)
                 props = st.own_props(thing.id)
             props["face_up"] = new
@@ -406,21 +411,18 @@ class RuleRuntime:
         return item
 
     def add_score(self, who, amount, reason, loc) -> None:
-        if not isinstance(who, PlayerRef):
+        if who.__class__ is not PlayerRef:   # (no class derives from PlayerRef: isinstance's call saved)
             raise GameError(f"score() needs a player, got {type_name(who)}", loc)
-        counter = self.ruleset.score_counter
         pv = self.state.pvars[who.seat]
         if not self.record:   # no event to keep: nothing to silence, no event built
+            counter, lowest, highest = self.score_bounds or self._score_bounds()
             value = pv.get(counter, 0) + amount
-            if value.__class__ is int and SMALL_INT_LOW < value < SMALL_INT_HIGH:
-                # set_attr's own way for a player's number within its bounds, without the call
-                spec = self.ruleset.player_vars.get(counter)
-                if spec is not None and (spec.min is None or value >= spec.min) and \
-                        (spec.max is None or value <= spec.max):
-                    pv[counter] = value
-                    return
+            if value.__class__ is int and lowest <= value <= highest:
+                pv[counter] = value   # set_attr's own way for a player's number within its bounds, without the call
+                return
             self.set_attr(who, counter, value, loc)
             return
+        counter = self.ruleset.score_counter
         self.record = False   # the score event below says it, not set_attr's own
         try:
             self.set_attr(who, counter, pv.get(counter, 0) + amount, loc)
@@ -428,6 +430,20 @@ class RuleRuntime:
             self.record = True
         self.emit({"e": "score", "player": who.seat, "delta": amount, "total": pv[counter],
                    "reason": None if reason is None else str(reason)})
+
+    def _score_bounds(self) -> tuple:
+        """``(counter, lowest, highest)``: the score counter and the whole numbers :meth:`set_attr` sets it to at
+        once (within the state's small numbers and the counter's declared bounds), kept for the game's life."""
+        counter = self.ruleset.score_counter
+        spec = self.ruleset.player_vars.get(counter)
+        lowest, highest = SMALL_INT_LOW + 1, SMALL_INT_HIGH - 1
+        if spec is None or any(b is not None and b.__class__ is not int for b in (spec.min, spec.max)):
+            lowest, highest = 1, 0   # (no counter, or a bound not a whole number): every value through set_attr
+        else:
+            lowest = lowest if spec.min is None else max(lowest, spec.min)
+            highest = highest if spec.max is None else min(highest, spec.max)
+        self.score_bounds = (counter, lowest, highest)
+        return self.score_bounds
 
     def eliminate(self, who, reason, loc) -> None:
         if not isinstance(who, PlayerRef):
