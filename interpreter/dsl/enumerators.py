@@ -7,8 +7,9 @@ cost and of the condition. Listing legal actions is a large part of every
 game, so each action is also generated as one Python function
 ``_f(g, seat, found, append, Action)``: the domains, the cost checks and the
 condition written out inside the loops from the same syntax trees, with the
-choices as Python locals (the generator's ``lexical`` names), appending an
-``Action`` only for a legal candidate.
+choices as Python locals (the generator's ``lexical`` names), appending, for
+a legal candidate only, what the maker it is handed as ``Action`` makes of it
+(an ``Action``, or a ``(name, args)`` candidate: play/decisions.py).
 
 It does exactly what the generic path does, in the same order: the same
 results, the same work charged to ``g.work`` at the same points (and
@@ -196,7 +197,7 @@ class _Writer:
                 f"    {answer}, {work} = {holds}, g.work - {start}"]
 
     def made(self, count: int) -> str:
-        """The source making the Action of the first ``count`` choices."""
+        """The source making the action (what the maker handed as ``Action`` makes) of the first ``count`` choices."""
         pairs = "".join(f"({n!r}, {v}), " for n, v in zip(self.names[:count], self.values[:count]))
         return f"{self.action}({self.seat}, {self.adef.id!r}, ({pairs}), None, g)"
 
