@@ -28,11 +28,12 @@ from typing import TYPE_CHECKING
 
 from ..machine import execute
 from . import ast
-from .state_free import depends_on_arguments_alone, worth_keeping
+from .state_free import KEPT_ARGUMENTS, keeps_answers
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
 
+PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
 
 
@@ -79,7 +80,58 @@ def _decide(env, name, info) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in env.functions:
             return False
     # a function whose answers are kept on the table (state_free.kept_if_fixed) is cheaper looked up
-    return not (depends_on_arguments_alone(name, env) and worth_keeping(info.body[0].value))
+    return not keeps_answers(name, env)
+
+
+def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
+    """The source of the call of ruleset function ``name`` (bound as ``bound``) with arguments ``nodes``, written
+    as ``args``: where its answers are kept on the table, looked up in place, the function called on a miss.
+
+    A kept function is a wrapper (``state_free.remembered``) that looks its answer up before it works one
+    out, under ``(wrapper, *args)``, for arguments of the classes answers are kept for (``KEPT_ARGUMENTS``:
+    texts, whole numbers, references), which can all be hashed. Its Python frame costs more than the
+    lookup, so the call site looks the answer up itself, under the same key (``bound`` is the wrapper once
+    the function is compiled, :func:`bind_call_sites`; before that, nothing is kept under it) after the
+    same test of each argument's class (none for a literal text or number, nor for a thing, zone or player
+    its source proves), and calls ``bound`` only on a miss or an argument of another class: the wrapper
+    then does what it did before. A hit charges no work, as the wrapper's own hit does not. Not where
+    Python refuses ``:=`` (a comprehension's iterable), nor for a function with no arguments (a list, never
+    kept, is its commonest answer)."""
+    plain = "".join([bound, "(g", *(", " + a for a in args), ")"])
+    if gen.env.layout is None or gen.iterable or not info.value or not info.params \
+            or len(args) != len(info.params) or not keeps_answers(name, gen.env):
+        return plain
+    known = gen.bind(KEPT_ARGUMENTS, "_k")
+    items, values, tests, evaluated = [], [], [], False
+    for node, code in zip(nodes, args):
+        if isinstance(node, ast.Const):
+            if node.value.__class__ not in KEPT_ARGUMENTS:
+                return plain   # true, 1.5, none: never kept, the wrapper answers
+            items.append(code)
+            values.append(code)
+            continue
+        if code.isidentifier():   # a Python name nothing rebinds (lexical): read again at no cost
+            value, proven = code, gen.proven.get(code)
+        else:   # worked out once, where the key is built (in the arguments' order)
+            value, proven, evaluated = gen.fresh("_x"), gen.proven_codes.get(code), True
+            code = f"({value} := {code})"
+        items.append(code)
+        values.append(value)
+        if proven not in PROVEN_REFERENCES:
+            tests.append(f"{value}.__class__ in {known}")
+    answer, key = gen.fresh("_r"), "(" + ", ".join([bound, *items]) + ")"
+    if tests and evaluated:   # every argument worked out, in order, before any is tested
+        whole = gen.fresh("_w")
+        tests.insert(0, f"({whole} := {key})")
+        key = whole
+    if gen.held is None:
+        kept = gen.fresh("_h")
+        first = f"({kept} := g.table.kept_answers)"
+    else:   # read once, at the top of the function
+        first, kept = gen.container("g.table.kept_answers"), gen.container("g.table.kept_answers")
+    look = f"({answer} := {first}.get({key}, {kept})) is not {kept}"
+    call = "".join([bound, "(g", *(", " + v for v in values), ")"])
+    return f"({answer} if {' and '.join([*tests, look])} else {call})"
 
 
 def function_caller(info):
