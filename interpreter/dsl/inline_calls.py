@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..machine import execute
 from . import ast
+from .read_memo import earlier_answer, keep_answer
 from .state_free import KEPT_ARGUMENTS, keeps_answers
 
 if TYPE_CHECKING:
@@ -102,13 +103,14 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
             or len(args) != len(info.params) or not keeps_answers(name, gen.env):
         return plain
     known = gen.bind(KEPT_ARGUMENTS, "_k")
-    items, values, tests, evaluated = [], [], [], False
+    items, values, tests, same, evaluated = [], [], [], [], False
     for node, code in zip(nodes, args):
         if isinstance(node, ast.Const):
             if node.value.__class__ not in KEPT_ARGUMENTS:
                 return plain   # true, 1.5, none: never kept, the wrapper answers
             items.append(code)
             values.append(code)
+            same.append((node.value.__class__, node.value))
             continue
         if code.isidentifier():   # a Python name nothing rebinds (lexical): read again at no cost
             value, proven = code, gen.proven.get(code)
@@ -117,8 +119,12 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
             code = f"({value} := {code})"
         items.append(code)
         values.append(value)
+        same.append(value)
         if proven not in PROVEN_REFERENCES:
             tests.append(f"{value}.__class__ in {known}")
+    # the same function with the same arguments, looked up before wherever this is evaluated (read_memo)
+    call_key = (bound, tuple(same)) if gen.held is not None and not evaluated else None
+    earlier = earlier_answer(gen, call_key) if call_key is not None else None
     answer, key = gen.fresh("_r"), "(" + ", ".join([bound, *items]) + ")"
     if tests and evaluated:   # every argument worked out, in order, before any is tested
         whole = gen.fresh("_w")
@@ -129,9 +135,18 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
         first = f"({kept} := g.table.kept_answers)"
     else:   # read once, at the top of the function
         first, kept = gen.container("g.table.kept_answers"), gen.container("g.table.kept_answers")
-    look = f"({answer} := {first}.get({key}, {kept})) is not {kept}"
+    if call_key is not None and earlier is None and tests:   # set whatever the tests say: a later site reads it
+        look = f"({answer} := ({first}.get({key}, {kept}) if {' and '.join(tests)} else {kept})) is not {kept}"
+        tests = []
+    else:
+        look = f"({answer} := {first}.get({key}, {kept})) is not {kept}"
     call = "".join([bound, "(g", *(", " + v for v in values), ")"])
-    return f"({answer} if {' and '.join([*tests, look])} else {call})"
+    code = f"({answer} if {' and '.join([*tests, look])} else {call})"
+    if earlier is not None:   # found then, found now; else looked up again (kept since, or not)
+        return f"({earlier} if {earlier} is not {gen.container('g.table.kept_answers')} else {code})"
+    if call_key is not None:
+        keep_answer(gen, call_key, answer)
+    return code
 
 
 def function_caller(info):
