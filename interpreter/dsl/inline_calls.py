@@ -34,8 +34,15 @@ from .state_free import KEPT_ARGUMENTS, keeps_answers
 if TYPE_CHECKING:
     from ..machine.host import GameHost
 
-PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
+PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
+
+
+class _NoAnswer:
+    """What a call site's lookup of a kept answer gives when none is kept (no value of the rules is this)."""
+
+
+NO_ANSWER = _NoAnswer()
 
 
 def inlined_call(gen, n, name: str, info) -> str | None:
@@ -97,7 +104,12 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
     its source proves), and calls ``bound`` only on a miss or an argument of another class: the wrapper
     then does what it did before. A hit charges no work, as the wrapper's own hit does not. Not where
     Python refuses ``:=`` (a comprehension's iterable), nor for a function with no arguments (a list, never
-    kept, is its commonest answer)."""
+    kept, is its commonest answer).
+
+    A second call with the same arguments (literals, Python names nothing rebinds) where the first is
+    certain to have been evaluated (:func:`.read_memo.earlier_answer`) takes the first one's answer if that
+    lookup found it (an answer once kept stays kept), and else looks it up again: an answer worked out was
+    kept only if the store had room, and the second call charges again if it was not."""
     plain = "".join([bound, "(g", *(", " + a for a in args), ")"])
     if gen.env.layout is None or gen.iterable or not info.value or not info.params \
             or len(args) != len(info.params) or not keeps_answers(name, gen.env):
@@ -123,27 +135,25 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
         if proven not in PROVEN_REFERENCES:
             tests.append(f"{value}.__class__ in {known}")
     # the same function with the same arguments, looked up before wherever this is evaluated (read_memo)
-    call_key = (bound, tuple(same)) if gen.held is not None and not evaluated else None
+    call_key = (bound, tuple(same)) if not evaluated else None
     earlier = earlier_answer(gen, call_key) if call_key is not None else None
     answer, key = gen.fresh("_r"), "(" + ", ".join([bound, *items]) + ")"
     if tests and evaluated:   # every argument worked out, in order, before any is tested
         whole = gen.fresh("_w")
         tests.insert(0, f"({whole} := {key})")
         key = whole
-    if gen.held is None:
-        kept = gen.fresh("_h")
-        first = f"({kept} := g.table.kept_answers)"
-    else:   # read once, at the top of the function
-        first, kept = gen.container("g.table.kept_answers"), gen.container("g.table.kept_answers")
+    # the store is read once per site (a function with several reads it once, at its top: Generator.container)
+    kept, missing = gen.container("g.table.kept_answers"), gen.bind(NO_ANSWER, "_k")
     if call_key is not None and earlier is None and tests:   # set whatever the tests say: a later site reads it
-        look = f"({answer} := ({first}.get({key}, {kept}) if {' and '.join(tests)} else {kept})) is not {kept}"
+        found = f"{kept}.get({key}, {missing}) if {' and '.join(tests)} else {missing}"
+        look = f"({answer} := ({found})) is not {missing}"
         tests = []
     else:
-        look = f"({answer} := {first}.get({key}, {kept})) is not {kept}"
+        look = f"({answer} := {kept}.get({key}, {missing})) is not {missing}"
     call = "".join([bound, "(g", *(", " + v for v in values), ")"])
     code = f"({answer} if {' and '.join([*tests, look])} else {call})"
     if earlier is not None:   # found then, found now; else looked up again (kept since, or not)
-        return f"({earlier} if {earlier} is not {gen.container('g.table.kept_answers')} else {code})"
+        return f"({earlier} if {earlier} is not {missing} else {code})"
     if call_key is not None:
         keep_answer(gen, call_key, answer)
     return code
