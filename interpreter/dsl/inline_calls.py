@@ -115,7 +115,8 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
             or len(args) != len(info.params) or not keeps_answers(name, gen.env):
         return plain
     known = gen.bind(KEPT_ARGUMENTS, "_k")
-    items, values, tests, same, evaluated = [], [], [], [], False
+    items, values, tests, evaluated = [], [], [], False
+    same: list = []   # what tells this call from another: each literal (with its class) or name
     for node, code in zip(nodes, args):
         if isinstance(node, ast.Const):
             if node.value.__class__ not in KEPT_ARGUMENTS:
