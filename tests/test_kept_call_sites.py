@@ -25,9 +25,11 @@ SPEC = {
         "twice": {"params": ["x"], "value": "label(x) + label(x)"},  # the same call twice
         "pair": {"params": ["a", "b"], "value": "text(a) + '/' + text(b)"},
         "show_pair": {"params": ["a"], "value": "pair(a, 'x')"},
+        "zero": {"params": ["x"], "value": "abs(x - x)"},                  # a false answer, kept
+        "walked": {"params": ["x"], "value": "[y for y in [zero(x), label(x)]]"},   # calls where `:=` is refused
     },
     "flow": [{"do": "got = [show(1), show(true), show(1), show(1.0), show([1, 'a']), twice(2), show_pair(3), "
-                    "show_next(4), twice(2)]"}],
+                    "show_next(4), twice(2), walked(6)]"}],
 }
 kept_answers = pytest.mark.skipif(not fast_paths.on(), reason="answers are kept only with the fast paths on")
 
@@ -41,7 +43,7 @@ def _site(rs, name):
 def test_call_sites_answer_as_the_functions_do(tmp_path):
     # in both modes: with the fast paths off nothing is kept and every call works its answer out
     game = Game(load(tmp_path, SPEC), 1, seed=1)
-    assert game.state.vars["got"] == ["#1", "#true", "#1", "#1.0", "#[1, a]", "#2#2", "3/x", "#5", "#2#2"]
+    assert game.state.vars["got"] == ["#1", "#true", "#1", "#1.0", "#[1, a]", "#2#2", "3/x", "#5", "#2#2", [0, "#6"]]
 
 
 @kept_answers
@@ -104,3 +106,18 @@ def test_the_same_call_twice_charges_as_two_calls(tmp_path, monkeypatch, room):
     assert charged == 1 + miss + second + len("#50#50")
     assert (second == 0) == room
     assert _work(game, twice, 50) == 1 + 2 * second + len("#50#50")   # both found, or both worked out
+
+
+@kept_answers
+def test_a_site_in_a_comprehensions_source_charges_what_the_wrapper_charges(tmp_path):
+    # no `:=` there: a true answer found is taken, a false one (0) is found again by the wrapper
+    rs = load(tmp_path, SPEC)
+    game = Game(rs, 1, seed=1)
+    zero, label, walked = rs.functions["zero"].fast, rs.functions["label"].fast, _site(rs, "walked")
+    game.table.kept_answers.clear()
+    misses = _work(game, zero, 7) + _work(game, label, 7)
+    hits = _work(game, zero, 7) + _work(game, label, 7)
+    game.table.kept_answers.clear()
+    # one unit for calling ruleset functions, two for the items walked, then what the wrapper charges
+    assert [_work(game, walked, 7), _work(game, walked, 7)] == [1 + 2 + misses, 1 + 2 + hits]
+    assert walked(game, 7) == [0, "#7"] and game.table.kept_answers[(zero, 7)] == 0

@@ -102,16 +102,20 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
     the function is compiled, :func:`bind_call_sites`; before that, nothing is kept under it) after the
     same test of each argument's class (none for a literal text or number, nor for a thing, zone or player
     its source proves), and calls ``bound`` only on a miss or an argument of another class: the wrapper
-    then does what it did before. A hit charges no work, as the wrapper's own hit does not. Not where
-    Python refuses ``:=`` (a comprehension's iterable), nor for a function with no arguments (a list, never
-    kept, is its commonest answer).
+    then does what it did before. A hit charges no work, as the wrapper's own hit does not. Where Python
+    refuses ``:=`` (a comprehension's iterable) an answer found is taken only if it is true (``or``): a false
+    one is found again by the wrapper. Not for a function with no arguments (a list, never kept, is its
+    commonest answer).
 
     A second call with the same arguments (literals, Python names nothing rebinds) where the first is
     certain to have been evaluated (:func:`.read_memo.earlier_answer`) takes the first one's answer if that
     lookup found it (an answer once kept stays kept), and else looks it up again: an answer worked out was
     kept only if the store had room, and the second call charges again if it was not."""
-    plain = "".join([bound, "(g", *(", " + a for a in args), ")"])
-    if gen.env.layout is None or gen.iterable or not info.value or not info.params \
+    def call_of(values):
+        return "".join([bound, "(g", *(", " + v for v in values), ")"])
+
+    plain = call_of(args)
+    if gen.env.layout is None or not info.value or not info.params \
             or len(args) != len(info.params) or not keeps_answers(name, gen.env):
         return plain
     known = gen.bind(KEPT_ARGUMENTS, "_k")
@@ -135,6 +139,11 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
         same.append(value)
         if proven not in PROVEN_REFERENCES:
             tests.append(f"{value}.__class__ in {known}")
+    if gen.iterable:   # no `:=`: an answer found is taken if true, else the wrapper answers (found again)
+        if evaluated:
+            return plain
+        kept = gen.container("g.table.kept_answers")
+        return f"({' and '.join([*tests, f'{kept}.get((' + ', '.join([bound, *items]) + '))'])} or {call_of(values)})"
     # the same function with the same arguments, looked up before wherever this is evaluated (read_memo)
     call_key = (bound, tuple(same)) if not evaluated else None
     earlier = earlier_answer(gen, call_key) if call_key is not None else None
@@ -151,8 +160,7 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
         tests = []
     else:
         look = f"({answer} := {kept}.get({key}, {missing})) is not {missing}"
-    call = "".join([bound, "(g", *(", " + v for v in values), ")"])
-    code = f"({answer} if {' and '.join([*tests, look])} else {call})"
+    code = f"({answer} if {' and '.join([*tests, look])} else {call_of(values)})"
     if earlier is not None:   # found then, found now; else looked up again (kept since, or not)
         return f"({earlier} if {earlier} is not {missing} else {code})"
     if call_key is not None:
