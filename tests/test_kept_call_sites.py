@@ -27,9 +27,15 @@ SPEC = {
         "show_pair": {"params": ["a"], "value": "pair(a, 'x')"},
         "zero": {"params": ["x"], "value": "abs(x - x)"},                  # a false answer, kept
         "walked": {"params": ["x"], "value": "[y for y in [zero(x), label(x)]]"},   # calls where `:=` is refused
+        # the same call again: in lambdas, a loop function, a comprehension, a branch
+        "again": {"params": ["x"], "value": "[label(x), any([1, 2], y -> label(x) == '#' + text(y)), "
+                                            "count(filter([1, 2], y -> label(x) != '')), "
+                                            "first([3, 4], y -> label(y) == label(x) and label(x) != ''), "
+                                            "[label(x) for z in [1] if label(x) != ''], "
+                                            "label(x) if label(x) == '#2' else pair(x, label(x))]"},
     },
     "flow": [{"do": "got = [show(1), show(true), show(1), show(1.0), show([1, 'a']), twice(2), show_pair(3), "
-                    "show_next(4), twice(2), walked(6)]"}],
+                    "show_next(4), twice(2), walked(6), again(2), again(3), again(2)]"}],
 }
 kept_answers = pytest.mark.skipif(not fast_paths.on(), reason="answers are kept only with the fast paths on")
 
@@ -43,7 +49,9 @@ def _site(rs, name):
 def test_call_sites_answer_as_the_functions_do(tmp_path):
     # in both modes: with the fast paths off nothing is kept and every call works its answer out
     game = Game(load(tmp_path, SPEC), 1, seed=1)
-    assert game.state.vars["got"] == ["#1", "#true", "#1", "#1.0", "#[1, a]", "#2#2", "3/x", "#5", "#2#2", [0, "#6"]]
+    assert game.state.vars["got"] == ["#1", "#true", "#1", "#1.0", "#[1, a]", "#2#2", "3/x", "#5", "#2#2", [0, "#6"],
+                                        ["#2", True, 2, None, ["#2"], "#2"], ["#3", False, 2, 3, ["#3"], "3/#3"],
+                                        ["#2", True, 2, None, ["#2"], "#2"]]
 
 
 @kept_answers
