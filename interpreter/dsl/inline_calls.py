@@ -1,8 +1,10 @@
 """How generated code calls a ruleset function; small ``value:`` functions written out at their calls.
 
 :func:`function_caller` is the call of a function that does not wait (its
-``fast`` form once it exists, :func:`bind_call_sites`). Small ``value:``
-functions whose arguments are plain variables are not called at all:
+``fast`` form once it exists, :func:`bind_call_sites`); where the function
+keeps its answers on the table, the call looks the answer up first and calls
+only on a miss (:func:`called`). Small ``value:`` functions whose arguments
+are plain variables are not called at all:
 
 A rule such as ``filter(things("piece"), t -> mine(player, t) and placed(t))``
 calls ``mine`` once per piece, every time the actions are listed: in a
