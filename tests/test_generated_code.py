@@ -39,6 +39,7 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "__getitem__",   # a zone's things looked up by their ids (`[*map(things.__getitem__, ids)]`)
               "out", "player_names",   # whether a player is out, their name, written out
               "num_players",
+              "kept_answers",   # a kept function's answer looked up at its call (dsl/inline_calls.py: called)
               "record",   # a log line is worked out only when the log is kept (`if g.record`)
               "changed",  # a property is set in place only while nobody follows the changed zones
               # the flow's steps written out (machine/execute.py, Instr.step_lines, step_test)

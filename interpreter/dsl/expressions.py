@@ -40,7 +40,7 @@ from .fast_reads import (
     zone_identity,
 )
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
-from .inline_calls import function_caller, inlined_call
+from .inline_calls import called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
@@ -498,7 +498,7 @@ class Generator:
         bound = self.bind(info.caller, "_f")
         self.call_sites.append((bound, info))
         args = [self.expr(a) for a in n.args]
-        return (bound, args) if parts else "".join([bound, "(g", *(", " + a for a in args), ")"])
+        return (bound, args) if parts else called(self, name, info, bound, n.args, args)
 
     # -- assignments ------------------------------------------------------------
 

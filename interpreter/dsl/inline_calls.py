@@ -1,8 +1,10 @@
 """How generated code calls a ruleset function; small ``value:`` functions written out at their calls.
 
 :func:`function_caller` is the call of a function that does not wait (its
-``fast`` form once it exists, :func:`bind_call_sites`). Small ``value:``
-functions whose arguments are plain variables are not called at all:
+``fast`` form once it exists, :func:`bind_call_sites`); where the function
+keeps its answers on the table, the call looks the answer up first and calls
+only on a miss (:func:`called`). Small ``value:`` functions whose arguments
+are plain variables are not called at all:
 
 A rule such as ``filter(things("piece"), t -> mine(player, t) and placed(t))``
 calls ``mine`` once per piece, every time the actions are listed: in a
@@ -28,12 +30,21 @@ from typing import TYPE_CHECKING
 
 from ..machine import execute
 from . import ast
-from .state_free import answers_kept
+from .read_memo import earlier_answer, keep_answer
+from .state_free import KEPT_ARGUMENTS, keeps_answers, kept_anywhere
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
 
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
+PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
+
+
+class _NoAnswer:
+    """What a call site's lookup of a kept answer gives when none is kept (no value of the rules is this)."""
+
+
+NO_ANSWER = _NoAnswer()
 
 
 def inlined_call(gen, n, name: str, info) -> str | None:
@@ -79,7 +90,84 @@ def _decide(env, name, info) -> bool:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in env.functions:
             return False
     # a function whose answers are kept (state_free.kept_if_fixed) is cheaper looked up
-    return not answers_kept(name, env)
+    return not kept_anywhere(name, env)
+
+
+def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
+    """The source of the call of ruleset function ``name`` (bound as ``bound``) with arguments ``nodes``, written
+    as ``args``: where its answers are kept on the table, looked up in place, the function called on a miss.
+
+    A kept function is a wrapper (``state_free.remembered``) that looks its answer up before it works one
+    out, under ``(wrapper, *args)``, for arguments of the classes answers are kept for (``KEPT_ARGUMENTS``:
+    texts, whole numbers, references), which can all be hashed. Its Python frame costs more than the
+    lookup, so the call site looks the answer up itself, under the same key (``bound`` is the wrapper once
+    the function is compiled, :func:`bind_call_sites`; before that, nothing is kept under it) after the
+    same test of each argument's class (none for a literal text or number, nor for a thing, zone or player
+    its source proves), and calls ``bound`` only on a miss or an argument of another class: the wrapper
+    then does what it did before. A hit charges no work, as the wrapper's own hit does not. Where Python
+    refuses ``:=`` (a comprehension's iterable) an answer found is taken only if it is true (``or``): a false
+    one is found again by the wrapper. Not for a function with no arguments (a list, never kept, is its
+    commonest answer).
+
+    A second call with the same arguments (literals, Python names nothing rebinds) where the first is
+    certain to have been evaluated (:func:`.read_memo.earlier_answer`) takes the first one's answer if that
+    lookup found it (an answer once kept stays kept), and else looks it up again: an answer worked out was
+    kept only if the store had room, and the second call charges again if it was not."""
+    def call_of(values):
+        return "".join([bound, "(g", *(", " + v for v in values), ")"])
+
+    plain = call_of(args)
+    if gen.env.layout is None or not info.value or not info.params \
+            or len(args) != len(info.params) or not keeps_answers(name, gen.env):
+        return plain
+    known = gen.bind(KEPT_ARGUMENTS, "_k")
+    items, values, tests, evaluated = [], [], [], False
+    same: list = []   # what tells this call from another: each literal (with its class) or name
+    for node, code in zip(nodes, args):
+        if isinstance(node, ast.Const):
+            if node.value.__class__ not in KEPT_ARGUMENTS:
+                return plain   # true, 1.5, none: never kept, the wrapper answers
+            items.append(code)
+            values.append(code)
+            same.append((node.value.__class__, node.value))
+            continue
+        if code.isidentifier():   # a Python name nothing rebinds (lexical): read again at no cost
+            value, proven = code, gen.proven.get(code)
+        else:   # worked out once, where the key is built (in the arguments' order)
+            value, proven, evaluated = gen.fresh("_x"), gen.proven_codes.get(code), True
+            code = f"({value} := {code})"
+        items.append(code)
+        values.append(value)
+        same.append(value)
+        if proven not in PROVEN_REFERENCES:
+            tests.append(f"{value}.__class__ in {known}")
+    if gen.iterable:   # no `:=`: an answer found is taken if true, else the wrapper answers (found again)
+        if evaluated:
+            return plain
+        kept = gen.container("g.table.kept_answers")
+        return f"({' and '.join([*tests, f'{kept}.get((' + ', '.join([bound, *items]) + '))'])} or {call_of(values)})"
+    # the same function with the same arguments, looked up before wherever this is evaluated (read_memo)
+    call_key = (bound, tuple(same)) if not evaluated else None
+    earlier = earlier_answer(gen, call_key) if call_key is not None else None
+    answer, key = gen.fresh("_r"), "(" + ", ".join([bound, *items]) + ")"
+    if tests and evaluated:   # every argument worked out, in order, before any is tested
+        whole = gen.fresh("_w")
+        tests.insert(0, f"({whole} := {key})")
+        key = whole
+    # the store is read once per site (a function with several reads it once, at its top: Generator.container)
+    kept, missing = gen.container("g.table.kept_answers"), gen.bind(NO_ANSWER, "_k")
+    if call_key is not None and earlier is None and tests:   # set whatever the tests say: a later site reads it
+        found = f"{kept}.get({key}, {missing}) if {' and '.join(tests)} else {missing}"
+        look = f"({answer} := ({found})) is not {missing}"
+        tests = []
+    else:
+        look = f"({answer} := {kept}.get({key}, {missing})) is not {missing}"
+    code = f"({answer} if {' and '.join([*tests, look])} else {call_of(values)})"
+    if earlier is not None:   # found then, found now; else looked up again (kept since, or not)
+        return f"({earlier} if {earlier} is not {missing} else {code})"
+    if call_key is not None:
+        keep_answer(gen, call_key, answer)
+    return code
 
 
 def function_caller(info):

@@ -46,6 +46,7 @@ KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() ne
 NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
 PROPS = "\x00props"   # the key of a thing's properties (no attribute has this name)
 LOCAL = "\x00local"   # the key of a rule's local's value
+ANSWER = "\x00answer"   # the key of a kept answer's name (earlier_answer)
 _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 
 
@@ -144,6 +145,22 @@ def keep_local(gen, local: str | None, name: str) -> None:
     """Offer ``name``, which the read being written binds to the rule's local ``local``, to later reads."""
     if local is not None and gen.memo is not None and not gen.iterable:
         gen.memo[(local, LOCAL)] = name
+
+
+def earlier_answer(gen, call: tuple) -> str | None:
+    """The name a dominating call site put its lookup of the kept answer of ``call`` in (``call``: the site's
+    bound function and its arguments, literals or Python names nothing rebinds), or None. That name holds
+    the answer if the lookup found it (found once, it is found ever after: nothing is taken out of the
+    store) and the store itself if not (``inline_calls.called``)."""
+    if gen.memo is None:
+        return None
+    return gen.memo.get((ANSWER, call))
+
+
+def keep_answer(gen, call: tuple, name: str) -> None:
+    """Offer ``name``, which the call site being written sets to its lookup of ``call``'s answer, to later sites."""
+    if gen.memo is not None and not gen.iterable:
+        gen.memo[(ANSWER, call)] = name
 
 
 def finish(gen, body: list[str]) -> list[str]:

@@ -18,7 +18,7 @@ printed attributes or its fixed built-ins (a thing's ``id``, ``kind``,
 ``name`` and ``owner``, a player's ``seat`` and ``name``). Only answers that
 whoever receives them cannot change are kept (numbers, text, references),
 and only for arguments that cannot share a key by mere equality (``true``,
-``1`` and ``1.0`` are equal in Python).
+``1`` and ``1.0`` are equal in Python: only texts, whole numbers and references are kept).
 """
 from __future__ import annotations
 
@@ -151,14 +151,24 @@ def kept_if_fixed(fast, name: str, env):
     return fast
 
 
-def answers_kept(name: str, env) -> bool:
-    """Whether :func:`kept_if_fixed` keeps the answers of ruleset function ``name`` (a ``value:`` function), on
-    the table or with the board."""
+def keeps_answers(name: str, env) -> bool:
+    """Whether ruleset function ``name``, compiled as a ``value:`` function, keeps its answers on the table (as
+    :func:`kept_if_fixed` decides); decided once per function, for its call sites (``inline_calls``), which
+    look them up there."""
+    info = env.functions[name]
+    if info.keeps_answers is None:
+        info.keeps_answers = depends_on_arguments_alone(name, env) and worth_keeping(info.body[0].value)
+    return info.keeps_answers
+
+
+def kept_anywhere(name: str, env) -> bool:
+    """Whether :func:`kept_if_fixed` keeps the answers of ``value:`` function ``name`` on the table
+    (:func:`keeps_answers`) or with the board as it stands (:func:`remembered_per_board`)."""
     info = env.functions.get(name)
-    if info is None or len(info.body) != 1 or not isinstance(info.body[0], ast.Return) or info.body[0].value is None \
-            or not worth_keeping(info.body[0].value):
+    if info is None or len(info.body) != 1 or not isinstance(info.body[0], ast.Return) or info.body[0].value is None:
         return False
-    return depends_on_arguments_alone(name, env) or depends_on_arguments_and_board(name, env)
+    return keeps_answers(name, env) or (worth_keeping(info.body[0].value)
+                                        and depends_on_arguments_and_board(name, env))
 
 
 def worth_keeping(expression) -> bool:
@@ -175,8 +185,11 @@ def worth_keeping(expression) -> bool:
 def remembered(fast, arity: int = -1):
     """``fast(g, *args)``, keeping its answers on ``g.table`` for arguments and answers that allow it; for
     one, two or three arguments (``arity``, the commonest) a function that takes exactly that many, so that
-    no tuple of arguments is built and walked. An answer is kept under ``(call, *args)``, for one to three
-    arguments under ``(call, *classes of args, *args)``."""
+    no tuple of arguments is built and walked. An answer is kept under ``(call, *args)``, ``call`` being the
+    function this returns, and only for arguments of :data:`KEPT_ARGUMENTS`, which no other class equals (a
+    number ``1`` and ``true`` are equal in Python, but ``true`` is never kept nor looked up): so an answer is
+    looked up only for such arguments, which can all be hashed, and one found needs no other test. A call
+    site may look an answer up itself, under the same key (``inline_calls.called``)."""
     def call(g: GameHost, *args):
         if not all(map(_keepable, args)):
             return fast(g, *args)
@@ -187,48 +200,40 @@ def remembered(fast, arity: int = -1):
             answer = _kept(kept, key, fast(g, *args))
         return answer
 
-    # for one to three arguments, the answer is looked up first, under a key that holds each argument's class
-    # (True, 1 and 1.0 are equal but never share a key): only arguments that pass the test below are ever
-    # kept, and a long text never (equal texts are equally long), so an answer found needs no test; an
-    # argument that cannot be hashed (a list) was never kept either. The test is made only on a miss.
+    # for one to three arguments the class is tested first and the length of a text only on a miss: a long
+    # text is never kept (equal texts are equally long), so looking one up finds nothing
     def call1(g: GameHost, a):
-        kept = g.table.kept_answers
-        key = (call1, a.__class__, a)
-        try:
+        if a.__class__ in KEPT_ARGUMENTS:
+            kept = g.table.kept_answers
+            key = (call1, a)
             answer = kept.get(key, kept)
-        except TypeError:
-            return fast(g, a)
-        if answer is kept:
-            if not _keepable(a):
-                return fast(g, a)
-            answer = _kept(kept, key, fast(g, a))
-        return answer
+            if answer is not kept:
+                return answer
+            if _keepable(a):
+                return _kept(kept, key, fast(g, a))
+        return fast(g, a)
 
     def call2(g: GameHost, a, b):
-        kept = g.table.kept_answers
-        key = (call2, a.__class__, b.__class__, a, b)
-        try:
+        if a.__class__ in KEPT_ARGUMENTS and b.__class__ in KEPT_ARGUMENTS:
+            kept = g.table.kept_answers
+            key = (call2, a, b)
             answer = kept.get(key, kept)
-        except TypeError:
-            return fast(g, a, b)
-        if answer is kept:
-            if not (_keepable(a) and _keepable(b)):
-                return fast(g, a, b)
-            answer = _kept(kept, key, fast(g, a, b))
-        return answer
+            if answer is not kept:
+                return answer
+            if _keepable(a) and _keepable(b):
+                return _kept(kept, key, fast(g, a, b))
+        return fast(g, a, b)
 
     def call3(g: GameHost, a, b, c):
-        kept = g.table.kept_answers
-        key = (call3, a.__class__, b.__class__, c.__class__, a, b, c)
-        try:
+        if a.__class__ in KEPT_ARGUMENTS and b.__class__ in KEPT_ARGUMENTS and c.__class__ in KEPT_ARGUMENTS:
+            kept = g.table.kept_answers
+            key = (call3, a, b, c)
             answer = kept.get(key, kept)
-        except TypeError:
-            return fast(g, a, b, c)
-        if answer is kept:
-            if not (_keepable(a) and _keepable(b) and _keepable(c)):
-                return fast(g, a, b, c)
-            answer = _kept(kept, key, fast(g, a, b, c))
-        return answer
+            if answer is not kept:
+                return answer
+            if _keepable(a) and _keepable(b) and _keepable(c):
+                return _kept(kept, key, fast(g, a, b, c))
+        return fast(g, a, b, c)
 
     made = {1: call1, 2: call2, 3: call3}.get(arity, call)
     made.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
