@@ -150,12 +150,7 @@ def compile_code(code, bundle=None, codes: dict | None = None):
                 emit(f"{pad}L[_s{i}] = _for_items(g, _f{i}(g, L))", ins.loc)
             elif isinstance(ins, ForNext):
                 names[f"_s{i}"], names[f"_v{i}"] = ins.slot, ins.var
-                emit(f"{pad}_it = L[_s{i}]", ins.loc)
-                emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
-                emit(f"{pad}if _k < _len(_it[0]):")
-                emit(f"{pad}    L[_v{i}] = _it[0][_k]")
-                emit(f"{pad}    _it[1] = _k + 1")
-                emit(f"{pad}    pc = {end}")
+                _emit_next_item(emit, pad, i, ins, [f"pc = {end}"])
                 emit(f"{pad}else:")
                 emit(f"{pad}    del L[_s{i}]")
                 emit(f"{pad}    pc = {ins.end}")   # after the loop: forward, found by the tests below
@@ -233,6 +228,18 @@ def _loop_head(instrs, starts, b: int, end: int) -> int | None:
     return head
 
 
+def _emit_next_item(emit, pad: str, head: int, ins, then: list[str]) -> None:
+    """The lines of a ``ForNext`` (block ``head``) that take the loop's next item, if one is left, into its
+    variable and then do ``then``; the lines for no item left follow them."""
+    emit(f"{pad}_it = L[_s{head}]", ins.loc)
+    emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
+    emit(f"{pad}if _k < _len(_it[0]):")
+    emit(f"{pad}    L[_v{head}] = _it[0][_k]")
+    emit(f"{pad}    _it[1] = _k + 1")
+    for line in then:
+        emit(f"{pad}    {line}")
+
+
 def _emit_loop_head(emit, pad: str, head: int, ins, body: int) -> None:
     """The lines of block ``head`` (a ``ForNext``, as compile_code writes it) at the end of its loop's body
     ``body``, inside the loop's own ``while``: round again into the body, or out of the loop (``pc`` its
@@ -240,13 +247,7 @@ def _emit_loop_head(emit, pad: str, head: int, ins, body: int) -> None:
     emit(f"{pad}if n > limit:")
     emit(f"{pad}    break")
     emit(f"{pad}n += 1")
-    emit(f"{pad}_it = L[_s{head}]", ins.loc)
-    emit(f"{pad}_k = _it[1]")   # (the place read once: a local, not two more reads of the list)
-    emit(f"{pad}if _k < _len(_it[0]):")
-    emit(f"{pad}    L[_v{head}] = _it[0][_k]")
-    emit(f"{pad}    _it[1] = _k + 1")
-    emit(f"{pad}    pc = {body}")
-    emit(f"{pad}    continue")
+    _emit_next_item(emit, pad, head, ins, [f"pc = {body}", "continue"])
     emit(f"{pad}del L[_s{head}]")
     emit(f"{pad}pc = {ins.end}")
     emit(f"{pad}break")
