@@ -88,16 +88,17 @@ def _outcome(fn, game, args, start):
 
 
 @kept_answers
-def test_a_kept_answer_charges_the_work_of_working_it_out(tmp_path):
-    # the work of a decision does not depend on what was kept before: a budget runs out at the same point
+def test_a_kept_function_charges_nothing_found_or_worked_out(tmp_path):
+    # the work of a decision does not depend on what was kept before (state_free.uncharged): a budget runs
+    # out at the same point whatever ran before, here never inside the kept function
     rs = load(tmp_path, SPEC)
     game = Game(rs, 1, seed=1)
     to_gate, a = rs.functions["to_gate"].fast, game.table.zones["a"]
-    first = _outcome(to_gate, game, (a,), 0)
-    assert first == _outcome(to_gate, game, (a,), 0) == _outcome(to_gate.__wrapped__, game, (a,), 0)
-    spent = first[1]
-    assert spent > 0
+    spent = _outcome(to_gate.__wrapped__, game, (a,), 0)[1]
+    assert spent > 0   # (worked out plainly, it charges)
     for start in range(MAX_WORK - spent - 1, MAX_WORK + 2):   # from room enough to none at all
-        kept = _outcome(to_gate, game, (a,), start)
-        assert kept == _outcome(to_gate.__wrapped__, game, (a,), start), start
-        assert (start + spent > MAX_WORK) == isinstance(kept[0], str), start
+        game.board.kept_answers(game).clear()
+        assert _outcome(to_gate, game, (a,), start) == (3, start), start   # worked out
+        assert _outcome(to_gate, game, (a,), start) == (3, start), start   # found
+        fresh = _outcome(to_gate.__wrapped__, game, (a,), start)
+        assert (start + spent > MAX_WORK) == isinstance(fresh[0], str), start

@@ -184,9 +184,10 @@ def test_a_condition_that_reads_no_choice_answers_and_charges_as_asked_each_time
     assert "TypeError" in seen["faulty_alone"][1]
 
 
-def test_a_condition_that_may_use_a_kept_answer_is_asked_each_time(tmp_path):
+def test_a_condition_that_uses_a_kept_answer_answers_and_charges_as_the_generic_path(tmp_path):
     # far() reads its argument alone: its answer is kept on the table at its first call (dsl/state_free.py),
-    # and a later call charges only the look-up; the generated path must charge as the generic one does
+    # worked out uncharged, and found later; the generated path (which keeps the condition's answer and work
+    # from the first candidate) must charge as the generic one does
     spec = {"functions": {"far": {"params": ["n"], "value": "abs(n - 3) + abs(n + 1)"},
                           "near": {"params": ["n"], "value": "far(n) + 1"}},
             "actions": [{"id": "asks", "choose": {"n": "[1, 2, 3]"}, "if": "near(2) > 0"}]}
@@ -197,9 +198,9 @@ def test_a_condition_that_may_use_a_kept_answer_is_asked_each_time(tmp_path):
     assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 3
 
 
-def test_a_condition_that_may_use_an_answer_kept_with_the_board_is_asked_each_time(tmp_path):
+def test_a_condition_that_uses_an_answer_kept_with_the_board_answers_and_charges_as_the_generic_path(tmp_path):
     # gated() reads its argument and the board alone: its answer is kept with the board as it stands
-    # (dsl/state_free.py's remembered_per_board), so a later call charges only the look-up, as above
+    # (dsl/state_free.py's remembered_per_board), as above
     spec = {"board": {"spaces": [{"id": "a", "attrs": {"gate": 0}}, {"id": "b", "attrs": {"gate": 0}},
                                  {"id": "c", "attrs": {"gate": 1}}],
                       "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "c"}]},

@@ -31,7 +31,6 @@ from .compiler import Snippet
 from .expressions import Generator
 from .parser import parse
 from .read_memo import start as start_memo
-from .state_free import depends_on_arguments_alone, worth_keeping
 
 
 def choices(g, items, loc) -> list:
@@ -77,24 +76,6 @@ def _conditions(spec) -> list:
     if isinstance(spec.get("if"), list):
         return [item["when"] for item in spec["if"]]
     return [spec["if"]] if spec.get("if") else []
-
-
-def _keeps_answers(env, node) -> bool:
-    """Whether evaluating ``node`` may call, directly or through other functions, a function whose answers are
-    kept on the table (dsl/state_free.py): its first call charges the work of working one out, a later one
-    only the look-up, so a condition's first work is not its next one's."""
-    seen: set = set()
-    todo = [node]
-    while todo:
-        for n in ast.walk(todo.pop()):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in env.functions \
-                    and n.func.id not in seen:
-                name = n.func.id
-                seen.add(name)
-                if depends_on_arguments_alone(name, env) and worth_keeping(env.functions[name].body[0].value):
-                    return True
-                todo += env.functions[name].body
-    return False
 
 
 def enumerator(compiler, spec, adef):
@@ -180,15 +161,15 @@ class _Writer:
 
     def kept(self, text, holds: str, lines: list[str]) -> list[str]:
         """``lines`` (setting ``holds`` to the condition ``text``) for a condition asked once per candidate: where
-        it reads no choice, changes nothing and calls no function whose answers the table keeps,
-        its answer and the work it charged are kept from the first candidate and, for each later one, that
-        work charged again at once. Nothing changes the game while
+        it reads no choice and changes nothing, its answer and the work it charged are kept from the first
+        candidate and, for each later one, that work charged again at once (a function whose answers are kept
+        charges the same every time: nothing, state_free.uncharged). Nothing changes the game while
         actions are listed, so it would answer the same and charge the same; the budget is checked as it
         would be (with the kept charge the walk could not cross the limit, else it is asked again: it fails
         at its own place)."""
         node = parse(text, "expr")
         names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-        if names & set(self.names) or not self.gen._changes_nothing(node) or _keeps_answers(self.gen.env, node):
+        if names & set(self.names) or not self.gen._changes_nothing(node):
             return lines
         answer, work, start = self.gen.fresh(), self.gen.fresh(), self.gen.fresh()
         self.kept_names += [answer, work]

@@ -104,10 +104,10 @@ def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
     the function is compiled, :func:`bind_call_sites`; before that, nothing is kept under it) after the
     same test of each argument's class (none for a literal text or number, nor for a thing, zone or player
     its source proves), and calls ``bound`` only on a miss or an argument of another class: the wrapper
-    then does what it did before. A hit charges no work, as the wrapper's own hit does not. Where Python
-    refuses ``:=`` (a comprehension's iterable) an answer found is taken only if it is true (``or``): a false
-    one is found again by the wrapper. Not for a function with no arguments (a list, never kept, is its
-    commonest answer).
+    then does what it did before. A hit charges no work, as the wrapper charges none for arguments it may
+    keep an answer for (``state_free.uncharged``). Where Python refuses ``:=`` (a comprehension's iterable)
+    an answer found is taken only if it is true (``or``): a false one is found again by the wrapper. Not for
+    a function with no arguments (a list, never kept, is its commonest answer).
 
     A second call with the same arguments (literals, Python names nothing rebinds) where the first is
     certain to have been evaluated (:func:`.read_memo.earlier_answer`) takes the first one's answer if that

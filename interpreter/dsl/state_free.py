@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..load.limits import MAX_WORK
 from ..machine.attributes import ENGINE_PROPS, THING_BUILTINS, ZONE_BUILTINS
 from ..machine.values import PlayerRef, ThingRef, ZoneRef
 from . import ast
@@ -197,7 +196,7 @@ def remembered(fast, arity: int = -1):
         key = (call, *args)
         answer = kept.get(key, kept)
         if answer is kept:
-            answer = _kept(kept, key, fast(g, *args))
+            answer = _kept(kept, key, uncharged(g, fast, args))
         return answer
 
     # for one to three arguments the class is tested first and the length of a text only on a miss: a long
@@ -210,7 +209,7 @@ def remembered(fast, arity: int = -1):
             if answer is not kept:
                 return answer
             if _keepable(a):
-                return _kept(kept, key, fast(g, a))
+                return _kept(kept, key, uncharged(g, fast, (a,)))
         return fast(g, a)
 
     def call2(g: GameHost, a, b):
@@ -221,7 +220,7 @@ def remembered(fast, arity: int = -1):
             if answer is not kept:
                 return answer
             if _keepable(a) and _keepable(b):
-                return _kept(kept, key, fast(g, a, b))
+                return _kept(kept, key, uncharged(g, fast, (a, b)))
         return fast(g, a, b)
 
     def call3(g: GameHost, a, b, c):
@@ -232,7 +231,7 @@ def remembered(fast, arity: int = -1):
             if answer is not kept:
                 return answer
             if _keepable(a) and _keepable(b) and _keepable(c):
-                return _kept(kept, key, fast(g, a, b, c))
+                return _kept(kept, key, uncharged(g, fast, (a, b, c)))
         return fast(g, a, b, c)
 
     made = {1: call1, 2: call2, 3: call3}.get(arity, call)
@@ -244,33 +243,40 @@ def remembered_per_board(fast):
     """``fast(g, *args)``, keeping its answers with the board as it stands (:meth:`Board.kept_answers`: the
     answers of one standing, dropped with its other kept answers when the board's bound is reached), for
     arguments and answers that allow it, under ``(call, table, *classes of args, *args)``: one board serves
-    every table of its ruleset, and an answer may read the table's constants.
-
-    An answer is kept with the work working it out charged, and a later call charges that work again: the
-    work of a decision does not depend on what earlier games left kept (nor on when the board dropped it),
-    so a budget runs out at the same point whatever ran before. Where it would run out on the way, the
-    answer is worked out afresh, to fail where it fails."""
+    every table of its ruleset, and an answer may read the table's constants. Worked out uncharged
+    (:func:`uncharged`), as the table's kept answers are."""
     def call(g: GameHost, *args):
         if not all(map(_keepable, args)):
             return fast(g, *args)
         board = g.board
         kept = board.kept_answers(g)
         key = (call, g.table, *[a.__class__ for a in args], *args)
-        found = kept.get(key)
-        if found is not None:
-            work = g.work + found[1]
-            if work <= MAX_WORK:
-                g.work = work
-                return found[0]
-            return fast(g, *args)
-        before = g.work
-        answer = fast(g, *args)
-        if answer.__class__ in KEPT_ANSWERS and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
-            board.keep_answer(kept, key, (answer, g.work - before))
+        answer = kept.get(key, kept)
+        if answer is kept:
+            answer = uncharged(g, fast, args)
+            if answer.__class__ in KEPT_ANSWERS and not (answer.__class__ is str and len(answer) > MAX_KEPT_TEXT):
+                board.keep_answer(kept, key, answer)
         return answer
 
     call.__wrapped__ = fast   # type: ignore[attr-defined]  # functools' name for the function it wraps
     return call
+
+
+def uncharged(g: GameHost, fast, args: tuple):
+    """``fast(g, *args)`` worked out with a work count of its own, the decision's left as it was.
+
+    A kept answer found charges no work; so that the work of a decision does not depend on what was kept
+    before it (by earlier games of the table, or not dropped yet by the board), an answer worked out for
+    arguments it may be kept for charges none either: a budget then runs out at the same point whatever ran
+    before. The budget still bounds the function itself, from zero. The functions kept are loop-free but
+    for lambdas over the board's lists (no comprehension, no recursion: :func:`_expression`), so what goes
+    uncounted is bounded by the ruleset's size."""
+    saved = g.work
+    g.work = 0
+    try:
+        return fast(g, *args)
+    finally:
+        g.work = saved
 
 
 def _keepable(arg) -> bool:
