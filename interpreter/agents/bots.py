@@ -11,13 +11,26 @@ bots never disturb the game's chance.
 from __future__ import annotations
 
 import random
+from _random import Random as _SeededByC
+
+
+def seeded(seed) -> random.Random:
+    """``random.Random(seed)``: for a whole number, its state set as that sets it (the C generator's ``seed``,
+    which ``Random.__init__`` and ``Random.seed`` reach through two Python calls), without those calls:
+    every game seeds a bot per seat. Any other seed takes the general way."""
+    if seed.__class__ is not int:
+        return random.Random(seed)
+    stream = random.Random.__new__(random.Random)   # (its C state is set by the seed below)
+    _SeededByC.seed(stream, seed)
+    stream.gauss_next = None   # (as Random.seed leaves it)
+    return stream
 
 
 class RandomAgent:
     name = "random"
 
     def __init__(self, seed: int = 0):
-        self.random = random.Random(seed)
+        self.random = seeded(seed)
 
     def choose(self, game, seat, actions):
         return actions[self.pick(len(actions))]

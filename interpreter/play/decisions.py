@@ -455,8 +455,16 @@ def commit(g, action: Action) -> None:
         if g.record:
             g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
         objects = dict(zip(seats, commits))
+    defs, players = g.ruleset.actions, g.table.players
     for seat in sorted(objects, reverse=True):   # the effects run in seat order: the last seat's frame first
-        _start_action(g, objects[seat])
+        action = objects[seat]
+        adef = defs[action.name]
+        if adef.costs:
+            _start_action(g, action)
+        elif adef.code_id is not None:   # (_start_action written out: an action without a cost, the commonest)
+            local = {"player": players[action.player]}
+            local.update(action.args)
+            stack.append([adef.code_id, 0, local, None])
 
 
 def _start_action(g, action: Action) -> None:

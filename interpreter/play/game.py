@@ -65,6 +65,7 @@ class Game(RuleRuntime):
         self.committed = None        # (pending, {seat: Action}): see decisions.commit
         self.end_reason: str | None = None   # once over: why, as the end event says (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
+        self._own_defaults()
         if _state is not None:
             self.state = _state
             return
@@ -88,6 +89,14 @@ class Game(RuleRuntime):
 
     # -- setting up ---------------------------------------------------------------
 
+    def _own_defaults(self) -> None:
+        """The class's defaults of what the engine reads at every move and decision, as the game's own
+        attributes: Python finds an instance's attribute faster than its class's (the values are the same)."""
+        self.work = self.spent = 0
+        self.changed = self.score_bounds = self.locals_checked = self.item_loc = None
+        self.local_sizes = NO_SIZES
+        self.offer_actions = False
+
     def _initial_state(self, seed, pins, start=None) -> State:
         """The position before the setup runs; ``start``: the table's ``initial_held``, whose copy of the
         first game's position (the same for every game of the table) is copied, not worked out again."""
@@ -101,7 +110,7 @@ class Game(RuleRuntime):
             st.vars = copy_dict(start[2])
             st.pvars = [copy_dict(p) for p in start[3]]
             st.zones = dict(zip(start[4], map(list.copy, start[4].values())))
-            st.props = {tid: props.copy() for tid, props in start[5].items()}
+            st.props = dict(zip(start[5], map(dict.copy, start[5].values())))   # (no Python per thing)
         else:
             st.vars = {name: copy_data(value) for name, value in rs.globals.items()}
             st.pvars = [{name: copy_data(c.initial) for name, c in rs.player_vars.items()} for _ in table.players]
@@ -194,6 +203,7 @@ class Game(RuleRuntime):
         other.committed = None
         other.end_reason = self.end_reason
         other.decisions = self.decisions
+        other._own_defaults()
         other.spent = self.spent
         other.state = self.state.clone()
         return other

@@ -39,10 +39,14 @@ def decide_by_index(game, pickers) -> bool:
     if pending is None:   # (a damaged saved game) nobody is asked
         return False
     kind = pending["kind"]
+    cache = game.offered_cache   # the wait asked for the seats' lists (any_legal): kept, no call to find them
+    kept = cache[1] if cache is not None and cache[0] is pending else None
     if kind == "turn":   # one seat, the common case: without the list of deciding seats
         seat = pending["player"]
         game.work = 0
-        found = decisions.candidates(game, pending, seat)
+        found = kept.get(seat) if kept is not None else None
+        if found is None:
+            found = decisions.candidates(game, pending, seat)
         count = len(found) + pending["pass"]
         if not count:
             return False
@@ -55,13 +59,16 @@ def decide_by_index(game, pickers) -> bool:
         return True
     if kind == "simultaneous":   # the seats yet to commit, in order, without the list of them
         commits = pending["commits"]
+        held = game.committed   # the seats committed in this game by number, when it holds them all
+        done = held[1] if commits and held is not None and held[0] is pending and len(held[1]) == len(commits) \
+            else None
         for seat in pending["players"]:
-            if commits and str(seat) in commits:
+            if commits and (seat in done if done is not None else str(seat) in commits):
                 continue
             game.work = 0
-            cache = game.offered_cache   # (the seat's list kept since the step asked: no call to find it)
-            kept = cache[1].get(seat) if cache is not None and cache[0] is pending else None
-            found = kept if kept is not None else decisions.candidates(game, pending, seat)   # (no pass)
+            found = kept.get(seat) if kept is not None else None
+            if found is None:
+                found = decisions.candidates(game, pending, seat)   # (no pass)
             if found:
                 taken = found[pickers[seat](len(found))]
                 game.carry_out_legal(Action(seat, taken[0], taken[1], None, game) if taken.__class__ is tuple

@@ -300,11 +300,12 @@ class RuleRuntime:
             why = self.can_enter(thing, zone, loc)
             if why is not None:
                 raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
+        if self.record:
+            self._move_logged(thing.id, zid, at, (zdef.face == "up") if face is None else (face == "up"))
+            return
         tid = thing.id
         where = st.where
         src = where[tid]
-        if self.record:   # who saw it where it was: the event below is told to them and to who sees it now
-            was_seen = watchers(self, tid, src)
         zones = st.zones
         zones[src].remove(tid)
         if at == "bottom":   # the default, asked first
@@ -321,31 +322,58 @@ class RuleRuntime:
         props = st.props[tid]
         up = (zdef.face == "up") if face is None else (face == "up")
         if props.get("face_up") is not up or "known_to" in props:   # copied on write only when it changes
+            if tid not in st.props_own:   # (st.own_props written out: no call when already its own)
+                props = st.own_props(tid)
+            props["face_up"] = up
+            if "known_to" in props:
+                del props["known_to"]
+
+    def _move_logged(self, tid, zid, at, up) -> None:
+        """:meth:`move_thing`'s move once it may be made, with its event for the log."""
+        st = self.state
+        src = st.where[tid]
+        was_seen = watchers(self, tid, src)   # who saw it where it was: the event tells them and who sees it now
+        zones = st.zones
+        zones[src].remove(tid)
+        if at == "top":
+            zones[zid].insert(0, tid)
+        elif at.__class__ is int:
+            zones[zid].insert(max(0, at - 1), tid)
+        else:
+            zones[zid].append(tid)
+        st.where[tid] = zid
+        if self.changed is not None:
+            self.changed.update((src, zid))
+        props = st.props[tid]
+        if props.get("face_up") is not up or "known_to" in props:
             props = st.own_props(tid)
             props["face_up"] = up
             props.pop("known_to", None)
-        if self.record:
-            event: dict[str, Any] = {"e": "move", "thing": tid, "from": src, "to": zid}
-            now_seen = watchers(self, tid, zid)
-            if was_seen is not None and now_seen is not None:
-                event["only"] = sorted(set(was_seen) | set(now_seen))
-            self.log.append(event)
+        event: dict[str, Any] = {"e": "move", "thing": tid, "from": src, "to": zid}
+        now_seen = watchers(self, tid, zid)
+        if was_seen is not None and now_seen is not None:
+            event["only"] = sorted(set(was_seen) | set(now_seen))
+        self.log.append(event)
 
     def set_face(self, thing, up, loc) -> None:
         if thing.__class__ is not ThingRef:
             raise GameError(f"expected a thing, got {type_name(thing)}", loc)
         st = self.state
-        props = st.props[thing.id]
+        tid = thing.id
+        props = st.props[tid]
         old = props.get("face_up", False)
-        new = (not old) if up is None else bool(up)
+        if up.__class__ is bool:   # reveal's and hide's true and false, flip's "up": taken as they are
+            new = up
+        else:
+            new = (not old) if up is None else bool(up)
         if old != new:
-            if thing.id not in st.props_own:   # (st.own_props written out)
-                props = st.own_props(thing.id)
+            if tid not in st.props_own:   # (st.own_props written out)
+                props = st.own_props(tid)
             props["face_up"] = new
             if self.changed is not None:
-                self.changed.add(self.state.where[thing.id])
+                self.changed.add(st.where[tid])
             if self.record:   # no event built for nobody (simulate, the bots)
-                self.emit({"e": "flip", "thing": thing.id, "face_up": new})
+                self.emit({"e": "flip", "thing": tid, "face_up": new})
 
     def let_see(self, who, thing, loc) -> None:
         """``peek``: the player sees ``thing`` (a thing, or a list of things) from now on. One event per peek,

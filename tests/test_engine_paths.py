@@ -1,0 +1,100 @@
+"""The engine's written-out paths do what the general ones do.
+
+A move without the log is made as the logged move makes it (the same zones, sides and
+``known_to``), a side set from a flag as from any other value, a bot's stream seeded as
+``random.Random`` seeds it, and the playout loop's simultaneous step finds the seats still to
+commit whoever committed before it (the loop itself, the public API, a clone, a saved game).
+"""
+import random
+
+import pytest
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import make_agents, play_out
+from interpreter.agents.bots import RandomAgent, seeded
+from interpreter.machine.values import PlayerRef
+from interpreter.play.playout import decide_by_index
+
+
+@pytest.mark.parametrize("seed", [0, 1, -5, 17, 2 ** 62 + 5, 2 ** 63 - 1, -2 ** 70, 2 ** 100])
+def test_a_bots_stream_is_seeded_as_random_seeds_it(seed):
+    ours, theirs = seeded(seed), random.Random(seed)
+    assert ours.getstate() == theirs.getstate()
+    assert [ours.random() for _ in range(5)] == [theirs.random() for _ in range(5)]
+    assert ours.gauss(0, 1) == theirs.gauss(0, 1) and ours.gauss(0, 1) == theirs.gauss(0, 1)
+    assert RandomAgent(seed).random.getstate() == random.Random(seed).getstate()
+
+
+def test_a_seed_that_is_no_whole_number_takes_the_general_way():
+    for seed in ("deck", 2.5, True, None):
+        if seed is None:
+            assert isinstance(seeded(seed), random.Random)
+            continue
+        assert seeded(seed).getstate() == random.Random(seed).getstate()
+
+
+def _moves(game):
+    """Every kind of move on one game: each place (bottom, top, a position), each side, a peeked thing."""
+    things, zones = game.table.things, game.table.zones
+    boat, other = things["boat-I.1"], things["boat-II.1"]
+    card = game.table.zones["hand@0"]
+    first = things[game.state.zones[card.id][0]]
+    game.let_see(PlayerRef(1), first, None)   # known_to, which a move forgets
+    steps = [(first, zones["lowered"], "bottom", None), (boat, zones["lowered"], "top", None),
+             (other, zones["lowered"], 2, "down"), (first, zones["capsized"], "top", "up"),
+             (boat, zones["capsized"], 1, None), (other, zones["played@1"], "bottom", "up"),
+             (first, zones["played@0"], "bottom", None), (boat, zones["lowered"], True, "down")]
+    for thing, zone, at, face in steps:
+        game.move_thing(thing, zone, at, face, None)
+        game.set_face(boat, 1, None)   # a side from a number, as from a flag
+        game.set_face(other, None, None)
+    return game
+
+
+def test_a_move_without_the_log_is_the_logged_move():
+    rs = load_ruleset("der-mythos")
+    logged, quiet = _moves(Game(rs, 3, seed=4)), _moves(Game(rs, 3, seed=4, record=False))
+    assert quiet.state.to_json() == logged.state.to_json()
+    assert any(e["e"] == "move" for e in logged.log) and not quiet.log
+    flagged = Game(rs, 3, seed=4, record=False)
+    boat = flagged.table.things["boat-I.1"]
+    flagged.set_face(boat, False, None)
+    flagged.set_face(boat, True, None)
+    numbered = Game(rs, 3, seed=4, record=False)
+    numbered.set_face(boat, 0, None)
+    numbered.set_face(boat, 1, None)
+    assert flagged.state.to_json() == numbered.state.to_json()
+
+
+def _played(game, agents):
+    play_out(game, agents)
+    return game.state.to_json(), game.scores
+
+
+@pytest.mark.parametrize("first", [0, 2, 3])
+def test_the_playout_loop_finds_the_seats_still_to_commit(first):
+    """Seat ``first`` commits through the public API; the playout loop commits the others, in seat order,
+    as the public loop does; so do a clone and a reloaded save taken there (they know no commitment by
+    number). A commitment the loop made itself is found by number."""
+    rs = load_ruleset("der-mythos")
+    games = []
+    for _ in range(4):
+        game = Game(rs, 4, seed=23, record=False)
+        assert game.state.pending["kind"] == "simultaneous"
+        action = game.legal_actions(first)[0]
+        assert game.apply(action)
+        games.append(game)
+    plain, fused, clone, loaded = games[0], games[1], games[2].clone(), Game.from_json(rs, games[3].to_json())
+    results = []
+    for game, fused_loop in ((plain, False), (fused, True), (clone, True), (loaded, True)):
+        agents = make_agents("random", 4, 23)
+        made = 0
+        if fused_loop:
+            pickers = [agent.pick for agent in agents]
+            while not game.is_over:
+                assert decide_by_index(game, pickers)
+                made += 1
+        else:
+            made = play_out(game, agents, fused=False)
+        results.append((game.state.to_json(), game.scores, made))
+    assert results[0][2] > 0 and all(r == results[0] for r in results)
