@@ -12,8 +12,15 @@ import pytest
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.bots import RandomAgent, seeded
+from interpreter.errors import GameError, Location
+from interpreter.load.limits import MAX_ITEMS, MAX_TEXT
 from interpreter.machine.values import PlayerRef
 from interpreter.play.playout import decide_by_index
+from interpreter.play.position import counted, hold
+from interpreter.play.runtime import checked_size
+
+SPACE = "r9x00"
+LOC = Location("rules.yaml", 3, 4)
 
 
 @pytest.mark.parametrize("seed", [0, 1, -5, 17, 2 ** 62 + 5, 2 ** 63 - 1, -2 ** 70, 2 ** 100])
@@ -98,3 +105,46 @@ def test_the_playout_loop_finds_the_seats_still_to_commit(first):
             made = play_out(game, agents, fused=False)
         results.append((game.state.to_json(), game.scores, made))
     assert results[0][2] > 0 and all(r == results[0] for r in results)
+
+
+def _stored(game):
+    st = game.state
+    return st.to_json(), dict(st.held or {}), st.held_total
+
+
+def _generic_set_var(game, name, value):
+    """set_var as it was before its checks were written out: checked_size, then a counted value held."""
+    checked_size(value)
+    if counted(value):
+        hold(game, name, value, None)
+    game.state.vars[name] = value
+
+
+def _generic_zone_prop(game, zone, name, value, loc):
+    """set_attr's general way for a zone: checked_size with the place, the declared name, set_zone_prop."""
+    checked_size(value, loc)
+    if name not in game.ruleset.zone_props:
+        raise GameError(f"'{name}' is not a declared zone property", loc)
+    game.set_zone_prop(zone.id, name, value)
+
+
+VALUES = [True, None, 0, -3, 2.5, "", "x" * 63, "y" * 64, "z" * 200, [1, 2], [], {"a": [1]}, (1, 2),
+          10 ** 400, "w" * (MAX_TEXT + 1), list(range(MAX_ITEMS + 1))]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=lambda v: f"{type(v).__name__}{len(v) if hasattr(v, '__len__') else ''}")
+def test_a_variable_and_a_zone_property_are_set_as_the_general_way_sets_them(value):
+    rs = load_ruleset("collapsible-d")
+    results = []
+    for setter in (lambda g, v: g.set_var("last_moves", v), lambda g, v: _generic_set_var(g, "last_moves", v),
+                   lambda g, v: g.set_attr(g.table.zones[SPACE], "flooded", v, LOC),
+                   lambda g, v: _generic_zone_prop(g, g.table.zones[SPACE], "flooded", v, LOC),
+                   lambda g, v: g.set_attr(g.table.zones[SPACE], "undeclared", v, LOC),
+                   lambda g, v: _generic_zone_prop(g, g.table.zones[SPACE], "undeclared", v, LOC)):
+        game = Game(rs, 4, seed=2, record=False)
+        try:
+            setter(game, value)
+            results.append(_stored(game))
+        except GameError as error:
+            results.append((str(error), error.location))
+    assert results[0] == results[1] and results[2] == results[3] and results[4] == results[5]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
+from ..load.limits import MAX_ITEMS, MAX_TEXT
 from ..machine import attributes, rng
 from ..machine.budget import MAX_SMALL_INT, too_big
 from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
@@ -70,14 +71,19 @@ class RuleRuntime:
         return seers_of(self, values)
 
     def set_var(self, name, value) -> None:
-        kind = type(value)
-        if kind is int:   # checked_size() for a number, written out: nothing to hold
+        kind = type(value)   # checked_size() written out: too_big() refuses only a number, a text or a list
+        if kind is int:   # nothing to hold
             if not SMALL_INT_LOW < value < SMALL_INT_HIGH:
                 checked_size(value)
-        elif kind in CONTAINERS or kind is str:
-            checked_size(value)
-            if kind is not str or len(value) >= CHARS_PER_ITEM:   # counted (play/position.py)
+        elif kind is str:
+            if len(value) >= CHARS_PER_ITEM:   # counted (play/position.py)
+                if len(value) > MAX_TEXT:
+                    checked_size(value)
                 hold(self, name, value, None)
+        elif kind in CONTAINERS:
+            if kind is list and len(value) > MAX_ITEMS:
+                checked_size(value)
+            hold(self, name, value, None)
         self.state.vars[name] = value   # (any other value: too_big() refuses none)
 
     def hold_link(self, link) -> None:
@@ -186,6 +192,13 @@ class RuleRuntime:
             spec = self.ruleset.player_vars.get(name)
             if spec is not None and (spec.min is None or value >= spec.min) and (spec.max is None or value <= spec.max):
                 self.state.pvars[obj.seat][name] = value
+                return
+        if obj.__class__ is ZoneRef:
+            kind = value.__class__
+            if kind is not str and kind is not list and (kind is not int or SMALL_INT_LOW < value < SMALL_INT_HIGH) \
+                    and name in self.ruleset.zone_props:
+                # (a zone's flag, number, reference: the commonest; checked_size() refuses none of them)
+                self.set_zone_prop(obj.id, name, value)
                 return
         checked_size(value, loc)
         if isinstance(obj, PlayerRef):
