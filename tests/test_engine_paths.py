@@ -6,17 +6,20 @@ A move without the log is made as the logged move makes it (the same zones, side
 commit whoever committed before it (the loop itself, the public API, a clone, a saved game).
 """
 import random
+import re
 
 import pytest
 
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.bots import RandomAgent, seeded
+from interpreter.dsl.primitives import PRIMITIVES
 from interpreter.errors import GameError, Location
 from interpreter.load.limits import MAX_ITEMS, MAX_TEXT
+from interpreter.machine.budget import MAX_SMALL_INT
 from interpreter.machine.values import PlayerRef
 from interpreter.play.playout import decide_by_index
-from interpreter.play.position import counted, hold
+from interpreter.play.position import counted, grow, hold, measure_charged
 from interpreter.play.runtime import checked_size
 
 SPACE = "r9x00"
@@ -148,3 +151,114 @@ def test_a_variable_and_a_zone_property_are_set_as_the_general_way_sets_them(val
         except GameError as error:
             results.append((str(error), error.location))
     assert results[0] == results[1] and results[2] == results[3] and results[4] == results[5]
+
+
+def _old_set_zone_prop(game, zid, name, value):
+    """set_zone_prop before its checks were written out."""
+    kind = type(value)
+    if not (kind is bool or value is None or (kind is int and -MAX_SMALL_INT < value < MAX_SMALL_INT)):
+        checked_size(value)
+        if counted(value):
+            hold(game, ("z", zid, name), value, None)
+    st = game.state
+    st.own_zprops(zid)[name] = value
+    if name == "removed":
+        st.board_key = None
+    if isinstance(value, (list, dict)) and st.zprops_deep is not None:
+        st.zprops_deep.add(zid)
+
+
+def _old_set_item(game, obj, index, value, loc):
+    """set_item before a plain value skipped its checks."""
+    checked_size(value, loc)
+    grows = counted(value)
+    if grows:
+        measure_charged(game, value, loc)
+    if not grows and type(index) is int and type(obj) is list and -len(obj) <= index < len(obj) \
+            and not counted(obj[index]):
+        obj[index] = value
+        return
+    obj[index] = value
+    game.state.held = None
+    game.item_loc = loc
+
+
+@pytest.mark.parametrize("value", VALUES + [PlayerRef(1)], ids=lambda v: f"{type(v).__name__}")
+def test_a_zone_property_and_an_item_are_set_as_before(value):
+    rs = load_ruleset("collapsible-d")
+    results = []
+    for setter in (lambda g, v: g.set_zone_prop(SPACE, "flooded", v),
+                   lambda g, v: _old_set_zone_prop(g, SPACE, "flooded", v),
+                   lambda g, v: g.set_item(g.state.vars["last_moves"], 0, v, LOC),
+                   lambda g, v: _old_set_item(g, g.state.vars["last_moves"], 0, v, LOC)):
+        game = Game(rs, 4, seed=2, record=False)
+        game.set_var("last_moves", [1, [2], "x"])
+        game.work = 0
+        try:
+            setter(game, value)
+            results.append((_stored(game), game.work, game.item_loc, game.state.zprops_deep))
+        except GameError as error:
+            results.append((str(error), error.location))
+    assert results[0] == results[1] and results[2] == results[3]
+
+
+def test_a_move_into_a_space_off_the_board_is_refused_as_before():
+    """A space with properties is entered at once unless it is removed; removed, it refuses with can_enter's
+    reason; a link is counted as grow() counts it, also when the position is to be counted afresh."""
+    rs = load_ruleset("collapsible-d")
+    game = Game(rs, 4, seed=2, record=False)
+    space, other = game.table.zones[SPACE], game.table.zones["r9x01"]
+    pawn = game.table.things[game.state.zones["box"][0]]
+    game.set_zone_prop(SPACE, "flooded", True)
+    game.move_thing(pawn, space, "bottom", None, None)
+    assert game.state.where[pawn.id] == SPACE
+    game.set_zone_prop("r9x01", "removed", True)
+    why = game.can_enter(pawn, other)
+    assert why is not None
+    with pytest.raises(GameError, match=re.escape(why)):
+        game.move_thing(pawn, other, "bottom", None, None)
+    assert game.state.where[pawn.id] == SPACE
+    totals = []
+    for unknown in (False, True):
+        for counts in (lambda g, link: g.hold_link(link), lambda g, link: grow(g, 4 + len(link[2]) // 64, None)):
+            game = Game(rs, 4, seed=2, record=False)
+            if unknown:
+                game.state.held = None
+            counts(game, ["r9x00", "r9x01", "k" * 130, False])
+            totals.append((game.state.held_total, game.state.held))
+    assert totals[0] == totals[1] and totals[2] == totals[3]
+
+
+def _calls(answers):
+    """A predicate answering ``answers`` in turn, and the items it was asked about."""
+    asked = []
+
+    def predicate(x):
+        asked.append(x)
+        return answers[x]
+    return predicate, asked
+
+
+@pytest.mark.parametrize("answers", [[True, 0, 1, None, "", "t", [], [0]], [0, 0], [5, 2, 5], [True], [[1], 2]])
+def test_collection_built_ins_ask_and_answer_as_a_loop_would(answers):
+    """count, any, all, sum, min, max, lowest and highest, their predicate or key over a list: the same answers
+    and the same items asked, in order, as a plain loop (any and all stop at the first that decides)."""
+    game = Game(load_ruleset("tutorial"), 2, seed=1, record=False)
+    items = list(range(len(answers)))
+    loops = {"count": lambda p: sum(1 for x in items if p(x)), "any": lambda p: any(p(x) for x in items),
+             "all": lambda p: all(p(x) for x in items)}
+    for name, loop in loops.items():
+        fn = PRIMITIVES[name].fn
+        ours, ours_asked = _calls(answers)
+        theirs, theirs_asked = _calls(answers)
+        assert fn(game, None, items, ours) == loop(theirs) and ours_asked == theirs_asked
+    numbers = [a for a in answers if type(a) is int]
+    if numbers:
+        keyed = list(range(len(numbers)))
+        for name, loop in {"sum": sum, "min": min, "max": max}.items():
+            assert PRIMITIVES[name].fn(game, None, keyed, numbers.__getitem__) == loop(numbers)
+        low, high = min(numbers), max(numbers)
+        assert PRIMITIVES["lowest"].fn(game, None, keyed, numbers.__getitem__) == \
+            [x for x in keyed if numbers[x] == low]
+        assert PRIMITIVES["highest"].fn(game, None, keyed, numbers.__getitem__) == \
+            [x for x in keyed if numbers[x] == high]

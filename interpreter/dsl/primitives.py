@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from operator import truth
 from typing import TYPE_CHECKING
 
 from ..errors import GameError
@@ -138,7 +139,7 @@ def count(g: GameHost, loc, collection, predicate=None):
             raise over_budget(loc)
         return size
     items = collection_of(g, collection, loc)
-    return sum(1 for x in items if predicate(x))
+    return sum(map(truth, map(predicate, items)))   # (each answer's truth, counted without a Python frame per item)
 
 
 @primitive(name="sum")
@@ -147,7 +148,7 @@ def sum_(g: GameHost, loc, collection, value=None):
     items = collection_of(g, collection, loc)
     if value is None:
         return sum(items)
-    return sum(value(x) for x in items)
+    return sum(map(value, items))
 
 
 @primitive(name="min")
@@ -156,7 +157,7 @@ def min_(g: GameHost, loc, collection, key=None):
     items = collection_of(g, collection, loc)
     if not items:
         return None
-    return min(items) if key is None else min(key(x) for x in items)
+    return min(items) if key is None else min(map(key, items))
 
 
 @primitive(name="max")
@@ -165,21 +166,21 @@ def max_(g: GameHost, loc, collection, key=None):
     items = collection_of(g, collection, loc)
     if not items:
         return None
-    return max(items) if key is None else max(key(x) for x in items)
+    return max(items) if key is None else max(map(key, items))
 
 
 @primitive(name="any")
 def any_(g: GameHost, loc, collection, predicate=None):
     """any(xs) or any(xs, x -> cond): true if at least one item is (or satisfies) true."""
     items = collection_of(g, collection, loc)
-    return any(items) if predicate is None else any(predicate(x) for x in items)
+    return any(items) if predicate is None else any(map(predicate, items))   # (stops at the first, as a loop)
 
 
 @primitive(name="all")
 def all_(g: GameHost, loc, collection, predicate=None):
     """all(xs) or all(xs, x -> cond): true if every item is (or satisfies) true."""
     items = collection_of(g, collection, loc)
-    return all(items) if predicate is None else all(predicate(x) for x in items)
+    return all(items) if predicate is None else all(map(predicate, items))
 
 
 @primitive(name="filter")
@@ -220,7 +221,7 @@ def lowest(g: GameHost, loc, collection, key):
     items = collection_of(g, collection, loc)
     if not items:
         return []
-    keys = [key(x) for x in items]
+    keys = list(map(key, items))
     low = min(keys)
     return [x for x, k in zip(items, keys) if k == low]
 
@@ -231,7 +232,7 @@ def highest(g: GameHost, loc, collection, key):
     items = collection_of(g, collection, loc)
     if not items:
         return []
-    keys = [key(x) for x in items]
+    keys = list(map(key, items))
     high = max(keys)
     return [x for x, k in zip(items, keys) if k == high]
 

@@ -224,7 +224,8 @@ def _combinations(g, adef, seat, local, i, shared, found, make) -> None:
             local[name] = value
             _combinations(g, adef, seat, local, i + 1, shared, found, make)
     else:   # the last choice: each value completes an action, checked here without a call per value
-        earlier, checked = tuple((n, local[n]) for n, _ in params[:i]), bool(adef.costs) or adef.condition is not None
+        earlier = tuple([(n, local[n]) for n, _ in params[:i]])   # (a list first: no generator to resume per item)
+        checked = bool(adef.costs) or adef.condition is not None
         for value in values:
             local[name] = value
             if not checked or _legal(g, adef, local, seat):

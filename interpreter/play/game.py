@@ -74,10 +74,11 @@ class Game(RuleRuntime):
         if start is None:
             held = recount(self)
             st = self.state   # kept as it is before the setup runs, for the table's next games to copy
+            flat = not any(isinstance(v, (list, dict)) for d in (st.vars, *st.pvars) for v in d.values())
             self.table.initial_held = (held.copy(), st.held_total, copy_dict(st.vars),
                                        [copy_dict(p) for p in st.pvars],
                                        dict(zip(st.zones, map(list.copy, st.zones.values()))),
-                                       {tid: props.copy() for tid, props in st.props.items()})
+                                       {tid: props.copy() for tid, props in st.props.items()}, flat)
         else:
             self.state.held, self.state.held_total = start[0].copy(), start[1]
         if record:
@@ -103,12 +104,15 @@ class Game(RuleRuntime):
         rs, table = self.ruleset, self.table
         st = State()
         st.rng = rng.seed_state(seed)
-        st.pins = {str(k): list(v) for k, v in (pins or {}).items()}
+        st.pins = {str(k): list(v) for k, v in pins.items()} if pins else {}
         st.out = [False] * len(table.players)
         st.where = dict(table.start_zone)
         if start is not None:
-            st.vars = copy_dict(start[2])
-            st.pvars = [copy_dict(p) for p in start[3]]
+            if start[6]:   # no list or table in a variable or counter: copy_dict's copies, without its walks
+                st.vars, st.pvars = start[2].copy(), list(map(dict.copy, start[3]))
+            else:
+                st.vars = copy_dict(start[2])
+                st.pvars = [copy_dict(p) for p in start[3]]
             st.zones = dict(zip(start[4], map(list.copy, start[4].values())))
             st.props = dict(zip(start[5], map(dict.copy, start[5].values())))   # (no Python per thing)
         else:

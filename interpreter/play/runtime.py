@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError
-from ..load.limits import MAX_ITEMS, MAX_TEXT
+from ..load.limits import MAX_ITEMS, MAX_POSITION, MAX_TEXT
 from ..machine import attributes, rng
 from ..machine.budget import MAX_SMALL_INT, too_big
 from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
@@ -88,14 +88,23 @@ class RuleRuntime:
 
     def hold_link(self, link) -> None:
         """Count a board link about to be added to the position."""
-        grow(self, LINK_ITEMS + len(link[2]) // CHARS_PER_ITEM, None)
+        items = LINK_ITEMS + len(link[2]) // CHARS_PER_ITEM
+        st = self.state
+        if st.held is not None and st.held_total + items <= MAX_POSITION:   # (grow() written out: it fits)
+            st.held_total += items
+        else:
+            grow(self, items, None)
 
     def set_item(self, obj, index, value, loc) -> None:
         """``obj[index] = value`` (a rule's assignment into an item of a list or table)."""
-        checked_size(value, loc)
-        grows = counted(value)
-        if grows:
-            measure_charged(self, value, loc)   # its depth and size; which slot holds ``obj`` is not known
+        vkind = type(value)
+        if vkind is bool or value is None or (vkind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH):
+            grows = False   # (a flag or a small number: checked_size() refuses none, counted() counts none)
+        else:
+            checked_size(value, loc)
+            grows = counted(value)
+            if grows:
+                measure_charged(self, value, loc)   # its depth and size; which slot holds ``obj`` is not known
         kind = type(obj)
         if not grows and type(index) is int and kind is list and -len(obj) <= index < len(obj) \
                 and not counted(obj[index]):
@@ -259,17 +268,23 @@ class RuleRuntime:
 
     def set_zone_prop(self, zid, name, value) -> None:
         kind = type(value)
-        if not (kind is bool or value is None or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)):
-            checked_size(value)   # (a flag or a small number, the commonest, is neither too big nor counted)
+        # (a flag or a small number, the commonest, is neither too big nor counted; a reference neither)
+        plain = kind is bool or value is None or (kind is int and SMALL_INT_LOW < value < SMALL_INT_HIGH)
+        if not plain:
+            if kind is int or kind is str or kind is list:   # what too_big() may refuse
+                checked_size(value)
             if counted(value):
                 hold(self, ("z", zid, name), value, None)
         st = self.state
-        st.own_zprops(zid)[name] = value
+        props = st.zprops.get(zid)
+        if props is None or zid not in st.zprops_own:   # (st.own_zprops written out: no call when its own)
+            props = st.own_zprops(zid)
+        props[name] = value
         if self.changed is not None:
             self.changed.add(zid)
         if name == "removed":   # the board changed: its breadth-first trees are looked up afresh
             st.board_key = None
-        if isinstance(value, (list, dict)) and st.zprops_deep is not None:
+        if not plain and isinstance(value, (list, dict)) and st.zprops_deep is not None:
             st.zprops_deep.add(zid)
 
     def find_zone(self, zid, player, loc) -> ZoneRef:
@@ -308,8 +323,9 @@ class RuleRuntime:
         st = self.state
         zdef = zone.defn
         zid = zone.id
-        if zdef.capacity is not None or zdef.admit is not None or zid in st.zprops:
-            # a zone that may refuse (a capacity, an admission rule, a property such as `removed`)
+        zprops = st.zprops
+        if zdef.capacity is not None or zdef.admit is not None or (zid in zprops and zprops[zid].get("removed")):
+            # a zone that may refuse (a capacity, an admission rule) or does (a space no longer on the board)
             why = self.can_enter(thing, zone, loc)
             if why is not None:
                 raise GameError(f"cannot move {thing.name} into {zone.name}: {why}", loc)
@@ -426,7 +442,8 @@ class RuleRuntime:
             st.zones[zone.id] = shuffled
         if self.changed is not None:
             self.changed.add(zone.id)
-        self.emit({"e": "shuffle", "zone": zone.id, "name": key})
+        if self.record:   # no event built for nobody
+            self.emit({"e": "shuffle", "zone": zone.id, "name": key})
 
     def random_pick(self, items, name, loc):
         st = self.state
