@@ -16,6 +16,7 @@ from interpreter.agents.bots import RandomAgent, seeded
 from interpreter.dsl.primitives import PRIMITIVES
 from interpreter.errors import GameError, Location
 from interpreter.load.limits import MAX_ITEMS, MAX_TEXT
+from interpreter.machine import rng
 from interpreter.machine.budget import MAX_SMALL_INT
 from interpreter.machine.values import PlayerRef
 from interpreter.play.playout import decide_by_index
@@ -262,3 +263,68 @@ def test_collection_built_ins_ask_and_answer_as_a_loop_would(answers):
             [x for x in keyed if numbers[x] == low]
         assert PRIMITIVES["highest"].fn(game, None, keyed, numbers.__getitem__) == \
             [x for x in keyed if numbers[x] == high]
+
+
+def _shuffled_by_below(state, items):
+    """rng.shuffled as it was: Fisher-Yates, each index from rng.below."""
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        state, j = rng.below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state, items
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2 ** 40, -3])
+def test_a_shuffle_draws_as_below_draws(seed):
+    state = rng.seed_state(seed)
+    for size in (0, 1, 2, 3, 7, 52, 200):
+        items = [f"t{i}" for i in range(size)]
+        ours, theirs = rng.shuffled(state, items), _shuffled_by_below(state, items)
+        assert ours == theirs
+        state = ours[0] ^ size
+
+
+@pytest.mark.parametrize("seed", [0, 5, 2 ** 63 + 1])
+def test_a_draw_below_n_is_next_u64_until_it_falls_under_the_limit(seed):
+    state = rng.seed_state(seed)
+    for n in [1, 2, 3, 6, 7, 100, 2 ** 63 + 7, 2 ** 64 - 1] * 5:
+        limit = (1 << 64) - ((1 << 64) % n)
+        theirs = state
+        while True:
+            theirs, value = rng.next_u64(theirs)
+            if value < limit:
+                break
+        assert rng.below(state, n) == (theirs, value % n)
+        state = theirs
+
+
+@pytest.mark.parametrize("rid, players", [("collapsible-d", 4), ("titanic", 3), ("sos-titanic", 2)])
+def test_the_playout_loop_takes_a_choice_as_legal_actions_lists_it(rid, players):
+    """At each choose() a random bot answers through the playout loop's own way and, on a clone, through
+    legal_actions: the same count of options, and the option taken leaves the same position and the same
+    log (its label included)."""
+    game = Game(load_ruleset(rid), players, seed=3)
+    agents = make_agents("random", players, 3)
+    pickers = [agent.pick for agent in agents]
+    choices = 0
+    while not game.is_over and choices < 25:
+        pending = game.state.pending
+        if pending["kind"] != "choice":
+            assert decide_by_index(game, pickers)
+            continue
+        choices += 1
+        seat = pending["player"]
+        twin = game.clone()
+        legal = twin.legal_actions(seat)
+        asked = []
+
+        def picker(count, pick=pickers[seat], asked=asked):
+            asked.append(count)
+            asked.append(pick(count))
+            return asked[-1]
+
+        assert decide_by_index(game, pickers[:seat] + [picker] + pickers[seat + 1:])
+        assert asked[0] == len(legal)
+        twin.carry_out_legal(legal[asked[1]])
+        assert twin.state.to_json() == game.state.to_json() and twin.log == game.log
+    assert choices > 0

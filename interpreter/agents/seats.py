@@ -59,7 +59,7 @@ def play_out(game, agents, max_decisions: int | None = None, fused: bool = True)
     by the fused loop of :mod:`interpreter.play.playout`, which plays the same
     game faster; ``fused=False`` keeps to the public API.
     """
-    if fused and fast_paths.on() and all(type(agent) in PICK_BY_INDEX for agent in agents):
+    if fused and fast_paths.on() and all(map(PICK_BY_INDEX.__contains__, map(type, agents))):
         return play_by_index(game, [agent.pick for agent in agents], max_decisions)
     made = 0
     while not game.is_over:

@@ -28,17 +28,30 @@ def below(state: int, n: int) -> tuple[int, int]:
     if n <= 0:
         raise ValueError("n must be positive")
     limit = (1 << 64) - ((1 << 64) % n)
-    while True:
-        state, value = next_u64(state)
-        if value < limit:
-            return state, value % n
+    while True:   # (next_u64 written out: a die rolled, a card picked at random)
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n
 
 
 def shuffled(state: int, items: list) -> tuple[int, list]:
-    """Return (new_state, a Fisher-Yates shuffled copy of items)."""
+    """Return (new_state, a Fisher-Yates shuffled copy of items): each index drawn as :func:`below` draws it,
+    :func:`next_u64` written out (no two calls an item: every game shuffles its decks at its start)."""
     items = list(items)
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
     return state, items
 

@@ -321,8 +321,7 @@ def legal_actions(g, seat: int | None = None) -> list[Action]:
             continue
         if pending["kind"] == "choice":
             labels = pending.get("labels") or [display(o) for o in pending["options"]]
-            out.extend(Action(s, CHOOSE, (("option", o),), f"{text}")
-                       for o, text in zip(pending["options"], labels))
+            out += [Action(s, CHOOSE, (("option", o),), f"{text}") for o, text in zip(pending["options"], labels)]
             continue
         out.extend(offered(g, pending, s))
         if pending["kind"] == "turn" and pending["pass"]:

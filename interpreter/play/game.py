@@ -65,7 +65,12 @@ class Game(RuleRuntime):
         self.committed = None        # (pending, {seat: Action}): see decisions.commit
         self.end_reason: str | None = None   # once over: why, as the end event says (None: the end condition or flow)
         self.decisions = 0           # decisions applied: the game ends by length at ruleset.max_decisions
-        self._own_defaults()
+        # the class's defaults of what the engine reads at every move and decision, as the game's own
+        # attributes: Python finds an instance's attribute faster than its class's (the same values; clone too)
+        self.work = self.spent = 0
+        self.changed = self.score_bounds = self.locals_checked = self.item_loc = None
+        self.local_sizes = NO_SIZES
+        self.offer_actions = False
         if _state is not None:
             self.state = _state
             return
@@ -89,14 +94,6 @@ class Game(RuleRuntime):
         self.spent = self.work
 
     # -- setting up ---------------------------------------------------------------
-
-    def _own_defaults(self) -> None:
-        """The class's defaults of what the engine reads at every move and decision, as the game's own
-        attributes: Python finds an instance's attribute faster than its class's (the values are the same)."""
-        self.work = self.spent = 0
-        self.changed = self.score_bounds = self.locals_checked = self.item_loc = None
-        self.local_sizes = NO_SIZES
-        self.offer_actions = False
 
     def _initial_state(self, seed, pins, start=None) -> State:
         """The position before the setup runs; ``start``: the table's ``initial_held``, whose copy of the
@@ -207,8 +204,10 @@ class Game(RuleRuntime):
         other.committed = None
         other.end_reason = self.end_reason
         other.decisions = self.decisions
-        other._own_defaults()
-        other.spent = self.spent
+        other.work, other.spent = 0, self.spent   # (the class's defaults as its own, as __init__ sets them)
+        other.changed = other.score_bounds = other.locals_checked = other.item_loc = None
+        other.local_sizes = NO_SIZES
+        other.offer_actions = False
         other.state = self.state.clone()
         return other
 
@@ -443,7 +442,7 @@ class Game(RuleRuntime):
             if st.out[p.seat]:
                 continue
             local = {"p": p, "player": p}
-            ranking.append((tuple(fn(self, local) for fn in rs.rank_fns), p.seat))
+            ranking.append((tuple([fn(self, local) for fn in rs.rank_fns]), p.seat))
         winners = []
         drawn = outcome.DECLARED if draw else None
         if ranking and rs.has_winners and not draw:

@@ -14,7 +14,8 @@ both for every bundled ruleset and compares logs and final states).
 from __future__ import annotations
 
 from ..errors import GameError
-from ..machine.waits import PASS
+from ..machine.values import display
+from ..machine.waits import CHOOSE, PASS
 from . import decisions
 from .decisions import Action
 
@@ -75,9 +76,20 @@ def decide_by_index(game, pickers) -> bool:
                                      else taken)
                 return True
         return False
+    if kind == "choice":   # one seat's options (no pass): only the option taken made an Action
+        seat = pending["player"]
+        game.work = 0
+        options, labels = pending["options"], pending.get("labels")
+        count = min(len(options), len(labels)) if labels else len(options)   # (as legal_actions pairs them)
+        if not count:
+            return False
+        index = pickers[seat](count)
+        text = labels[index] if labels else display(options[index])
+        game.carry_out_legal(Action(seat, CHOOSE, (("option", options[index]),), f"{text}"))
+        return True
     for seat in decisions.deciding(pending):
         game.work = 0
-        actions = decisions.legal_actions(game, seat)   # a choice's options (no pass)
+        actions = decisions.legal_actions(game, seat)
         if actions:
             game.carry_out_legal(actions[pickers[seat](len(actions))])
             return True
