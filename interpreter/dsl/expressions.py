@@ -45,7 +45,7 @@ from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
-from .read_memo import branch, held_local, lazy_lines, settle, settled
+from .read_memo import branch, comprehension_body, held_local, lazy_lines, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
@@ -97,7 +97,7 @@ class Generator:
         self.memo = None         # (variable, name) -> the name a read is kept in (see read_memo), or None: off
         self.memo_used = set()   # those names some later read uses
         self.settled = None      # the last `and`/`or` written, with the reads certain after it (read_memo.settle)
-        self.lazy, self.nested, self.constant = None, 0, frozenset[str]()   # (read_memo.lazily)
+        self.lazy, self.nested, self.constant, self.lazy_scope = None, 0, frozenset[str](), None   # (read_memo)
 
     # -- names and lines ------------------------------------------------------
 
@@ -358,7 +358,7 @@ class Generator:
         self.lexical = {**outer, n.var: var}
         self.looping += 1
         try:
-            with branch(self):
+            with comprehension_body(self, n):
                 cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""   # evaluated before the item
                 with branch(self, settled(self, n.cond, "and")):
                     elt = self.expr(n.elt)

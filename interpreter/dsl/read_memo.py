@@ -53,11 +53,39 @@ _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 def start(gen, node, constant=None) -> None:
     """Let ``gen`` keep repeated reads while it writes expression ``node``, if that changes nothing; with
     ``constant`` (the Python names the function it writes receives), also the reads inside its comprehensions
-    of those names and of the rule's locals, once each (:func:`lazily`)."""
-    if gen.env.layout is not None and (gen.pure or gen._changes_nothing(node)):
+    of those names and of the rule's locals, once each (:func:`lazily`). Where ``node`` may change something
+    (``move(t, first(spaces(s -> s.start == t.start)))``), with ``constant``, only within each outermost
+    comprehension that changes nothing, as if it were the whole expression (:func:`comprehension_body`)."""
+    if gen.env.layout is None:
+        return
+    if gen.pure or gen._changes_nothing(node):
         gen.memo = {}
         if constant is not None:
             gen.lazy, gen.constant = {}, frozenset(constant)
+    elif constant is not None and not gen.looping:
+        gen.lazy, gen.constant, gen.lazy_scope = {}, frozenset(constant), 0
+
+
+@contextmanager
+def comprehension_body(gen, node):
+    """Around the body ``node`` of a comprehension (or of a lambda written out as one), :func:`branch`; in an
+    expression that may change something (:func:`start`), where this comprehension is the outermost (the
+    function evaluates it once at most: no other comprehension, lambda or function of its own around it) and
+    ``node`` changes nothing, its reads kept as in an expression that changes nothing: nothing changes from
+    its first item to its last, and what it keeps lazily is kept under names of its own (``lazy_scope``),
+    which start as not yet worked out at the function's top and are worked out within it, after whatever
+    the expression changed before it."""
+    if gen.memo is not None or gen.lazy_scope is None or gen.looping != 1 or gen.nested or gen.iterable \
+            or not gen._changes_nothing(node):
+        with branch(gen):
+            yield
+        return
+    gen.lazy_scope += 1
+    gen.memo = {}
+    try:
+        yield
+    finally:
+        gen.memo = None
 
 
 def kept(gen, name: str, x: str, write, local=None) -> str:
@@ -92,9 +120,10 @@ def lazily(gen, name: str, receiver, write) -> str | None:
     if gen.lazy is None or not gen.looping or gen.nested or gen.iterable \
             or not (isinstance(receiver, tuple) or receiver in gen.constant):
         return None
-    var = gen.lazy.get((receiver, name))
+    key = (gen.lazy_scope, receiver, name)
+    var = gen.lazy.get(key)
     if var is None:
-        var = gen.lazy[(receiver, name)] = gen.fresh("_m")
+        var = gen.lazy[key] = gen.fresh("_m")
     not_yet = gen.bind(NOT_YET, "_k")
     return f"({var} if {var} is not {not_yet} else ({var} := {write()}))"
 
