@@ -68,6 +68,7 @@ class Env:
     # declared thing and zone properties no rule sets (rules/layout.py): read as printed, and never settable
     fixed_thing_props: frozenset = frozenset()
     fixed_zone_props: frozenset = frozenset()
+    answers: dict = field(default_factory=dict)   # ("zone" or "thing", function) -> proven (dsl/zone_answers.py)
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)

@@ -39,6 +39,7 @@ from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES
 from .read_memo import keep_local, props_of
+from .zone_answers import answers_table_zone
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -160,9 +161,12 @@ def zone_identity(gen, node) -> str | None:
 
 
 def _table_zone(gen, node) -> bool:
-    """Whether ``node`` is read as one of the table's zone objects: a zone's name, a proven thing's ``.zone``."""
+    """Whether ``node`` is read as one of the table's zone objects: a zone's name, a proven thing's ``.zone``, a
+    call answering one (:mod:`.zone_answers`: ``here(p)``, ``thing("pawn", p).zone``)."""
     if isinstance(node, ast.Attr) and node.name == "zone" and isinstance(node.obj, ast.Name):
         return node.obj.id in gen.lexical and zone_field(gen, gen.lexical[node.obj.id])
+    if isinstance(node, (ast.Call, ast.Attr)):
+        return answers_table_zone(gen.env, node, gen.scope | set(gen.lexical))
     return _zone_name(gen, node)
 
 
