@@ -44,6 +44,7 @@ class FunctionInfo:
     source: object = None        # the text ``body`` was parsed from (for snippet_memo), if known
     value: bool = False          # a `value:` function (one expression), not a `do:` block
     inlinable: bool | None = None   # written out at its calls (dsl/inline_calls.py); None: not decided yet
+    charged_inline: bool = False    # would be but for the unit it charges: written out as a first call
     keeps_answers: bool | None = None   # its answers kept on the table (dsl/state_free.py); None: not decided
 
 

@@ -40,7 +40,7 @@ from .fast_reads import (
     zone_identity,
 )
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
-from .inline_calls import called, function_caller, inlined_call
+from .inline_calls import call_charges, called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
@@ -82,7 +82,7 @@ class Generator:
                       "_Exception": Exception, "_located": linetable.located_error,
                       "_TR": ThingRef, "_ZR": ZoneRef, "_PR": PlayerRef,
                       "_each": budget.each, "_sized": budget.sized, "_times": budget.times, "_charge": budget.charge}
-        self.ids = {}
+        self.ids, self.first_call = {}, None   # (first_call: inline_calls.call_charges)
         self.lines = []          # node index -> (Location, local name or None)
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
@@ -535,12 +535,9 @@ class ExpressionCompiler:
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
         start_memo(gen, n, names)
+        charges = call_charges(gen, n)   # (before the body is written: it may write a charged call out)
         body = lazy_lines(gen, [f"return {gen.expr(n)}"])
-        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
-               for c in ast.walk(n)):
-            # a call that makes calls is work: a function that calls itself twice must not run for ever
-            # (a function that calls none costs what its caller is charged for)
-            body[:0] = budget.charged(1, "_loc")
+        body[:0] = charges
         return gen.function(body, sn.loc(n), ", ".join(["g", *names]))
 
     def _lambda(self, n, sn, scope, pure):
