@@ -44,6 +44,10 @@ KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() ne
 # built-ins whose reads are never kept: each read of a zone's things or seats makes a new list (kept, two
 # reads would give one list); a player's next is worked out afresh; the rest are fields, as cheap as a name
 NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
+# of those, the ones never kept: a new list, or worked out afresh, at each read. The others are fields, kept
+# lazily in a comprehension where the receiver's class is not proven: then each read is a chain of class tests
+# (``x.id if x.__class__ is _TR else (x.id if x.__class__ is _ZR else ...)``), the kept name one test
+NEW_EACH_READ = frozenset({"things", "seats", "next"})
 PROPS = "\x00props"   # the key of a thing's properties (no attribute has this name)
 LOCAL = "\x00local"   # the key of a rule's local's value
 ANSWER = "\x00answer"   # the key of a kept answer's name (earlier_answer)
@@ -93,8 +97,14 @@ def kept(gen, name: str, x: str, write, local=None) -> str:
     dominating read kept it in, or ``write()`` (the read written out), kept in a fresh name where later reads
     may use it."""
     memo = gen.memo
-    if memo is None or not _memorable(name):
+    if memo is None:
         return write()
+    if not _memorable(name) and not _thing_property(gen, name, x):
+        # a field: kept only lazily, where the receiver's class is not proven (NEW_EACH_READ)
+        if name in NEW_EACH_READ or not x.isidentifier() and local is None or gen.proven.get(x) is not None:
+            return write()
+        lazy = lazily(gen, name, ("L", local) if local is not None else x, write)
+        return lazy if lazy is not None else write()
     found = memo.get((x, name)) if x.isidentifier() else None
     if found is not None:
         gen.memo_used.add(found)
@@ -206,6 +216,13 @@ def _memorable(name: str) -> bool:
     not a new list (a zone's ``things`` and ``seats``), nor a field the object holds itself (its ``id``,
     ``kind``, ``name``, a player's ``seat``: one lookup, as cheap as the kept name)."""
     return name not in NOT_KEPT
+
+
+def _thing_property(gen, name: str, x: str) -> bool:
+    """Whether ``<x>.name`` reads a declared property of a thing ``x`` its source proves one (a player's ``seat``
+    is a field; a thing's ``seat``, declared by the ruleset, a dict's lookup): kept as any property is."""
+    return name not in NEW_EACH_READ and name not in THING_FIELDS and gen.proven.get(x) == "_TR" \
+        and name in gen.env.layout.thing_props
 
 
 @contextmanager
