@@ -39,6 +39,7 @@ from .fast_reads import (
     zone_field,
     zone_identity,
 )
+from .first_walk import hoisted_walk
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
 from .inline_calls import call_charges, called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
@@ -371,6 +372,8 @@ class Generator:
         """``walker(g, <n>, where)``, the source of a comprehension walking ``n`` (``walker`` charges its
         length at ``where``); ``things(kind)`` made and walked in one call (:func:`.membership.things_walked`)."""
         loc = self.bind(where, "_l")
+        if self.first_call is not None and (hoisted := hoisted_walk(self, n, walker, loc)) is not None:
+            return hoisted   # a value: function's first walk, written out among its first lines (first_walk)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "things" \
                 and n.func.id not in self.env.functions and len(n.args) <= 1 and not n.kwargs:
             self.walk = loc   # taken by x_Call for this node alone

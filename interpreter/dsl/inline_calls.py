@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from ..machine import budget, execute
 from . import ast
-from .primitives import PRIMITIVES
+from .first_walk import first_event, walked_source
 from .read_memo import earlier_answer, keep_answer
 from .state_free import KEPT_ARGUMENTS, keeps_answers, kept_anywhere
 
@@ -44,7 +44,6 @@ if TYPE_CHECKING:
     from ..machine.host import GameHost
 
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
-PLAIN_CALLS_NOT = frozenset({"thing", "things", "spaces"})   # built-ins some of whose calls have forms of their own
 PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
 
 
@@ -66,7 +65,7 @@ def inlined_call(gen, n, name: str, info) -> str | None:
         first = gen.first_call
         if first is None or first[0] is not n or not inlinable(gen.env, name, info, charged=True):
             return None
-        charges = first[1]
+        charges = first[2]
     args = []
     for a in n.args:
         plain = isinstance(a, ast.Const) or (isinstance(a, ast.Name) and (a.id in gen.lexical or a.id in gen.scope))
@@ -118,46 +117,21 @@ def _decide(env, name, info, calls: bool = False) -> bool:
 def call_charges(gen, body) -> list[str]:
     """The lines a ``value:`` function with expression ``body`` starts with: a call that makes calls is work, one
     unit (a function that calls itself twice must not run for ever; one that calls none costs what its caller
-    is charged for). Where the first thing ``body`` works out is a call, with plain arguments, of a function
-    that would be written out in place but for the unit it charges (``here(p)`` in ``on_board(here(p))``: it
-    calls ``pawn_of``), that call is written out (:func:`inlined_call`) and its unit charged next in these
-    lines, failing at that function's own place: its call charged it first thing, before anything else of
-    ``body`` was worked out. The list grows while ``body`` is written."""
+    is charged for). Where the first thing ``body`` works out (:func:`.first_walk.first_event`) is a call, with
+    plain arguments, of a function that would be written out in place but for the unit it charges (``here(p)``
+    in ``on_board(here(p))``: it calls ``pawn_of``), that call is written out (:func:`inlined_call`) and its unit
+    charged next in these lines, failing at that function's own place: its call charged it first thing, before
+    anything else of ``body`` was worked out. Where it is a walk, the walk may be written out after them
+    (:func:`.first_walk.hoisted_walk`). The list grows while ``body`` is written."""
     env = gen.env
-    if not any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in env.functions
-               for c in ast.walk(body)):
-        return []
-    lines = budget.charged(1, "_loc")
-    first = _first_call(env, body) if env.layout is not None else None
+    lines = budget.charged(1, "_loc") if any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in env.functions
+        for c in ast.walk(body)) else []
+    first = first_event(env, body) if env.layout is not None else None
     if first is not None:
-        gen.first_call = (first, lines)
+        call = first if isinstance(first, ast.Call) and first.func.id in env.functions else None
+        gen.first_call = (call, walked_source(env, first), lines)
     return lines
-
-
-def _first_call(env, node):
-    """The call of a ruleset function that is the first thing ``node`` works out, or None where that is not
-    plain: the left side of a comparison or an operator, a condition, an operand, the first argument of a
-    built-in written as a plain call (no lambda, no narration, no form of its own)."""
-    while True:
-        if isinstance(node, ast.Compare):
-            node = node.first
-        elif isinstance(node, (ast.BinOp, ast.BoolOp)):
-            node = node.left
-        elif isinstance(node, (ast.Not, ast.Neg)):
-            node = node.operand
-        elif isinstance(node, ast.IfExp):
-            node = node.cond
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.kwargs:
-            name = node.func.id
-            if name in env.functions:
-                return node
-            prim = PRIMITIVES.get(name)
-            if prim is None or prim.narration or name in PLAIN_CALLS_NOT or not node.args \
-                    or any(isinstance(a, ast.Lambda) for a in node.args):
-                return None
-            node = node.args[0]
-        else:
-            return None
 
 
 def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
