@@ -36,6 +36,7 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "__class__", "id", "kind", "name", "seat", "attrs", "props", "zprops", "pvars", "where", "seat_zones",
               "get", "players", "owner",
               "defn", "capacity", "things",   # a zone's fullness and top thing, written out
+              "things_by_kind", "thing_list",   # the things a value: function walks first (dsl/first_walk.py)
               "__getitem__",   # a zone's things looked up by their ids (`[*map(things.__getitem__, ids)]`)
               "out", "player_names",   # whether a player is out, their name, written out
               "num_players",

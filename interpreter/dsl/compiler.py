@@ -44,6 +44,7 @@ class FunctionInfo:
     source: object = None        # the text ``body`` was parsed from (for snippet_memo), if known
     value: bool = False          # a `value:` function (one expression), not a `do:` block
     inlinable: bool | None = None   # written out at its calls (dsl/inline_calls.py); None: not decided yet
+    charged_inline: bool = False    # would be but for the unit it charges: written out as a first call
     keeps_answers: bool | None = None   # its answers kept on the table (dsl/state_free.py); None: not decided
 
 
@@ -68,6 +69,7 @@ class Env:
     # declared thing and zone properties no rule sets (rules/layout.py): read as printed, and never settable
     fixed_thing_props: frozenset = frozenset()
     fixed_zone_props: frozenset = frozenset()
+    answers: dict = field(default_factory=dict)   # ("zone" or "thing", function) -> proven (dsl/zone_answers.py)
 
     def all_names(self, local: set) -> list:
         return sorted(set(local) | self.globals | self.constants | self.zones | set(self.functions)

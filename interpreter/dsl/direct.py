@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..errors import RunawayGameError
 from ..machine import budget
 from . import ast
+from .fast_reads import declared_writes, in_place_write
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -80,9 +81,15 @@ def direct_function(gen, body, params: tuple, max_steps: int, changes_game: bool
 
 
 def _block(gen, stmts, out, depth, shape):
-    start = len(out)
-    for s in stmts:
-        _statement(gen, s, out, depth, shape)
+    start, i = len(out), 0
+    while i < len(stmts):
+        run = _literal_writes(gen, stmts, i, shape)
+        if len(run) > 1:
+            _grouped_writes(gen, run, out, depth, shape)
+            i += len(run)
+            continue
+        _statement(gen, stmts[i], out, depth, shape)
+        i += 1
     if len(out) == start:
         out.append(INDENT * depth + "pass")
 
@@ -128,6 +135,36 @@ def _statement(gen, s, out, depth, shape):
         raise gen.c._error(f"unsupported statement {type(s).__name__}", gen.sn, s)
 
 
+def _literal_writes(gen, stmts, i, shape) -> list:
+    """The statements from ``stmts[i]`` on that set a property of the one object a bare name holds to a literal,
+    in place (``d.face = ""``, ``d.held = false``: :func:`.fast_reads.in_place_write`), with no test for the
+    end between them (:func:`_stop_if_ended`): one statement, or none, where there is no such run."""
+    run = []
+    for s in stmts[i:]:
+        target = s.target if isinstance(s, ast.Assign) and not s.op else None
+        if not (isinstance(target, ast.Attr) and isinstance(target.obj, ast.Name)
+                and (not run or target.obj.id == run[0].target.obj.id)
+                and in_place_write(gen, target.name, s.value)
+                and target.name not in gen.env.fixed_thing_props and target.name not in gen.env.fixed_zone_props):
+            break
+        run.append(s)
+        if _tests_end(gen, s, shape):   # the test comes after it: the run ends here
+            break
+    return run
+
+
+def _grouped_writes(gen, run, out, depth, shape):
+    """Statements ``run`` (:func:`_literal_writes`) as one: the object read and the thing's dict found once.
+    Each is still checked as its own statement (:func:`.assignments.assignment`), for its errors."""
+    pad = INDENT * depth
+    for s in run:
+        gen.assignment(s)   # what it reports at compile time, reported as before (its lines are not used)
+    obj = gen.expr(run[0].target.obj)
+    writes = [(s.target.name, gen.expr(s.value), gen.bind(gen.sn.loc(s.target), "_l")) for s in run]
+    out.extend(pad + line for line in declared_writes(gen, obj, writes))
+    _stop_if_ended(gen, run[-1], out, pad, shape)
+
+
 def _loop_body(gen, stmts, out, depth, shape):
     gen.looping += 1   # what it reads, it reads once per round: worth holding (Generator.container)
     try:
@@ -152,10 +189,14 @@ def _tests(stmts):
             yield from _tests(s.body)
 
 
-def _stop_if_ended(gen, s, out, pad, shape):
+def _tests_end(gen, s, shape) -> bool:
     # where the VM tests for the end of the game: after each statement of its own (a Do); one that calls
     # no effect nor any function that changes the game cannot end it, and nothing before it has (see Shape)
-    if shape.stops_at_end and not (shape.tests_change_nothing and gen._changes_nothing(s)):
+    return shape.stops_at_end and not (shape.tests_change_nothing and gen._changes_nothing(s))
+
+
+def _stop_if_ended(gen, s, out, pad, shape):
+    if _tests_end(gen, s, shape):
         out.append(f"{pad}if g.state.over is not was_over:")
         out.append(f"{pad}{INDENT}return None")
 

@@ -39,13 +39,14 @@ from .fast_reads import (
     zone_field,
     zone_identity,
 )
+from .first_walk import hoisted_walk
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
-from .inline_calls import called, function_caller, inlined_call
+from .inline_calls import call_charges, called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
-from .read_memo import branch, held_local, lazy_lines, settle, settled
+from .read_memo import branch, comprehension_body, held_local, lazy_lines, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
@@ -82,7 +83,7 @@ class Generator:
                       "_Exception": Exception, "_located": linetable.located_error,
                       "_TR": ThingRef, "_ZR": ZoneRef, "_PR": PlayerRef,
                       "_each": budget.each, "_sized": budget.sized, "_times": budget.times, "_charge": budget.charge}
-        self.ids = {}
+        self.ids, self.first_call = {}, None   # (first_call: inline_calls.call_charges)
         self.lines = []          # node index -> (Location, local name or None)
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0
@@ -97,7 +98,7 @@ class Generator:
         self.memo = None         # (variable, name) -> the name a read is kept in (see read_memo), or None: off
         self.memo_used = set()   # those names some later read uses
         self.settled = None      # the last `and`/`or` written, with the reads certain after it (read_memo.settle)
-        self.lazy, self.nested, self.constant = None, 0, frozenset[str]()   # (read_memo.lazily)
+        self.lazy, self.nested, self.constant, self.lazy_scope = None, 0, frozenset[str](), None   # (read_memo)
 
     # -- names and lines ------------------------------------------------------
 
@@ -358,7 +359,7 @@ class Generator:
         self.lexical = {**outer, n.var: var}
         self.looping += 1
         try:
-            with branch(self):
+            with comprehension_body(self, n):
                 cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""   # evaluated before the item
                 with branch(self, settled(self, n.cond, "and")):
                     elt = self.expr(n.elt)
@@ -371,6 +372,8 @@ class Generator:
         """``walker(g, <n>, where)``, the source of a comprehension walking ``n`` (``walker`` charges its
         length at ``where``); ``things(kind)`` made and walked in one call (:func:`.membership.things_walked`)."""
         loc = self.bind(where, "_l")
+        if self.first_call is not None and (hoisted := hoisted_walk(self, n, walker, loc)) is not None:
+            return hoisted   # a value: function's first walk, written out among its first lines (first_walk)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "things" \
                 and n.func.id not in self.env.functions and len(n.args) <= 1 and not n.kwargs:
             self.walk = loc   # taken by x_Call for this node alone
@@ -535,12 +538,9 @@ class ExpressionCompiler:
         names = [gen.fresh("_a") for _ in params]
         gen.lexical = dict(zip(params, names))
         start_memo(gen, n, names)
+        charges = call_charges(gen, n)   # (before the body is written: it may write a charged call out)
         body = lazy_lines(gen, [f"return {gen.expr(n)}"])
-        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.env.functions
-               for c in ast.walk(n)):
-            # a call that makes calls is work: a function that calls itself twice must not run for ever
-            # (a function that calls none costs what its caller is charged for)
-            body[:0] = budget.charged(1, "_loc")
+        body[:0] = charges
         return gen.function(body, sn.loc(n), ", ".join(["g", *names]))
 
     def _lambda(self, n, sn, scope, pure):

@@ -39,6 +39,7 @@ from ..machine.values import ThingRef, ZoneRef
 from . import ast
 from .primitives import BUILTIN_VALUES
 from .read_memo import keep_local, props_of
+from .zone_answers import answers_table_zone
 
 if TYPE_CHECKING:
     from ..machine.host import GameHost
@@ -160,9 +161,12 @@ def zone_identity(gen, node) -> str | None:
 
 
 def _table_zone(gen, node) -> bool:
-    """Whether ``node`` is read as one of the table's zone objects: a zone's name, a proven thing's ``.zone``."""
+    """Whether ``node`` is read as one of the table's zone objects: a zone's name, a proven thing's ``.zone``, a
+    call answering one (:mod:`.zone_answers`: ``here(p)``, ``thing("pawn", p).zone``)."""
     if isinstance(node, ast.Attr) and node.name == "zone" and isinstance(node.obj, ast.Name):
         return node.obj.id in gen.lexical and zone_field(gen, gen.lexical[node.obj.id])
+    if isinstance(node, (ast.Call, ast.Attr)):
+        return answers_table_zone(gen.env, node, gen.scope | set(gen.lexical))
     return _zone_name(gen, node)
 
 
@@ -352,19 +356,48 @@ def declared_write(gen, obj: str, name: str, value_node, value: str, where: str)
     kind = type(literal)
     flag = kind is bool or literal is None or literal == ""
     if name in layout.thing_props and name not in env.player_attrs and name not in env.zone_props:
-        if not (flag or kind is float or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)):
+        if not in_place_write(gen, name, value_node):
             return [f"g.set_thing_prop({obj}, {name!r}, {value}, {where})"]
-        # in place only when nobody follows the changed zones (the RL observation: RuleRuntime.changed); the
-        # thing's own dict at once where no clone shares it (State.own_props written out: no call then)
-        return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:",
-                f"    ({gen.container('g.state.props')}[_t.id] if _t.id in {gen.container('g.state.props_own')} "
-                f"else g.state.own_props(_t.id))[{name!r}] = {value}",
-                "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
+        return declared_writes(gen, obj, [(name, value, where)])
     if flag and name in layout.player_vars and name not in env.thing_props and name not in env.zone_props:
         return ["_t = " + obj, "if _t.__class__ is _PR and not g.record:",
                 f"    {gen.container('g.state.pvars')}[_t.seat][{name!r}] = {value}",
                 "else:", f"    g.set_attr(_t, {name!r}, {value}, {where})"]
     return None
+
+
+def in_place_write(gen, name: str, value_node) -> bool:
+    """Whether ``<thing>.<name> = <value_node>`` is written in place on a thing (:func:`declared_write`): a
+    declared thing property (and nothing else of that name) set to a literal the state keeps as it is (a
+    flag, none, a number of a few digits, the empty text: nothing to check, hold or mark)."""
+    env, layout = gen.env, gen.env.layout
+    if layout is None or name not in layout.thing_props or name in env.player_attrs or name in env.zone_props \
+            or not isinstance(value_node, ast.Const):
+        return False
+    literal = value_node.value
+    kind = literal.__class__
+    return kind is bool or literal is None or literal == "" or kind is float \
+        or (kind is int and -MAX_SMALL_INT < literal < MAX_SMALL_INT)
+
+
+def declared_writes(gen, obj: str, writes: list) -> list[str]:
+    """Lines setting the properties ``writes`` (``(name, value, where)``, each an :func:`in_place_write` with a
+    literal value) of the one object ``obj`` (a source read again at no cost that changes nothing), in order,
+    as that many statements of :func:`declared_write` set them: in place on a thing while nobody follows
+    which zones change (``changed``, the RL observation: RuleRuntime.changed), the thing's own dict found once
+    (State.own_props written out: no call where no clone shares it); else each through ``set_attr``, which
+    fails, if it fails, at its own statement (the first such: the object and ``changed`` are the same for
+    all, so each statement would have taken the same way)."""
+    props = f"({gen.container('g.state.props')}[_t.id] if _t.id in {gen.container('g.state.props_own')} " \
+            "else g.state.own_props(_t.id))"
+    if len(writes) == 1:
+        name, value, _ = writes[0]
+        fast = [f"    {props}[{name!r}] = {value}"]
+    else:
+        held = gen.fresh("_p")
+        fast = [f"    {held} = {props}", *(f"    {held}[{name!r}] = {value}" for name, value, _ in writes)]
+    return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:", *fast,
+            "else:", *(f"    g.set_attr(_t, {name!r}, {value}, {where})" for name, value, where in writes)]
 
 
 _NOT_LITERAL = object()

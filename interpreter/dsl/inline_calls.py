@@ -23,13 +23,20 @@ small to keep is written out). Its body is generated exactly as its own
 compile generates it: its parameters as its only locals, none of the
 caller's names in view, each node's line mapped to the function's own
 ``file:line:col``. Turned off with the other fast paths (the layout is None).
+
+One more is written out: the first call a ``value:`` function makes, where it
+is the first thing the function works out, of a function that qualifies but for
+calling ruleset functions (``here(p) = pawn_of(p).zone`` in ``on_board(here(p))``):
+the unit such a function charges first thing is charged among its caller's first
+lines, right after the caller's own (:func:`call_charges`).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..machine import execute
+from ..machine import budget, execute
 from . import ast
+from .first_walk import first_event, walked_source
 from .read_memo import earlier_answer, keep_answer
 from .state_free import KEPT_ARGUMENTS, keeps_answers, kept_anywhere
 
@@ -48,9 +55,17 @@ NO_ANSWER = _NoAnswer()
 
 
 def inlined_call(gen, n, name: str, info) -> str | None:
-    """Python source for the call ``n`` of ruleset function ``name`` with its body written out, or None."""
-    if gen.env.layout is None or not inlinable(gen.env, name, info):
+    """Python source for the call ``n`` of ruleset function ``name`` with its body written out, or None. The
+    first call a ``value:`` function makes, of a function that charges a unit of its own (:func:`call_charges`),
+    is written out too, its unit charged among the caller's first lines."""
+    if gen.env.layout is None:
         return None
+    charges = None
+    if not inlinable(gen.env, name, info):
+        first = gen.first_call
+        if first is None or first[0] is not n or not inlinable(gen.env, name, info, charged=True):
+            return None
+        charges = first[2]
     args = []
     for a in n.args:
         plain = isinstance(a, ast.Const) or (isinstance(a, ast.Name) and (a.id in gen.lexical or a.id in gen.scope))
@@ -62,6 +77,9 @@ def inlined_call(gen, n, name: str, info) -> str | None:
     gen.scope, gen.lexical = set(), dict(zip(info.params, args))
     body = info.body[0].value
     try:
+        if charges is not None:   # the unit its own code charges first thing, at its own place
+            gen.first_call = None
+            charges.extend(budget.charged(1, gen.bind(gen.sn.loc(body), "_l")))
         code = gen.expr(body)
     finally:
         gen.sn, gen.scope, gen.lexical = saved
@@ -70,14 +88,16 @@ def inlined_call(gen, n, name: str, info) -> str | None:
     return code
 
 
-def inlinable(env, name, info) -> bool:
-    """Whether calls of ruleset function ``name`` are written out in place (decided once)."""
+def inlinable(env, name, info, charged: bool = False) -> bool:
+    """Whether calls of ruleset function ``name`` are written out in place (decided once); ``charged``: whether
+    it would be but for the unit of work it charges, for it calls a ruleset function (:func:`call_charges`)."""
     if info.inlinable is None:
         info.inlinable = _decide(env, name, info)
-    return info.inlinable
+        info.charged_inline = not info.inlinable and _decide(env, name, info, calls=True)
+    return info.charged_inline if charged else info.inlinable
 
 
-def _decide(env, name, info) -> bool:
+def _decide(env, name, info, calls: bool = False) -> bool:
     if not info.value or info.suspends or info.changes_game or info.source is None or len(info.body) != 1 \
             or not isinstance(info.body[0], ast.Return) or info.body[0].value is None:
         return False
@@ -87,10 +107,31 @@ def _decide(env, name, info) -> bool:
     for node in nodes:
         if isinstance(node, (ast.Lambda, ast.Comprehension)):
             return False
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in env.functions:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in env.functions \
+                and not calls:
             return False
     # a function whose answers are kept (state_free.kept_if_fixed) is cheaper looked up
     return not kept_anywhere(name, env)
+
+
+def call_charges(gen, body) -> list[str]:
+    """The lines a ``value:`` function with expression ``body`` starts with: a call that makes calls is work, one
+    unit (a function that calls itself twice must not run for ever; one that calls none costs what its caller
+    is charged for). Where the first thing ``body`` works out (:func:`.first_walk.first_event`) is a call, with
+    plain arguments, of a function that would be written out in place but for the unit it charges (``here(p)``
+    in ``on_board(here(p))``: it calls ``pawn_of``), that call is written out (:func:`inlined_call`) and its unit
+    charged next in these lines, failing at that function's own place: its call charged it first thing, before
+    anything else of ``body`` was worked out. Where it is a walk, the walk may be written out after them
+    (:func:`.first_walk.hoisted_walk`). The list grows while ``body`` is written."""
+    env = gen.env
+    lines = budget.charged(1, "_loc") if any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in env.functions
+        for c in ast.walk(body)) else []
+    first = first_event(env, body) if env.layout is not None else None
+    if first is not None:
+        call = first if isinstance(first, ast.Call) and first.func.id in env.functions else None
+        gen.first_call = (call, walked_source(env, first), lines)
+    return lines
 
 
 def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:

@@ -23,7 +23,7 @@ import tokenize
 
 from . import ast
 from .inline_calls import inlinable
-from .read_memo import branch
+from .read_memo import comprehension_body
 
 # the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the item
 # and {body} the body; {next}, {any}, {all}, {len} and {sum} are bound to Python's own. Each is lazy exactly
@@ -55,7 +55,7 @@ def inlined_lambda(gen, lam, source: str, name: str, proven=None, kind=None) -> 
     gen.lexical = {**outer, lam.param: var}
     gen.looping += 1
     try:
-        with branch(gen):
+        with comprehension_body(gen, lam.body):
             body = gen.node(lam, gen.expr(lam.body))
     finally:
         gen.lexical = outer
@@ -75,7 +75,7 @@ def loop_function(gen, lam, source: str, name: str, proven, kind) -> str:
     gen.proven[var], gen.kinds[var] = proven, kind
     gen.lexical = {**saved[3], lam.param: var}
     try:
-        with branch(gen):
+        with comprehension_body(gen, lam.body):
             body = gen.node(lam, gen.expr(lam.body))
         held = gen.held
     finally:

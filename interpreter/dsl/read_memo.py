@@ -44,6 +44,10 @@ KEEP, END = "\x04", "\x02"   # the mark of a kept read: KEEP name END (repr() ne
 # built-ins whose reads are never kept: each read of a zone's things or seats makes a new list (kept, two
 # reads would give one list); a player's next is worked out afresh; the rest are fields, as cheap as a name
 NOT_KEPT = frozenset({"things", "seats", "next", "seat", *THING_FIELDS})
+# of those, the ones never kept: a new list, or worked out afresh, at each read. The others are fields, kept
+# lazily in a comprehension where the receiver's class is not proven: then each read is a chain of class tests
+# (``x.id if x.__class__ is _TR else (x.id if x.__class__ is _ZR else ...)``), the kept name one test
+NEW_EACH_READ = frozenset({"things", "seats", "next"})
 PROPS = "\x00props"   # the key of a thing's properties (no attribute has this name)
 LOCAL = "\x00local"   # the key of a rule's local's value
 ANSWER = "\x00answer"   # the key of a kept answer's name (earlier_answer)
@@ -53,11 +57,39 @@ _KEPT = re.compile("\x04(_m[0-9]+)\x02")
 def start(gen, node, constant=None) -> None:
     """Let ``gen`` keep repeated reads while it writes expression ``node``, if that changes nothing; with
     ``constant`` (the Python names the function it writes receives), also the reads inside its comprehensions
-    of those names and of the rule's locals, once each (:func:`lazily`)."""
-    if gen.env.layout is not None and (gen.pure or gen._changes_nothing(node)):
+    of those names and of the rule's locals, once each (:func:`lazily`). Where ``node`` may change something
+    (``move(t, first(spaces(s -> s.start == t.start)))``), with ``constant``, only within each outermost
+    comprehension that changes nothing, as if it were the whole expression (:func:`comprehension_body`)."""
+    if gen.env.layout is None:
+        return
+    if gen.pure or gen._changes_nothing(node):
         gen.memo = {}
         if constant is not None:
             gen.lazy, gen.constant = {}, frozenset(constant)
+    elif constant is not None and not gen.looping:
+        gen.lazy, gen.constant, gen.lazy_scope = {}, frozenset(constant), 0
+
+
+@contextmanager
+def comprehension_body(gen, node):
+    """Around the body ``node`` of a comprehension (or of a lambda written out as one), :func:`branch`; in an
+    expression that may change something (:func:`start`), where this comprehension is the outermost (the
+    function evaluates it once at most: no other comprehension, lambda or function of its own around it) and
+    ``node`` changes nothing, its reads kept as in an expression that changes nothing: nothing changes from
+    its first item to its last, and what it keeps lazily is kept under names of its own (``lazy_scope``),
+    which start as not yet worked out at the function's top and are worked out within it, after whatever
+    the expression changed before it."""
+    if gen.memo is not None or gen.lazy_scope is None or gen.looping != 1 or gen.nested or gen.iterable \
+            or not gen._changes_nothing(node):
+        with branch(gen):
+            yield
+        return
+    gen.lazy_scope += 1
+    gen.memo = {}
+    try:
+        yield
+    finally:
+        gen.memo = None
 
 
 def kept(gen, name: str, x: str, write, local=None) -> str:
@@ -65,8 +97,14 @@ def kept(gen, name: str, x: str, write, local=None) -> str:
     dominating read kept it in, or ``write()`` (the read written out), kept in a fresh name where later reads
     may use it."""
     memo = gen.memo
-    if memo is None or not _memorable(name):
+    if memo is None:
         return write()
+    if not _memorable(name) and not _thing_property(gen, name, x):
+        # a field: kept only lazily, where the receiver's class is not proven (NEW_EACH_READ)
+        if name in NEW_EACH_READ or not x.isidentifier() and local is None or gen.proven.get(x) is not None:
+            return write()
+        lazy = lazily(gen, name, ("L", local) if local is not None else x, write)
+        return lazy if lazy is not None else write()
     found = memo.get((x, name)) if x.isidentifier() else None
     if found is not None:
         gen.memo_used.add(found)
@@ -92,9 +130,10 @@ def lazily(gen, name: str, receiver, write) -> str | None:
     if gen.lazy is None or not gen.looping or gen.nested or gen.iterable \
             or not (isinstance(receiver, tuple) or receiver in gen.constant):
         return None
-    var = gen.lazy.get((receiver, name))
+    key = (gen.lazy_scope, receiver, name)
+    var = gen.lazy.get(key)
     if var is None:
-        var = gen.lazy[(receiver, name)] = gen.fresh("_m")
+        var = gen.lazy[key] = gen.fresh("_m")
     not_yet = gen.bind(NOT_YET, "_k")
     return f"({var} if {var} is not {not_yet} else ({var} := {write()}))"
 
@@ -177,6 +216,13 @@ def _memorable(name: str) -> bool:
     not a new list (a zone's ``things`` and ``seats``), nor a field the object holds itself (its ``id``,
     ``kind``, ``name``, a player's ``seat``: one lookup, as cheap as the kept name)."""
     return name not in NOT_KEPT
+
+
+def _thing_property(gen, name: str, x: str) -> bool:
+    """Whether ``<x>.name`` reads a declared property of a thing ``x`` its source proves one (a player's ``seat``
+    is a field; a thing's ``seat``, declared by the ruleset, a dict's lookup): kept as any property is."""
+    return name not in NEW_EACH_READ and name not in THING_FIELDS and gen.proven.get(x) == "_TR" \
+        and name in gen.env.layout.thing_props
 
 
 @contextmanager

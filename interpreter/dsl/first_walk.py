@@ -1,0 +1,95 @@
+"""What a ``value:`` function works out first, and the walk it starts with written out among its first lines.
+
+``dice_of(t) = filter(things("die"), d -> d.holder == t.id)`` and ``pawns_on(s) = filter(s, t ->
+t.kind == "passenger")`` start by walking their source: :func:`.membership.things_walked` or
+:func:`.membership.items_walked` charges its length and hands the comprehension what to walk, a Python
+call at every call of the function. Where that walk is the first thing the function's expression works
+out (:func:`first_event`), it is written out in the function's first lines instead, after the function's
+own charge (``inline_calls.call_charges``): the same items walked, the same work charged and checked at
+the same places, in the same order; a source that is no zone, and a budget that runs out, go to the
+helper itself, which answers or fails exactly as it did. Only with the fast paths on (the layout).
+"""
+from __future__ import annotations
+
+from ..machine.budget import MAX_WORK
+from . import ast
+from .membership import items_walked, things_walked
+from .primitives import PRIMITIVES
+
+PLAIN_CALLS_NOT = frozenset({"thing", "things", "spaces"})   # built-ins some of whose calls have forms of their own
+
+
+def first_event(env, node):
+    """The first thing expression ``node`` works out that is worth knowing, or None where that is not plain: a
+    call of a ruleset function, a comprehension, or a built-in's walk with a lambda (``filter(s, t -> ...)``),
+    reached through the left side of a comparison or an operator, a condition, an operand, or the first
+    argument of a built-in written as a plain call (no lambda, no narration, no form of its own)."""
+    while True:
+        if isinstance(node, ast.Compare):
+            node = node.first
+        elif isinstance(node, (ast.BinOp, ast.BoolOp)):
+            node = node.left
+        elif isinstance(node, (ast.Not, ast.Neg)):
+            node = node.operand
+        elif isinstance(node, ast.IfExp):
+            node = node.cond
+        elif isinstance(node, ast.Comprehension):
+            return node
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.kwargs:
+            name = node.func.id
+            if name in env.functions or _lambda_walk(node):
+                return node
+            prim = PRIMITIVES.get(name)
+            if prim is None or prim.narration or name in PLAIN_CALLS_NOT or not node.args \
+                    or any(isinstance(a, ast.Lambda) for a in node.args):
+                return None
+            node = node.args[0]
+        else:
+            return None
+
+
+def _lambda_walk(node) -> bool:
+    """Whether call ``node`` is a built-in's walk written out as a comprehension over its first argument."""
+    from .lambda_forms import INLINED, LOOPS  # (here: lambda_forms imports inline_calls, which imports this)
+    return node.func.id in INLINED and node.func.id not in LOOPS and len(node.args) == 2 \
+        and isinstance(node.args[1], ast.Lambda)
+
+
+def walked_source(env, event):
+    """The source node the first event ``event`` (:func:`first_event`) walks first, or None."""
+    if isinstance(event, ast.Comprehension):
+        return event.source
+    if isinstance(event, ast.Call) and event.func.id not in env.functions and _lambda_walk(event):
+        return event.args[0]
+    return None
+
+
+def hoisted_walk(gen, node, walker: str, loc: str) -> str | None:
+    """The Python name the first walk of a ``value:`` function (its source ``node``, walked by ``walker`` with
+    its length charged at ``loc``) is worked out in among the function's first lines, or None: not that walk,
+    or not one written out (``things(kind)`` of a literal kind, or a parameter walked by ``items_walked``)."""
+    first = gen.first_call
+    if first is None or first[1] is not node:
+        return None
+    lines, name = first[2], gen.fresh("_i")
+    if isinstance(node, ast.Call) and node.func.id == "things":
+        if node.args and not (isinstance(node.args[0], ast.Const) and node.args[0].value.__class__ is str):
+            return None
+        kind = node.args[0].value if node.args else None
+        found = "g.table.thing_list" if kind is None else f"g.table.things_by_kind.get({kind!r}, ())"
+        work, call_loc = gen.fresh("_w"), gen.bind(gen.sn.loc(node), "_l")
+        lines += [f"{name} = {found}", f"{work} = g.work + {gen.bind(len)}({name}) * 2",
+                  f"if {work} <= {MAX_WORK!r}:", f"    g.work = {work}",
+                  "else:", f"    {gen.bind(things_walked)}(g, {loc}, {call_loc}, {kind!r})"]
+    elif isinstance(node, ast.Name) and node.id in gen.lexical and walker == gen.bind(items_walked):
+        x = gen.lexical[node.id]
+        lines += [f"if {x}.__class__ is _ZR:", f"    {name} = g.state.zones[{x}.id]", f"    if {name}:",
+                  f"        g.work += {gen.bind(len)}({name})", f"        if g.work > {MAX_WORK!r}:",
+                  f"            _charge(g, 0, {loc})",
+                  f"        {name} = {gen.bind(map)}(g.table.things.__getitem__, {name})",
+                  f"    elif g.work > {MAX_WORK!r}:", f"        _charge(g, 0, {loc})",
+                  "else:", f"    {name} = {walker}(g, {x}, {loc})"]
+    else:
+        return None
+    gen.first_call = None
+    return name
