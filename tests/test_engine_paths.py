@@ -19,6 +19,9 @@ from interpreter.load.limits import MAX_ITEMS, MAX_TEXT
 from interpreter.machine import rng
 from interpreter.machine.budget import MAX_SMALL_INT
 from interpreter.machine.values import PlayerRef
+from interpreter.machine.waits import turn_taken
+from interpreter.play.decisions import _start_action as start_action
+from interpreter.play.decisions import commit
 from interpreter.play.playout import decide_by_index
 from interpreter.play.position import counted, grow, hold, measure_charged
 from interpreter.play.runtime import checked_size
@@ -328,3 +331,40 @@ def test_the_playout_loop_takes_a_choice_as_legal_actions_lists_it(rid, players)
         twin.carry_out_legal(legal[asked[1]])
         assert twin.state.to_json() == game.state.to_json() and twin.log == game.log
     assert choices > 0
+
+
+@pytest.mark.parametrize("rid, players", [("tutorial", 3), ("collapsible-d", 4), ("der-mythos", 3)])
+def test_an_action_is_started_as_start_action_starts_it(rid, players):
+    """commit starts an action without a cost in place: the same frames, locals and counters as
+    _start_action (which pays the costs), for actions offered along a game (a turn's, or a
+    simultaneous step's, every seat committing)."""
+    game = Game(load_ruleset(rid), players, seed=6, record=False)
+    agents = make_agents("random", players, 6)
+    checked = 0
+    while not game.is_over and checked < 60:
+        pending = game.state.pending
+        if pending["kind"] == "turn":
+            seat = pending["player"]
+            for action in [a for a in game.legal_actions(seat) if a.name in game.ruleset.actions][:4]:
+                ours, theirs = game.clone(), game.clone()
+                commit(ours, action)
+                theirs.state.pending = None
+                if turn_taken(theirs.state.stack[-1][2], pending, action.name):
+                    theirs.state.stack[-1][1] += 1
+                else:
+                    start_action(theirs, action)
+                assert ours.state.to_json() == theirs.state.to_json()
+                checked += 1
+        elif pending["kind"] == "simultaneous" and not pending["commits"]:
+            ours, theirs = game.clone(), game.clone()
+            taken = {seat: ours.legal_actions(seat)[-1] for seat in pending["players"]}
+            for seat in pending["players"]:
+                commit(ours, taken[seat])
+            theirs.state.stack = []
+            for seat in sorted(taken, reverse=True):
+                start_action(theirs, taken[seat])
+            assert ours.state.stack[-len(taken):] == theirs.state.stack
+            assert ours.state.pvars == theirs.state.pvars
+            checked += 1
+        play_out(game, agents, max_decisions=1)
+    assert checked > 0

@@ -423,7 +423,13 @@ def commit(g, action: Action) -> None:
         if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
             frame[PC] += 1
             return
-        _start_action(g, action)
+        adef = g.ruleset.actions[action.name]
+        if adef.costs:
+            _start_action(g, action)
+        elif adef.code_id is not None:   # (_start_action written out, as below)
+            local = {"player": g.table.players[action.player]}
+            local.update(action.args)
+            stack.append([adef.code_id, 0, local, None])
         return
     seat = action.player
     if g.record:   # the label is only ever shown in the reveal event
