@@ -1,7 +1,7 @@
 """What a ``value:`` function works out first, and the walk it starts with written out among its first lines.
 
 ``dice_of(t) = filter(things("die"), d -> d.holder == t.id)`` and ``pawns_on(s) = filter(s, t ->
-t.kind == "passenger")`` start by walking their source: :func:`.membership.things_walked` or
+t.kind == "pawn")`` start by walking their source: :func:`.membership.things_walked` or
 :func:`.membership.items_walked` charges its length and hands the comprehension what to walk, a Python
 call at every call of the function. Where that walk is the first thing the function's expression works
 out (:func:`first_event`), it is written out in the function's first lines instead, after the function's

@@ -1,13 +1,13 @@
 """Ruleset functions whose answer is one of the table's zones whenever they answer, found from their syntax trees.
 
-``here(p) == collapsible()`` compares the answers of two ruleset functions; where each
+``here(p) == home()`` compares the answers of two ruleset functions; where each
 answer is certain to be one of the table's zone objects (the table holds one object
 per zone, and no other is ever made: ``rules/table.py``), the two are equal exactly when
 they are the same object, so the comparison is written as ``is`` and no Python
 ``__eq__`` runs (:func:`.fast_reads.zone_identity`). A function answers such a zone
 when its one expression is:
 
-* a zone named as such (``collapsible_small``, not a parameter of that name);
+* a zone named as such (``harbour``, not a parameter of that name);
 * ``a if c else b`` with both ``a`` and ``b`` such zones;
 * the ``.zone`` of a thing, where no declared property or printed attribute takes the
   name: ``thing(...)`` (the built-in answers a thing or fails) or a ruleset function
