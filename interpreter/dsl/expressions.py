@@ -39,9 +39,9 @@ from .fast_reads import (
     zone_field,
     zone_identity,
 )
-from .first_walk import hoisted_walk
+from .first_walk import call_charges, hoisted_walk
 from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py binds them)
-from .inline_calls import call_charges, called, function_caller, inlined_call
+from .inline_calls import called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
@@ -83,7 +83,7 @@ class Generator:
                       "_Exception": Exception, "_located": linetable.located_error,
                       "_TR": ThingRef, "_ZR": ZoneRef, "_PR": PlayerRef,
                       "_each": budget.each, "_sized": budget.sized, "_times": budget.times, "_charge": budget.charge}
-        self.ids, self.first_call = {}, None   # (first_call: inline_calls.call_charges)
+        self.ids, self.first_call = {}, None   # (first_call: first_walk.call_charges)
         self.lines = []          # node index -> (Location, local name or None)
         self.lexical = {}        # lambda parameters and comprehension variables -> Python names
         self.counter = 0

@@ -5,18 +5,43 @@ t.kind == "pawn")`` start by walking their source: :func:`.membership.things_wal
 :func:`.membership.items_walked` charges its length and hands the comprehension what to walk, a Python
 call at every call of the function. Where that walk is the first thing the function's expression works
 out (:func:`first_event`), it is written out in the function's first lines instead, after the function's
-own charge (``inline_calls.call_charges``): the same items walked, the same work charged and checked at
+own charge (:func:`call_charges`): the same items walked, the same work charged and checked at
 the same places, in the same order; a source that is no zone, and a budget that runs out, go to the
 helper itself, which answers or fails exactly as it did. Only with the fast paths on (the layout).
+
+The first lines themselves are made here (:func:`call_charges`): the function's own unit of work, and that
+of a first call :mod:`.inline_calls` writes out in place.
 """
 from __future__ import annotations
 
+from ..machine import budget
 from ..machine.budget import MAX_WORK
 from . import ast
+from .lambda_forms import INLINED, LOOPS
 from .membership import items_walked, things_walked
 from .primitives import PRIMITIVES
 
 PLAIN_CALLS_NOT = frozenset({"thing", "things", "spaces"})   # built-ins some of whose calls have forms of their own
+
+
+def call_charges(gen, body) -> list[str]:
+    """The lines a ``value:`` function with expression ``body`` starts with: a call that makes calls is work, one
+    unit (a function that calls itself twice must not run for ever; one that calls none costs what its caller
+    is charged for). Where the first thing ``body`` works out (:func:`first_event`) is a call, with plain
+    arguments, of a function that would be written out in place but for the unit it charges (``here(p)`` in
+    ``on_board(here(p))``: it calls ``pawn_of``), that call is written out (:func:`.inline_calls.inlined_call`)
+    and its unit charged next in these lines, failing at that function's own place: its call charged it first
+    thing, before anything else of ``body`` was worked out. Where it is a walk, the walk may be written out
+    after them (:func:`hoisted_walk`). The list grows while ``body`` is written."""
+    env = gen.env
+    lines = budget.charged(1, "_loc") if any(
+        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in env.functions
+        for c in ast.walk(body)) else []
+    first = first_event(env, body) if env.layout is not None else None
+    if first is not None:
+        call = first if isinstance(first, ast.Call) and first.func.id in env.functions else None
+        gen.first_call = (call, walked_source(env, first), lines)
+    return lines
 
 
 def first_event(env, node):
@@ -50,7 +75,6 @@ def first_event(env, node):
 
 def _lambda_walk(node) -> bool:
     """Whether call ``node`` is a built-in's walk written out as a comprehension over its first argument."""
-    from .lambda_forms import INLINED, LOOPS  # (here: lambda_forms imports inline_calls, which imports this)
     return node.func.id in INLINED and node.func.id not in LOOPS and len(node.args) == 2 \
         and isinstance(node.args[1], ast.Lambda)
 

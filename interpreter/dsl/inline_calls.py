@@ -28,7 +28,7 @@ One more is written out: the first call a ``value:`` function makes, where it
 is the first thing the function works out, of a function that qualifies but for
 calling ruleset functions (``here(p) = pawn_of(p).zone`` in ``on_board(here(p))``):
 the unit such a function charges first thing is charged among its caller's first
-lines, right after the caller's own (:func:`call_charges`).
+lines, right after the caller's own (:func:`.first_walk.call_charges`).
 """
 from __future__ import annotations
 
@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 
 from ..machine import budget, execute
 from . import ast
-from .first_walk import first_event, walked_source
 from .read_memo import earlier_answer, keep_answer
 from .state_free import KEPT_ARGUMENTS, keeps_answers, kept_anywhere
 
@@ -56,8 +55,8 @@ NO_ANSWER = _NoAnswer()
 
 def inlined_call(gen, n, name: str, info) -> str | None:
     """Python source for the call ``n`` of ruleset function ``name`` with its body written out, or None. The
-    first call a ``value:`` function makes, of a function that charges a unit of its own (:func:`call_charges`),
-    is written out too, its unit charged among the caller's first lines."""
+    first call a ``value:`` function makes, of a function that charges a unit of its own, is written out too, its
+    unit charged among the caller's first lines (:func:`.first_walk.call_charges`)."""
     if gen.env.layout is None:
         return None
     charges = None
@@ -90,7 +89,8 @@ def inlined_call(gen, n, name: str, info) -> str | None:
 
 def inlinable(env, name, info, charged: bool = False) -> bool:
     """Whether calls of ruleset function ``name`` are written out in place (decided once); ``charged``: whether
-    it would be but for the unit of work it charges, for it calls a ruleset function (:func:`call_charges`)."""
+    it would be but for the unit of work it charges, for it calls a ruleset function
+    (:func:`.first_walk.call_charges`)."""
     if info.inlinable is None:
         info.inlinable = _decide(env, name, info)
         info.charged_inline = not info.inlinable and _decide(env, name, info, calls=True)
@@ -112,26 +112,6 @@ def _decide(env, name, info, calls: bool = False) -> bool:
             return False
     # a function whose answers are kept (state_free.kept_if_fixed) is cheaper looked up
     return not kept_anywhere(name, env)
-
-
-def call_charges(gen, body) -> list[str]:
-    """The lines a ``value:`` function with expression ``body`` starts with: a call that makes calls is work, one
-    unit (a function that calls itself twice must not run for ever; one that calls none costs what its caller
-    is charged for). Where the first thing ``body`` works out (:func:`.first_walk.first_event`) is a call, with
-    plain arguments, of a function that would be written out in place but for the unit it charges (``here(p)``
-    in ``on_board(here(p))``: it calls ``pawn_of``), that call is written out (:func:`inlined_call`) and its unit
-    charged next in these lines, failing at that function's own place: its call charged it first thing, before
-    anything else of ``body`` was worked out. Where it is a walk, the walk may be written out after them
-    (:func:`.first_walk.hoisted_walk`). The list grows while ``body`` is written."""
-    env = gen.env
-    lines = budget.charged(1, "_loc") if any(
-        isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in env.functions
-        for c in ast.walk(body)) else []
-    first = first_event(env, body) if env.layout is not None else None
-    if first is not None:
-        call = first if isinstance(first, ast.Call) and first.func.id in env.functions else None
-        gen.first_call = (call, walked_source(env, first), lines)
-    return lines
 
 
 def called(gen, name: str, info, bound: str, nodes, args: list[str]) -> str:
