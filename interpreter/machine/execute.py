@@ -87,7 +87,7 @@ def compile_code(code, bundle=None, codes: dict | None = None):
             leaders.update((i, i + 1))   # re-entered here after the VM has looked at the game
     starts = sorted(p for p in leaders if p < size)
     names = {"_for_items": for_items, "_len": len, "_located": linetable.located_error, "_Exception": Exception,
-             "_instrs": instrs, "_size": size, "_MAX_WORK": MAX_WORK}
+             "_instrs": instrs, "_size": size}
     lines, table = [], {}
 
     def emit(text, loc=None):
@@ -166,19 +166,6 @@ def compile_code(code, bundle=None, codes: dict | None = None):
     emit("        if frame[3] is not None and stack:")
     emit("            stack[-1][2][frame[3]] = None")
     emit("        g.retval = None")
-    # and so are the callers whose last instruction was the call of this one: each popped here rather than
-    # by a round of the VM that finds it at its end and runs nothing, when the VM would go on to those
-    # rounds (neither budget runs out with this one's instructions; nothing pending, the game goes on)
-    if fast_paths.on():
-        emit("        if stack and n <= limit and g.work + n <= _MAX_WORK:")
-        emit("            _codes = g.codes")
-        emit("            while stack:")
-        emit("                _up = stack[-1]")
-        emit("                if _up[1] != _len(_codes[_up[0]].instrs):")
-        emit("                    break")
-        emit("                stack.pop()")
-        emit("                if _up[3] is not None and stack:")
-        emit("                    stack[-1][2][_up[3]] = None")
     emit("        return n")
     emit("    except _Exception as _e:")
     emit("        frame[1] = pc")
