@@ -29,8 +29,12 @@ next look would, so that the VM's loop only calls and charges.
 The blocks are tested in order (``if pc == k``), in groups behind one
 ``if pc < k`` each: a forward jump sets ``pc`` and falls through to the
 tests below it, a backward jump (a loop) starts the tests again, skipping
-whole groups. A step that never hands the game back may be written out
-in place of its call (``Instr.step_lines``, ``Instr.step_test``).
+whole groups. A ``for`` loop whose jumps nest (``if``/``else``,
+``continue``, ``break``, inner loops) goes round in place instead, as a
+Python ``while`` behind its head's test (:class:`_Nest`); its blocks keep
+their own tests for a start inside the loop. A step that never hands the
+game back may be written out in place of its call (``Instr.step_lines``,
+``Instr.step_test``).
 
 The source is made only of the compiler's own names and integers: the
 instructions' closures are bound as objects (``_i3``), never pasted.
@@ -42,7 +46,7 @@ from typing import TYPE_CHECKING
 from ..errors import GameError, RunawayGameError
 from ..load.limits import MAX_STEPS_CEILING, MAX_WORK
 from . import budget as work_budget
-from . import code_cache, linetable
+from . import code_cache, fast_paths, linetable
 from .values import ZoneRef
 from .vm import PC, CallCode, Code, Do, ForInit, ForNext, Jump, JumpIfNot
 
@@ -101,6 +105,7 @@ def compile_code(code, bundle=None, codes: dict | None = None):
     # the blocks in groups, each behind one test of pc: a jump back to a loop's head tests the groups
     # before it, not every block before it (the blocks, and so the budget's checks, are the same)
     group = max(4, int(len(starts) ** 0.5)) if len(starts) > 8 else len(starts)
+    nest = _Nest(instrs, starts, names, codes) if fast_paths.on() else None
     for b, start in enumerate(starts):
         end = next((p for p in starts[b + 1:]), size)
         last_group = b // group == (len(starts) - 1) // group
@@ -108,30 +113,20 @@ def compile_code(code, bundle=None, codes: dict | None = None):
         if b % group == 0 and not last_group:
             emit(f"            if pc < {starts[b + group]}:")
         emit(f"            {indent}if pc == {start}:")
-        head = _loop_head(instrs, starts, b, end)
-        if head is not None:   # a loop's body: it and its head go round in a loop of their own (see _loop_head)
-            emit(f"                {indent}while True:")
-            indent += "    "
+        lines_of_loop = nest.loop(start, "                " + indent) if nest is not None else None
+        if lines_of_loop is not None:   # a loop that goes round in place (see _Nest)
+            for text, loc in lines_of_loop:
+                emit(text, loc)
+            continue
         emit(f"                {indent}if n > limit:")
         emit(f"                    {indent}break")
         emit(f"                {indent}n += {end - start}")
         closed = False   # whether the block's last instruction sets pc itself
         for i in range(start, end):
             ins = instrs[i]
-            names[f"_i{i}"] = ins
             rest = end - i - 1   # instructions of this block not run when it stops after instruction i
             pad = "                " + indent
-            if isinstance(ins, Do):
-                names[f"_f{i}"] = ins.fn
-                emit(f"{pad}_f{i}(g, L)", ins.loc)
-                emit(f"{pad}if st.over is not was_over:")
-                emit(f"{pad}    frame[1] = {i + 1}")
-                emit(f"{pad}    return n - {rest}")
-            elif isinstance(ins, Jump) and head is not None:   # back to the loop's head, run here
-                emit(f"{pad}pc = {ins.target}", ins.loc)
-                _emit_loop_head(emit, pad, head, instrs[head], start)
-                closed = True
-            elif isinstance(ins, Jump):   # the last of its block
+            if isinstance(ins, Jump):   # the last of its block
                 emit(f"{pad}pc = {ins.target}", ins.loc)
                 if ins.target <= start:   # back: to the top of the tests (forward, the tests below find it)
                     emit(f"{pad}continue")
@@ -145,9 +140,6 @@ def compile_code(code, bundle=None, codes: dict | None = None):
                     emit(f"{pad}if not _f{i}(g, L):", ins.loc)
                     emit(f"{pad}    pc = {ins.target}")
                     emit(f"{pad}    continue")
-            elif isinstance(ins, ForInit):
-                names[f"_f{i}"], names[f"_s{i}"] = ins.source, ins.slot
-                emit(f"{pad}L[_s{i}] = _for_items(g, _f{i}(g, L))", ins.loc)
             elif isinstance(ins, ForNext):
                 names[f"_s{i}"], names[f"_v{i}"] = ins.slot, ins.var
                 _emit_next_item(emit, pad, i, ins, [f"pc = {end}"])
@@ -155,33 +147,8 @@ def compile_code(code, bundle=None, codes: dict | None = None):
                 emit(f"{pad}    del L[_s{i}]")
                 emit(f"{pad}    pc = {ins.end}")   # after the loop: forward, found by the tests below
                 closed = True   # (the last of its block)
-            elif ins.step is not None:
-                inline = ins.step_lines(i)
-                if inline is not None:   # a step that never hands back, written out
-                    names.update(inline[1])
-                    for k, line in enumerate(inline[0]):
-                        emit(pad + line, ins.loc if k == 0 else None)
-                    continue
-                names[f"_f{i}"] = ins.step
-                test = ins.step_test() or f"_f{i}(g, stack)"
-                emit(f"{pad}if {test}:", ins.loc)
-                emit(f"{pad}    frame[1] = {i}")
-                emit(f"{pad}    return n - {rest}")
-            elif isinstance(ins, CallCode) and ins.code_id in codes:
-                # a call of a function that may wait, written out (CallCode.run): its locals, then the frame
-                pairs = []
-                for param, arg in zip(codes[ins.code_id].params, ins.args):
-                    k = len(names)   # a number no other bound name of this function has
-                    names[f"_k{k}"], names[f"_a{k}"] = param, arg
-                    pairs.append(f"_k{k}: _a{k}(g, L)")
-                names[f"_c{i}"], names[f"_r{i}"] = ins.code_id, ins.result
-                emit(f"{pad}stack.append([_c{i}, 0, {{{', '.join(pairs)}}}, _r{i}])", ins.loc)
-                emit(f"{pad}frame[1] = {i + 1}")
-                emit(f"{pad}return n")
             else:
-                emit(f"{pad}frame[1] = {i}")
-                emit(f"{pad}_i{i}.run(g, frame, stack)", ins.loc)
-                emit(f"{pad}return n")
+                _emit_plain(emit, pad, i, ins, rest, names, codes)
         if not closed:
             emit(f"                {indent}pc = {end}")
     # the end of the code, a budget that ran out, or a position inside a stretch
@@ -213,19 +180,47 @@ def compile_code(code, bundle=None, codes: dict | None = None):
     return namespace["_run"]
 
 
-def _loop_head(instrs, starts, b: int, end: int) -> int | None:
-    """The loop head (a ``ForNext``, a block of its own) of block ``b`` when the block is the whole body of
-    its loop: entered from the head and ending with the jump back to it. Else None.
-
-    Such a body and its head go round in a ``while`` of their own: the jump back runs the head's lines
-    there, and only leaving the loop (or the budget's stop) goes back to the tests of ``pc``, which the
-    jump back would start again from the top. The same blocks, checks and counts in the same order."""
-    if b == 0 or not isinstance(instrs[end - 1], Jump):
-        return None
-    head = starts[b - 1]
-    if instrs[end - 1].target != head or head + 1 != starts[b] or not isinstance(instrs[head], ForNext):
-        return None
-    return head
+def _emit_plain(emit, pad: str, i: int, ins, rest: int, names: dict, codes: dict) -> None:
+    """The lines of instruction ``i``, one that never jumps (``rest``: the instructions of its block after it,
+    not run when it stops there): it goes on to the next, or returns from the function with ``frame[1]`` where
+    the function must start again."""
+    names[f"_i{i}"] = ins
+    if isinstance(ins, Do):
+        names[f"_f{i}"] = ins.fn
+        emit(f"{pad}_f{i}(g, L)", ins.loc)
+        emit(f"{pad}if st.over is not was_over:")
+        emit(f"{pad}    frame[1] = {i + 1}")
+        emit(f"{pad}    return n - {rest}")
+    elif isinstance(ins, ForInit):
+        names[f"_f{i}"], names[f"_s{i}"] = ins.source, ins.slot
+        emit(f"{pad}L[_s{i}] = _for_items(g, _f{i}(g, L))", ins.loc)
+    elif ins.step is not None:
+        inline = ins.step_lines(i)
+        if inline is not None:   # a step that never hands back, written out
+            names.update(inline[1])
+            for k, line in enumerate(inline[0]):
+                emit(pad + line, ins.loc if k == 0 else None)
+            return
+        names[f"_f{i}"] = ins.step
+        test = ins.step_test() or f"_f{i}(g, stack)"
+        emit(f"{pad}if {test}:", ins.loc)
+        emit(f"{pad}    frame[1] = {i}")
+        emit(f"{pad}    return n - {rest}")
+    elif isinstance(ins, CallCode) and ins.code_id in codes:
+        # a call of a function that may wait, written out (CallCode.run): its locals, then the frame
+        pairs = []
+        for param, arg in zip(codes[ins.code_id].params, ins.args):
+            k = len(names)   # a number no other bound name of this function has
+            names[f"_k{k}"], names[f"_a{k}"] = param, arg
+            pairs.append(f"_k{k}: _a{k}(g, L)")
+        names[f"_c{i}"], names[f"_r{i}"] = ins.code_id, ins.result
+        emit(f"{pad}stack.append([_c{i}, 0, {{{', '.join(pairs)}}}, _r{i}])", ins.loc)
+        emit(f"{pad}frame[1] = {i + 1}")
+        emit(f"{pad}return n")
+    else:
+        emit(f"{pad}frame[1] = {i}")
+        emit(f"{pad}_i{i}.run(g, frame, stack)", ins.loc)
+        emit(f"{pad}return n")
 
 
 def _emit_next_item(emit, pad: str, head: int, ins, then: list[str]) -> None:
@@ -240,19 +235,125 @@ def _emit_next_item(emit, pad: str, head: int, ins, then: list[str]) -> None:
         emit(f"{pad}    {line}")
 
 
-def _emit_loop_head(emit, pad: str, head: int, ins, body: int) -> None:
-    """The lines of block ``head`` (a ``ForNext``, as compile_code writes it) at the end of its loop's body
-    ``body``, inside the loop's own ``while``: round again into the body, or out of the loop (``pc`` its
-    end, found by the tests below), or out of the function when the budget stops it (``pc`` the head)."""
-    emit(f"{pad}if n > limit:")
-    emit(f"{pad}    break")
-    emit(f"{pad}n += 1")
-    _emit_next_item(emit, pad, head, ins, [f"pc = {body}", "continue"])
-    emit(f"{pad}del L[_s{head}]")
-    emit(f"{pad}pc = {ins.end}")
-    emit(f"{pad}break")
-    emit(f"{pad[:-4]}if pc != {ins.end}:")   # (after the loop's while) the budget stopped it
-    emit(f"{pad[:-4]}    break")
+class _Unnested(Exception):
+    """A loop whose jumps are not nested ``if``/``else``, ``continue`` and ``break``: left to the tests of pc."""
+
+
+class _Nest:
+    """The loops of a block that go round in place, also those whose body spans several blocks.
+
+    A ``for`` loop (a ``ForNext`` head, a body, the jump back) entered only at its head and whose jumps
+    are all nested ``if``/``else`` (a ``JumpIfNot`` over the then-part, whose last jump skips the else),
+    ``continue`` and ``break`` is written as a Python ``while`` with its head on top and the body's blocks
+    as nested ``if``/``else`` from those jumps, each inner loop a ``while`` of its own. Each block keeps
+    its lines, its budget check and its count, run in the order the tests of ``pc`` would run them, and
+    sets ``pc`` to its start (where an error is placed); the budget's stop returns there, as the way out
+    after the tests would. The blocks keep their own tests too: a function that returned from inside the
+    loop (a call, a step that handed back, the budget) starts again there and is back in place at the
+    next jump to the head."""
+
+    MAX_LOOPS = 8    # whiles nested in one (Python allows 20 nested blocks)
+    MAX_PAD = 160    # the indentation of the deepest if (Python allows 100 levels)
+
+    def __init__(self, instrs, starts, names: dict, codes: dict):
+        self.instrs, self.names, self.codes = instrs, names, codes
+        self.ends = dict(zip(starts, starts[1:] + [len(instrs)]))
+        self.jumps = []   # (from, to) of every jump
+        for i, ins in enumerate(instrs):
+            if isinstance(ins, (Jump, JumpIfNot)):
+                self.jumps.append((i, ins.target))
+            elif isinstance(ins, ForNext):
+                self.jumps.append((i, ins.end))
+
+    def loop(self, head: int, pad: str) -> list | None:
+        """The lines (text, location) of the loop headed at ``head`` going round in place, indented by
+        ``pad``, that leave ``pc`` at its end; None: not a loop's head, or its jumps do not nest."""
+        ins = self.instrs[head]
+        if not isinstance(ins, ForNext):
+            return None
+        if any(head < to < ins.end and not head <= at < ins.end for at, to in self.jumps):
+            return None   # jumped into from outside
+        out = []
+        try:
+            self._loop(out, head, pad, 0)
+        except _Unnested:
+            return None
+        out.append((f"{pad}pc = {ins.end}", None))
+        return out
+
+    def _loop(self, out: list, head: int, pad: str, loops: int) -> None:
+        if loops >= self.MAX_LOOPS:
+            raise _Unnested
+        ins = self.instrs[head]
+        self.names[f"_s{head}"], self.names[f"_v{head}"] = ins.slot, ins.var
+        out.append((f"{pad}while True:", None))
+        body = pad + "    "
+        self._count(out, body, head)
+        _emit_next_item(lambda text, loc=None: out.append((text, loc)), body, head, ins, [])
+        out.append((f"{body}else:", None))
+        out.append((f"{body}    del L[_s{head}]", None))
+        out.append((f"{body}    break", None))
+        self._seq(out, head + 1, ins.end, None, (head, ins.end), body, loops + 1)
+
+    def _count(self, out: list, pad: str, start: int) -> None:
+        """A block's first lines: its place, the budget's check (stopping there), its instructions counted."""
+        out.append((f"{pad}pc = {start}", None))
+        out.append((f"{pad}if n > limit:", None))
+        out.append((f"{pad}    frame[1] = {start}", None))
+        out.append((f"{pad}    return n", None))
+        out.append((f"{pad}n += {self.ends[start] - start}", None))
+
+    def _seq(self, out: list, pos: int, stop: int, join: int | None, loop: tuple, pad: str, loops: int) -> None:
+        """The blocks from ``pos`` to ``stop`` one after the other, in ``loop`` (its head and end); a jump to
+        ``join`` may end them (the then-part of an if, leaving it)."""
+        if len(pad) > self.MAX_PAD:
+            raise _Unnested
+        if pos == stop:
+            out.append((f"{pad}pass", None))
+        head, end = loop
+        emit = lambda text, loc=None: out.append((text, loc))  # noqa: E731
+        while pos < stop:
+            if isinstance(self.instrs[pos], ForNext):   # an inner loop (its head a block of its own)
+                if self.instrs[pos].end > stop:
+                    raise _Unnested
+                self._loop(out, pos, pad, loops)
+                pos = self.instrs[pos].end
+                continue
+            block_end = self.ends[pos]
+            self._count(out, pad, pos)
+            for i in range(pos, block_end - 1):
+                _emit_plain(emit, pad, i, self.instrs[i], block_end - i - 1, self.names, self.codes)
+            i = block_end - 1
+            last = self.instrs[i]
+            if isinstance(last, Jump):
+                if last.target == head:
+                    emit(f"{pad}continue", last.loc)
+                elif last.target == end:   # (a break has dropped the loop's items already)
+                    emit(f"{pad}break", last.loc)
+                elif last.target != join or block_end != stop:
+                    raise _Unnested
+                pos = block_end   # (after a continue or break: blocks entered by a jump, or none)
+            elif isinstance(last, JumpIfNot):
+                target = last.target
+                self.names[f"_f{i}"] = last.cond
+                if target == head:
+                    emit(f"{pad}if not _f{i}(g, L):", last.loc)
+                    emit(f"{pad}    continue")
+                    pos = block_end
+                    continue
+                if not block_end <= target <= stop:
+                    raise _Unnested
+                skip = self.instrs[target - 1] if target > block_end else None
+                after = skip.target if isinstance(skip, Jump) and target < skip.target <= stop else target
+                emit(f"{pad}if _f{i}(g, L):", last.loc)
+                self._seq(out, block_end, target, after, loop, pad + "    ", loops)
+                if after > target:
+                    emit(f"{pad}else:")
+                    self._seq(out, target, after, after, loop, pad + "    ", loops)
+                pos = after
+            else:
+                _emit_plain(emit, pad, i, last, 0, self.names, self.codes)
+                pos = block_end
 
 
 def runners_at_fill(codes: dict):
