@@ -22,7 +22,7 @@ def seeded(seed) -> random.Random:
         return random.Random(seed)
     stream = random.Random.__new__(random.Random)   # (its C state is set by the seed below)
     _SeededByC.seed(stream, seed)
-    stream.gauss_next = None   # (as Random.seed leaves it)
+    stream.gauss_next = None   # type: ignore[attr-defined]  # (as Random.seed leaves it; typeshed omits it)
     return stream
 
 

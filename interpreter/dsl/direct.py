@@ -139,15 +139,17 @@ def _literal_writes(gen, stmts, i, shape) -> list:
     """The statements from ``stmts[i]`` on that set a property of the one object a bare name holds to a literal,
     in place (``d.face = ""``, ``d.held = false``: :func:`.fast_reads.in_place_write`), with no test for the
     end between them (:func:`_stop_if_ended`): one statement, or none, where there is no such run."""
-    run = []
+    run: list[ast.Assign] = []
+    holder = None   # the name the run's object is held by
     for s in stmts[i:]:
         target = s.target if isinstance(s, ast.Assign) and not s.op else None
         if not (isinstance(target, ast.Attr) and isinstance(target.obj, ast.Name)
-                and (not run or target.obj.id == run[0].target.obj.id)
+                and holder in (None, target.obj.id)
                 and in_place_write(gen, target.name, s.value)
                 and target.name not in gen.env.fixed_thing_props and target.name not in gen.env.fixed_zone_props):
             break
         run.append(s)
+        holder = target.obj.id
         if _tests_end(gen, s, shape):   # the test comes after it: the run ends here
             break
     return run

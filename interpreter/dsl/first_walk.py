@@ -39,7 +39,7 @@ def call_charges(gen, body) -> list[str]:
         for c in ast.walk(body)) else []
     first = first_event(env, body) if env.layout is not None else None
     if first is not None:
-        call = first if isinstance(first, ast.Call) and first.func.id in env.functions else None
+        call = first if isinstance(first, ast.Call) and _called(first) in env.functions else None
         gen.first_call = (call, walked_source(env, first), lines)
     return lines
 
@@ -79,11 +79,16 @@ def _lambda_walk(node) -> bool:
         and isinstance(node.args[1], ast.Lambda)
 
 
+def _called(call: ast.Call) -> str | None:
+    """The name a call calls (the grammar calls only names: a parsed call's ``func`` is always one)."""
+    return call.func.id if isinstance(call.func, ast.Name) else None
+
+
 def walked_source(env, event):
     """The source node the first event ``event`` (:func:`first_event`) walks first, or None."""
     if isinstance(event, ast.Comprehension):
         return event.source
-    if isinstance(event, ast.Call) and event.func.id not in env.functions and _lambda_walk(event):
+    if isinstance(event, ast.Call) and _called(event) not in env.functions and _lambda_walk(event):
         return event.args[0]
     return None
 
@@ -96,7 +101,7 @@ def hoisted_walk(gen, node, walker: str, loc: str) -> str | None:
     if first is None or first[1] is not node:
         return None
     lines, name = first[2], gen.fresh("_i")
-    if isinstance(node, ast.Call) and node.func.id == "things":
+    if isinstance(node, ast.Call) and _called(node) == "things":
         if node.args and not (isinstance(node.args[0], ast.Const) and node.args[0].value.__class__ is str):
             return None
         kind = node.args[0].value if node.args else None

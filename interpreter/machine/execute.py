@@ -273,7 +273,7 @@ class _Nest:
             return None
         if any(head < to < ins.end and not head <= at < ins.end for at, to in self.jumps):
             return None   # jumped into from outside
-        out = []
+        out: list[tuple[str, object]] = []
         try:
             self._loop(out, head, pad, 0)
         except _Unnested:
