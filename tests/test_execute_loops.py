@@ -103,3 +103,63 @@ def test_a_game_takes_as_many_steps_and_runs_out_of_them_at_the_same_place(tmp_p
         assert "did not end" in error
         assert error == _steps_or_error(tmp_path, monkeypatch, False, max_steps)
     assert _steps_or_error(tmp_path, monkeypatch, True, steps) == steps
+
+
+# a game that ends inside a loop's body that spans several blocks, at an inner loop's round: the runner must
+# stop at that statement (its count less the statement after it) and leave pc where the tests of pc leave it
+ENDING = """\
+total = 0
+after = 0
+for i in range(9):
+  if i % 2 == 0:
+    total += 1
+  else:
+    for j in range(i):
+      total += j
+      if total > 20:
+        end_game(reason="enough")
+      after += 1
+    after += 100
+  after += 10000
+"""
+
+
+def _drive_to_the_end(runner, game, limit: int) -> list:
+    """:func:`_drive` until the game is over, as the VM stops there: what each call did, and where it ended."""
+    frame = ["flow", 0, {}, None]
+    calls = []
+    while not game.state.over and len(calls) < 10_000:
+        done = runner(game, frame, [frame], limit, game.state.over)
+        calls.append((done, frame[1], copy.deepcopy(frame[2])))
+    return calls
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3, 1000])
+def test_a_game_that_ends_inside_a_loop_in_place_stops_where_the_tests_of_pc_do(tmp_path, monkeypatch, limit):
+    ruleset = load(tmp_path, {"flow": [{"do": ENDING}]})
+    runs = {}
+    for fast in (True, False):
+        monkeypatch.setattr(fast_paths, "on", lambda fast=fast: fast)
+        game = Game(ruleset, 1)   # (played to its end at once: a fresh game's block is driven below)
+        assert game.state.over
+        code = game.codes["flow"]
+        game.state.over = None
+        runner = execute.compile_code(code, None, game.codes)
+        runs[fast] = (_drive_to_the_end(runner, game, limit), linetable.SOURCES[runner.__code__.co_filename])
+    (fast_calls, fast_source), (plain_calls, plain_source) = runs[True], runs[False]
+    assert fast_source.count("while True:") > plain_source.count("while True:")   # the loop goes round in place
+    assert fast_calls == plain_calls
+    done, pc, local = fast_calls[-1]
+    assert 0 < pc < len(code.instrs) - 1   # inside the loop, not at the block's end
+    # it ends at i = 7, j = 3 (total 23), before that round's "after += 1": 7 rounds, 3 inner loops, 12 inner rounds
+    assert local["total"] == 23 and local["after"] == 70312
+
+
+def test_a_game_that_ends_inside_a_loop_in_place_ends_as_with_the_tests_of_pc(tmp_path, monkeypatch):
+    ended = []
+    for fast in (True, False):
+        monkeypatch.setattr(fast_paths, "on", lambda fast=fast: fast)
+        game = Game(load(tmp_path, {"flow": [{"do": ENDING}]}), 1)
+        ended.append(game.to_json())
+    assert ended[0] == ended[1]
+    assert "enough" in str(ended[0])
