@@ -91,6 +91,8 @@ CASES = [
          6, 33, "refuse-nothing", "the ruleset has no action 'taek'", "did you mean 'take'?"),
     Case("scenario-refuse-unknown-seat", f"{FIX}/scenario-refuse-unknown-seat/scenarios/no-such-seat.yaml",
          6, 22, "refuse-nothing", "there is no seat 5 in a 2-player game"),
+    Case("scenario-act-unknown-seat", f"{FIX}/scenario-act-unknown-seat/scenarios/act-by-no-seat.yaml",
+         6, 19, "no-such-seat", "step 1: there is no seat 7 in a 2-player game (seats are 0 to 1)"),
     Case("scenario-refuse-unknown-argument",
          f"{FIX}/scenario-refuse-unknown-argument/scenarios/misspelt-argument.yaml", 6, 46, "refuse-nothing",
          "action 'take' has no choice 'coin' (its choices: none)"),
@@ -212,6 +214,16 @@ def test_validate_fails_cleanly(case, at_repo, capfd, monkeypatch):
     assert err == ""
     assert rc == 1, out
     assert _finding_line(case).search(out), out
+
+
+def test_a_step_by_no_seat_fails_its_scenario_at_the_seat(at_repo, capfd, monkeypatch):
+    """`davit test` on a step whose seat the game does not have: the scenario fails at that seat's place
+    (it once ended in an IndexError, naming the seat in the refusal's message)."""
+    monkeypatch.delenv("DAVIT_DEBUG", raising=False)
+    rc = _run(["test", f"{FIX}/scenario-act-unknown-seat"])
+    out, err = capfd.readouterr()
+    assert rc == 1 and "internal error" not in out + err
+    assert "act-by-no-seat.yaml:6:19: step 1: there is no seat 7 in a 2-player game" in out, out
 
 
 @pytest.mark.slow

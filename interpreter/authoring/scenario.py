@@ -212,6 +212,12 @@ class _Runner:
             if isinstance(step, dict) and "refuse" in step:
                 where = step.loc_of("refuse")  # type: ignore[attr-defined]  # a mapping of the tree: a LocMap
                 problems.extend(self._check_refusal(step["refuse"], where, i + 1))
+            elif isinstance(step, dict) and isinstance(step.get("act"), dict):
+                try:
+                    self._seat(int(self.data.get("players", 0)), step["act"], i + 1)
+                except ScenarioError as exc:
+                    exc.code = "no-such-seat"
+                    problems.append(exc)
         return problems
 
     def _check_refusal(self, spec, loc, number) -> list:
@@ -310,6 +316,7 @@ class _Runner:
             key = "act" if "act" in step else "refuse"
             spec = step[key]
             base, args = self.action(game, spec, step.loc_of(key), number)
+            self._seat(len(game.table.players), spec, number)
             action = Action(base.player, base.name, tuple((k, v) for k, v in args))
             if key == "refuse":
                 self._refusable(len(game.table.players), spec, step.loc_of(key), number)
@@ -387,12 +394,16 @@ class _Runner:
                     where = args.loc_of(arg)
         self.fail(f"step {number}: refused only because {_unknown_words(unknown)} — the step tests nothing", where)
 
-    def _refusable(self, players: int, spec, loc, number):
-        """A refusal must be refused for a rule's reason, not because the step names nothing real."""
+    def _seat(self, players: int, spec, number):
+        """The seat an act or refuse step names must be one of the game's: a step by no seat tests nothing."""
         seat = spec.get("player")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
             self.fail(f"step {number}: there is no seat {seat!r} in a {players}-player game "
                       f"(seats are 0 to {players - 1})", spec.loc_of("player"))
+
+    def _refusable(self, players: int, spec, loc, number):
+        """A refusal must be refused for a rule's reason, not because the step names nothing real."""
+        self._seat(players, spec, number)
         name = str(spec.get("action"))
         known = {"pass", "choose", *self.ruleset.actions}
         if name not in known:
