@@ -70,7 +70,17 @@ def test_a_time_cap_in_the_heuristics_is_refused_at_its_line(tmp_path):
     assert "seconds" in text and "no longer read" in text and "iterations" in text and "ruleset.yaml:" in text
 
 
+def test_a_default_budget_no_game_could_wait_for_is_refused_at_its_line(tmp_path):
+    with pytest.raises(DavitError) as err:
+        build(tmp_path, dict(BOXES, heuristics={"evaluate": "p.score", "iterations": 10**7}), max_players=2)
+    assert "iterations" in str(err.value) and "at most 1000000" in str(err.value), str(err.value)
+    assert "ruleset.yaml:" in str(err.value)
+
+
 @pytest.mark.parametrize("name, words", [("ismcts:lots", "budget"), ("ismcts:0", "budget"),
+                                         ("mcts:99999999999999999999", "from 1 to 1,000,000"),
+                                         ("ismcts:1000001", "from 1 to 1,000,000"),
+                                         ("ismcts:3601s", "at most 3600"), ("ismcts:nans", "budget"),
                                          ("random:5", "takes no budget"), ("smart", "unknown agent")])
 def test_bad_agent_names_are_refused_with_a_reason(name, words):
     with pytest.raises(ValueError, match=words):

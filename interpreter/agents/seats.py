@@ -14,6 +14,9 @@ from .ismcts import ISMCTSAgent, MCTSAgent
 AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent, "human": HumanAgent,
           "mcts": MCTSAgent, "ismcts": ISMCTSAgent}
 BUDGETED = ("mcts", "ismcts")
+# a budget's bounds: a search of more would not end a game in a day (about a thousand iterations a second)
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 3600.0
 PICK_BY_INDEX = (RandomAgent, FirstAgent)   # their choice is pick(len(actions)): see play_out
 
 
@@ -30,15 +33,16 @@ def agent_factory(name: str):
     try:
         if budget.endswith("s"):
             seconds = float(budget[:-1])
-            if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+            if not 0 < seconds <= MAX_SECONDS:   # (nan and inf fail this too)
                 raise ValueError
             return lambda seed: AGENTS[base](seed, seconds=seconds)
         iterations = int(budget)
-        if iterations < 1:
+        if not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError
     except ValueError:
-        raise ValueError(f"agent '{name}': the budget must be a whole number of iterations (ismcts:200) "
-                         f"or seconds a move (ismcts:1.5s)") from None
+        raise ValueError(f"agent '{name}': the budget must be a whole number of iterations from 1 to "
+                         f"{MAX_ITERATIONS:,} (ismcts:200) or seconds a move, at most {MAX_SECONDS:g} "
+                         f"(ismcts:1.5s)") from None
     return lambda seed: AGENTS[base](seed, iterations=iterations)
 
 
