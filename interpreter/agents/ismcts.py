@@ -248,6 +248,9 @@ class SearchAgent:
         deadline = self._deadline
         # without priors a uniform pick needs only how many actions there are: the playout loop's own step
         pickers = None if priors else [randbelow(self.random)] * sample.num_players
+        # the rollout's steps read a turn's candidates as pairs and make an Action of the one taken only: the
+        # rules' enumerations make pairs again (the tree's steps asked for objects: to_move)
+        sample.offer_actions = False
         for _ in range(self._depth):
             if sample.is_over or (deadline is not None and time.perf_counter() >= deadline):
                 return   # past the time cap the rollout stops and the position is judged as it stands
