@@ -26,6 +26,22 @@ def seeded(seed) -> random.Random:
     return stream
 
 
+def randbelow(stream: random.Random):
+    """``stream.randrange`` of a count, as a function: the same draws (``count.bit_length()`` random bits
+    until they fall below ``count``), without its three calls a number; as :meth:`RandomAgent.pick`."""
+    bits = stream.getrandbits
+
+    def below(count: int) -> int:
+        if count < 1:
+            return stream.randrange(count)   # its own error
+        k = count.bit_length()
+        r = bits(k)
+        while r >= count:
+            r = bits(k)
+        return r
+    return below
+
+
 class RandomAgent:
     name = "random"
 

@@ -38,6 +38,9 @@ from itertools import repeat
 from ..errors import GameError
 from ..play.determinize import deal_plan, determinize
 from ..play.playout import decide_by_index, to_move
+from .bots import randbelow
+from .priors import decide_by_prior
+from .priors import weights as prior_weights
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
 DEFAULT_ITERATIONS = 200   # the plain bot's budget a move when the ruleset's heuristics name none (never a time)
@@ -244,7 +247,10 @@ class SearchAgent:
         priors = sample.ruleset.priors
         deadline = self._deadline
         # without priors a uniform pick needs only how many actions there are: the playout loop's own step
-        pickers = None if priors else [self.random.randrange] * sample.num_players
+        pickers = None if priors else [randbelow(self.random)] * sample.num_players
+        # the rollout's steps read a turn's candidates as pairs and make an Action of the one taken only: the
+        # rules' enumerations make pairs again (the tree's steps asked for objects: to_move)
+        sample.offer_actions = False
         for _ in range(self._depth):
             if sample.is_over or (deadline is not None and time.perf_counter() >= deadline):
                 return   # past the time cap the rollout stops and the position is judged as it stands
@@ -252,10 +258,8 @@ class SearchAgent:
                 if not decide_by_index(sample, pickers):
                     return
                 continue
-            mover, legal = to_move(sample)
-            if mover is None:
+            if not decide_by_prior(sample, priors, self.random):
                 return
-            sample.carry_out_legal(_pick(sample, legal, priors, self.random))
 
 
 class ISMCTSAgent(SearchAgent):
@@ -305,45 +309,10 @@ def _bias(node, sample, legal, keys, priors) -> None:
     fresh = [i for i, k in enumerate(keys) if k not in bias]
     if not fresh:
         return
-    weights = _weights(sample, legal, priors)
+    weights = prior_weights(sample, legal, priors)
     top = max(weights) or 1.0
     for i in fresh:
         bias[keys[i]] = weights[i] / top
-
-
-def _weights(sample, legal, priors) -> list[float]:
-    """Each action's prior weight (1 for an action the ruleset gives none; never below 0)."""
-    players = sample.table.players
-    prior = priors.get
-    weights: list[float] = []
-    append = weights.append
-    for a in legal:
-        fn = prior(a.name)
-        if fn is None:
-            append(1.0)
-            continue
-        local = dict(a.args)
-        local["p"] = local["player"] = players[a.player]
-        try:
-            w = float(fn(sample, local))
-        except (GameError, TypeError, ValueError):
-            append(1.0)
-            continue
-        append(w if w > 0.0 else 0.0)   # max(0.0, w): a NaN weighs 0 too
-    return weights
-
-
-def _pick(sample, legal, priors, rand):
-    weights = _weights(sample, legal, priors)
-    total = sum(weights)
-    if total <= 0:
-        return legal[rand.randrange(len(legal))]
-    x = rand.random() * total
-    for a, w in zip(legal, weights):
-        x -= w
-        if x < 0:
-            return a
-    return legal[-1]
 
 
 def leads(game) -> list[float] | None:
