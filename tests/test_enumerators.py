@@ -20,16 +20,18 @@ from interpreter.play import decisions
 from interpreter.play.decisions import Action
 
 
-def listing(g, adef, seat, generated: bool, work: int):
-    """(actions, error text, work after) of one enumeration started at ``work``; the game's count is kept."""
+def listing(g, adef, seat, generated: bool, work: int, pairs: bool = False):
+    """(actions, error text, work after) of one enumeration started at ``work``; the game's count is kept.
+    ``pairs``: the candidates as ``(name, args)`` (the generated loops handed no maker, the generic walk
+    :func:`decisions.candidate`), else :class:`Action` objects."""
     kept, g.work = g.work, work
     found = []
     error = None
     try:
         if generated:
-            adef.enumerator(g, seat, found, found.append, Action)
+            adef.enumerator(g, seat, found, found.append, None if pairs else Action)
         else:
-            decisions.generic(g, adef, seat, found)
+            decisions.generic(g, adef, seat, found, decisions.candidate if pairs else Action)
     except DavitError as exc:
         error = f"{type(exc).__name__}: {exc}"
     after, g.work = g.work, kept
@@ -44,11 +46,16 @@ def compare_at(g, seat) -> int:
         assert adef.enumerator is not None, aid
         generated = listing(g, adef, seat, True, 0)
         assert generated == listing(g, adef, seat, False, 0), (aid, seat)
+        pairs = listing(g, adef, seat, True, 0, pairs=True)
+        assert pairs == listing(g, adef, seat, False, 0, pairs=True), (aid, seat)
+        assert pairs[0] == [(a.name, a.args) for a in generated[0]] and pairs[1:] == generated[1:], (aid, seat)
         spent = generated[2]
         if spent > 1:   # run out of budget halfway: the same error after the same actions
             start = MAX_WORK - spent // 2
             short = listing(g, adef, seat, True, start)
             assert short == listing(g, adef, seat, False, start), (aid, seat)
+            short = listing(g, adef, seat, True, start, pairs=True)
+            assert short == listing(g, adef, seat, False, start, pairs=True), (aid, seat)
         compared += 1
     return compared
 

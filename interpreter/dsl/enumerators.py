@@ -9,7 +9,7 @@ game, so each action is also generated as one Python function
 condition written out inside the loops from the same syntax trees, with the
 choices as Python locals (the generator's ``lexical`` names), appending, for
 a legal candidate only, what the maker it is handed as ``Action`` makes of it
-(an ``Action``, or a ``(name, args)`` candidate: play/decisions.py).
+(an ``Action``), or, handed None, the ``(name, args)`` candidate itself (play/decisions.py).
 
 It does exactly what the generic path does, in the same order: the same
 results, the same work charged to ``g.work`` at the same points (and
@@ -178,9 +178,11 @@ class _Writer:
                 f"    {answer}, {work} = {holds}, g.work - {start}"]
 
     def made(self, count: int) -> str:
-        """The source making the action (what the maker handed as ``Action`` makes) of the first ``count`` choices."""
+        """The source making the action of the first ``count`` choices: what the maker handed as ``Action`` makes,
+        or, handed None, the ``(name, args)`` candidate itself (no call per candidate: play/decisions.py)."""
         pairs = "".join(f"({n!r}, {v}), " for n, v in zip(self.names[:count], self.values[:count]))
-        return f"{self.action}({self.seat}, {self.adef.id!r}, ({pairs}), None, g)"
+        aid = repr(self.adef.id)
+        return f"({aid}, ({pairs})) if {self.action} is None else {self.action}({self.seat}, {aid}, ({pairs}), None, g)"
 
     def charge(self, values: str) -> list[str]:
         """Each walk of a choice list is work, charged once per walk (as the generic path charges it)."""
