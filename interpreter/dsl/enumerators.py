@@ -135,15 +135,32 @@ class _Writer:
     def checked(self) -> bool:
         return bool(self.adef.costs) or self.adef.condition is not None
 
-    def checks(self, skip: str) -> list[str]:
-        """The costs, then the conditions, each leaving the candidate with ``skip`` when it fails."""
-        adef, gen, count = self.adef, self.gen, len(self.names)
+    def costs(self) -> list:
+        """The (counter, amount) costs, as the builder lists them."""
         costs = [(str(c), a) for c, a in (self.spec.get("cost") or {}).items()]
-        if [c for c, _ in costs] != [c for c, _ in adef.costs]:
+        if [c for c, _ in costs] != [c for c, _ in self.adef.costs]:
             raise DavitError("a cost the builder left out")   # its error fails the build
+        return costs
+
+    def affordable(self) -> str | None:
+        """A test of every cost at once, when each is a number and no condition can change the game: then the
+        costs answer the same for every candidate of a walk of the last choice's list (only conditions run
+        between them), asked once before it as at its first candidate (the same error, if any, at the same
+        point). None: they are tested per candidate."""
+        costs = self.costs()
+        if not costs or any(not isinstance(a, (int, float)) for _, a in costs) or \
+                any(not self.gen._changes_nothing(parse(text, "expr")) for text in _conditions(self.spec)):
+            return None
+        return " and ".join(f"not g.state.pvars[{self.seat}].get({counter!r}, 0) < {self.gen.literal(amount)}"
+                            for counter, amount in costs)
+
+    def checks(self, skip: str, costs: bool = True) -> list[str]:
+        """The costs (unless ``costs`` is False: tested before), then the conditions, each leaving the candidate
+        with ``skip`` when it fails."""
+        adef, gen, count = self.adef, self.gen, len(self.names)
         aid = adef.id
         out = []
-        for counter, amount in costs:
+        for counter, amount in self.costs() if costs else ():
             have = f"g.state.pvars[{self.seat}].get({counter!r}, 0)"
             if isinstance(amount, (int, float)):
                 out += [f"if {have} < {gen.literal(amount)}:", f"    {skip}"]
@@ -205,10 +222,17 @@ class _Writer:
         last = i + 1 == len(self.names)
         if len(self.names) > 1 or self.checked():   # one unchecked choice is bounded by MAX_CHOICES alone
             out += self.charge(values)
-        out.append(f"for {self.values[i]} in {values}:")
+        affordable = self.affordable() if last else None
+        if affordable is not None:   # the costs asked once a walk: when they fail, no candidate is looked at
+            out.append(f"if {values} and {affordable}:")
+            loop = ["    " + line for line in self.checks("continue", costs=False)]
+            loop.append(f"    {self.append}({self.made(len(self.names))})")
+            out += ["    " + line for line in [f"for {self.values[i]} in {values}:", *loop]]
+        else:
+            out.append(f"for {self.values[i]} in {values}:")
         if not last:
             out += ["    " + line for line in self.level(i + 1, shared)]
-        else:
+        elif affordable is None:
             out += ["    " + line for line in self.checks("continue")]
             out.append(f"    {self.append}({self.made(len(self.names))})")
         many, what = gen.bind(too_many_choices), repr(f"action '{adef.id}'")
