@@ -21,6 +21,8 @@ path, and so does every action with the fast paths off.
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import DavitError, GameError
 from ..load.limits import MAX_CHOICES, MAX_WORK
 from ..machine import fast_paths
@@ -113,12 +115,14 @@ class _Writer:
         adef, gen = self.adef, self.gen
         if [name for name, _ in adef.params] != self.names:
             return None
-        body = [f"{self.player} = g.table.players[{self.seat}]"]
         shared = {i: gen.fresh() for i in sorted(adef.independent) if i > 0}
         if not self.names:
             loops = self.checks("return") + [f"{self.append}({self.made(0)})"]
         else:
             loops = self.level(0, shared)
+        # the player is read only where a domain, cost or condition names it (the lines hold every use)
+        body = [f"{self.player} = g.table.players[{self.seat}]"] \
+            if re.search(rf"\b{self.player}\b", "\n".join(loops)) else []
         body += [f"{var} = None" for var in [*shared.values(), *self.kept_names]] + loops
         return gen.function(body, adef.location, ", ".join(["g", self.seat, self.found, self.append, self.action]),
                             wrapped=False)

@@ -423,7 +423,9 @@ def commit(g, action: Action) -> None:
         return
     if kind == "turn":
         g.state.pending = None
-        if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
+        name = action.name
+        # counted actions, stages (machine/waits.py): a plain turn's action changes nothing of the turn
+        if (name == PASS or "counted" in pending or "staged" in pending) and turn_taken(frame[LOCALS], pending, name):
             frame[PC] += 1
             return
         adef = g.ruleset.actions[action.name]
