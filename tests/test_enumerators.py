@@ -16,21 +16,24 @@ from interpreter.errors import DavitError
 from interpreter.load.files import bundled_ids, bundled_rulesets_dir, variants_of
 from interpreter.load.limits import MAX_WORK
 from interpreter.machine import fast_paths
+from interpreter.machine.linetable import SOURCES
 from interpreter.play import decisions
 from interpreter.play.decisions import Action
 
 
-def listing(g, adef, seat, generated: bool, work: int):
-    """(actions, error text, work after) of one enumeration started at ``work``; the game's count is kept."""
+def listing(g, adef, seat, generated: bool, work: int, pairs: bool = False):
+    """(actions, error text, work after) of one enumeration started at ``work``; the game's count is kept.
+    ``pairs``: the candidates as ``(name, args)`` (the generated loops handed no maker, the generic walk
+    :func:`decisions.candidate`), else :class:`Action` objects."""
     kept, g.work = g.work, work
     found = []
     error = None
     try:
         if generated:
-            adef.enumerator(g, seat, found, found.append, Action)
+            adef.enumerator(g, seat, found, found.append, None if pairs else Action)
         else:
-            decisions.generic(g, adef, seat, found)
-    except DavitError as exc:
+            decisions.generic(g, adef, seat, found, decisions.candidate if pairs else Action)
+    except (DavitError, TypeError) as exc:   # (a TypeError: a cost compared with a value that is no number)
         error = f"{type(exc).__name__}: {exc}"
     after, g.work = g.work, kept
     return found, error, after
@@ -44,11 +47,16 @@ def compare_at(g, seat) -> int:
         assert adef.enumerator is not None, aid
         generated = listing(g, adef, seat, True, 0)
         assert generated == listing(g, adef, seat, False, 0), (aid, seat)
+        pairs = listing(g, adef, seat, True, 0, pairs=True)
+        assert pairs == listing(g, adef, seat, False, 0, pairs=True), (aid, seat)
+        assert pairs[0] == [(a.name, a.args) for a in generated[0]] and pairs[1:] == generated[1:], (aid, seat)
         spent = generated[2]
         if spent > 1:   # run out of budget halfway: the same error after the same actions
             start = MAX_WORK - spent // 2
             short = listing(g, adef, seat, True, start)
             assert short == listing(g, adef, seat, False, start), (aid, seat)
+            short = listing(g, adef, seat, True, start, pairs=True)
+            assert short == listing(g, adef, seat, False, start, pairs=True), (aid, seat)
         compared += 1
     return compared
 
@@ -211,3 +219,46 @@ def test_a_condition_that_uses_an_answer_kept_with_the_board_answers_and_charges
         g = Game(load(tmp_path, spec), 1, seed=1, record=False)
         outcomes.append(listing(g, g.ruleset.actions["asks"], 0, generated, 0))
     assert outcomes[0] == outcomes[1] and len(outcomes[0][0]) == 3
+
+
+COSTS = {
+    "variables": {"word": None},
+    "player": {"vars": {"coins": 2, "gems": 1}},
+    "actions": [
+        # numbers as costs, conditions that change nothing: the costs asked once before each walk of the last list
+        {"id": "one", "choose": {"n": "[1, 2, 3]"}, "cost": {"coins": 2}},
+        {"id": "two", "choose": {"n": "[1, 2]", "m": "[n, n + 1]"}, "cost": {"coins": 1, "gems": 1},
+         "if": "m > 1"},
+        {"id": "empty_first", "choose": {"n": "[]", "m": "3 if word == none else [1]"}, "cost": {"coins": 3}},
+        {"id": "empty_last", "choose": {"n": "[1, 2]", "m": "[]"}, "cost": {"coins": 1}, "if": "word + 1 > 0"},
+        {"id": "faulty", "choose": {"n": "[1, 2]"}, "cost": {"coins": 1}, "if": "n > 1 and word + 1 > 0"},
+        {"id": "bad_domain", "choose": {"n": "3 if word == none else [1]"}, "cost": {"coins": 5}},
+    ],
+}
+
+
+@pytest.mark.parametrize("coins", [0, 1, 2, 3, "rich", None])
+def test_costs_asked_once_a_walk_answer_and_charge_as_the_generic_path(tmp_path, coins):
+    rs = load(tmp_path, COSTS)
+    g = Game(rs, 1, seed=1, record=False)
+    g.state.pvars[0]["coins"] = coins   # also a value that cannot be compared: the same error at the same point
+    outcomes = {}
+    for aid, adef in rs.actions.items():
+        assert adef.enumerator is not None, aid
+        for pairs in (False, True):
+            generated = listing(g, adef, 0, True, 0, pairs)
+            assert generated == listing(g, adef, 0, False, 0, pairs), (aid, coins)
+            for start in range(MAX_WORK - generated[2] - 1, MAX_WORK + 1):
+                assert listing(g, adef, 0, True, start, pairs) == listing(g, adef, 0, False, start, pairs), \
+                    (aid, coins, start)
+        outcomes[aid] = generated
+    sources = [text for text in SOURCES.values() if "'two'" in text and "and not g.state.pvars" in text]
+    assert sources, "the costs of 'two' are asked per candidate"
+    if coins == 3:
+        assert len(outcomes["one"][0]) == 3 and len(outcomes["two"][0]) == 3
+    if coins == 0:
+        assert outcomes["one"][0] == [] and outcomes["two"][0] == [] and outcomes["two"][2] > 2
+    if coins == "rich":
+        assert "TypeError" in outcomes["one"][1] and outcomes["empty_first"][1] is None
+        assert outcomes["empty_last"][1] is None
+    assert "a list or a zone" in outcomes["bad_domain"][1]

@@ -9,7 +9,7 @@ game, so each action is also generated as one Python function
 condition written out inside the loops from the same syntax trees, with the
 choices as Python locals (the generator's ``lexical`` names), appending, for
 a legal candidate only, what the maker it is handed as ``Action`` makes of it
-(an ``Action``, or a ``(name, args)`` candidate: play/decisions.py).
+(an ``Action``), or, handed None, the ``(name, args)`` candidate itself (play/decisions.py).
 
 It does exactly what the generic path does, in the same order: the same
 results, the same work charged to ``g.work`` at the same points (and
@@ -20,6 +20,8 @@ An action it cannot write out this way (:func:`uncovered`) keeps the generic
 path, and so does every action with the fast paths off.
 """
 from __future__ import annotations
+
+import re
 
 from ..errors import DavitError, GameError
 from ..load.limits import MAX_CHOICES, MAX_WORK
@@ -113,12 +115,14 @@ class _Writer:
         adef, gen = self.adef, self.gen
         if [name for name, _ in adef.params] != self.names:
             return None
-        body = [f"{self.player} = g.table.players[{self.seat}]"]
         shared = {i: gen.fresh() for i in sorted(adef.independent) if i > 0}
         if not self.names:
             loops = self.checks("return") + [f"{self.append}({self.made(0)})"]
         else:
             loops = self.level(0, shared)
+        # the player is read only where a domain, cost or condition names it (the lines hold every use)
+        body = [f"{self.player} = g.table.players[{self.seat}]"] \
+            if re.search(rf"\b{self.player}\b", "\n".join(loops)) else []
         body += [f"{var} = None" for var in [*shared.values(), *self.kept_names]] + loops
         return gen.function(body, adef.location, ", ".join(["g", self.seat, self.found, self.append, self.action]),
                             wrapped=False)
@@ -135,15 +139,32 @@ class _Writer:
     def checked(self) -> bool:
         return bool(self.adef.costs) or self.adef.condition is not None
 
-    def checks(self, skip: str) -> list[str]:
-        """The costs, then the conditions, each leaving the candidate with ``skip`` when it fails."""
-        adef, gen, count = self.adef, self.gen, len(self.names)
+    def costs(self) -> list:
+        """The (counter, amount) costs, as the builder lists them."""
         costs = [(str(c), a) for c, a in (self.spec.get("cost") or {}).items()]
-        if [c for c, _ in costs] != [c for c, _ in adef.costs]:
+        if [c for c, _ in costs] != [c for c, _ in self.adef.costs]:
             raise DavitError("a cost the builder left out")   # its error fails the build
+        return costs
+
+    def affordable(self) -> str | None:
+        """A test of every cost at once, when each is a number and no condition can change the game: then the
+        costs answer the same for every candidate of a walk of the last choice's list (only conditions run
+        between them), asked once before it as at its first candidate (the same error, if any, at the same
+        point). None: they are tested per candidate."""
+        costs = self.costs()
+        if not costs or any(not isinstance(a, (int, float)) for _, a in costs) or \
+                any(not self.gen._changes_nothing(parse(text, "expr")) for text in _conditions(self.spec)):
+            return None
+        return " and ".join(f"not g.state.pvars[{self.seat}].get({counter!r}, 0) < {self.gen.literal(amount)}"
+                            for counter, amount in costs)
+
+    def checks(self, skip: str, costs: bool = True) -> list[str]:
+        """The costs (unless ``costs`` is False: tested before), then the conditions, each leaving the candidate
+        with ``skip`` when it fails."""
+        adef, gen, count = self.adef, self.gen, len(self.names)
         aid = adef.id
         out = []
-        for counter, amount in costs:
+        for counter, amount in self.costs() if costs else ():
             have = f"g.state.pvars[{self.seat}].get({counter!r}, 0)"
             if isinstance(amount, (int, float)):
                 out += [f"if {have} < {gen.literal(amount)}:", f"    {skip}"]
@@ -178,9 +199,11 @@ class _Writer:
                 f"    {answer}, {work} = {holds}, g.work - {start}"]
 
     def made(self, count: int) -> str:
-        """The source making the action (what the maker handed as ``Action`` makes) of the first ``count`` choices."""
+        """The source making the action of the first ``count`` choices: what the maker handed as ``Action`` makes,
+        or, handed None, the ``(name, args)`` candidate itself (no call per candidate: play/decisions.py)."""
         pairs = "".join(f"({n!r}, {v}), " for n, v in zip(self.names[:count], self.values[:count]))
-        return f"{self.action}({self.seat}, {self.adef.id!r}, ({pairs}), None, g)"
+        aid = repr(self.adef.id)
+        return f"({aid}, ({pairs})) if {self.action} is None else {self.action}({self.seat}, {aid}, ({pairs}), None, g)"
 
     def charge(self, values: str) -> list[str]:
         """Each walk of a choice list is work, charged once per walk (as the generic path charges it)."""
@@ -203,10 +226,17 @@ class _Writer:
         last = i + 1 == len(self.names)
         if len(self.names) > 1 or self.checked():   # one unchecked choice is bounded by MAX_CHOICES alone
             out += self.charge(values)
-        out.append(f"for {self.values[i]} in {values}:")
+        affordable = self.affordable() if last else None
+        if affordable is not None:   # the costs asked once a walk: when they fail, no candidate is looked at
+            out.append(f"if {values} and {affordable}:")
+            loop = ["    " + line for line in self.checks("continue", costs=False)]
+            loop.append(f"    {self.append}({self.made(len(self.names))})")
+            out += ["    " + line for line in [f"for {self.values[i]} in {values}:", *loop]]
+        else:
+            out.append(f"for {self.values[i]} in {values}:")
         if not last:
             out += ["    " + line for line in self.level(i + 1, shared)]
-        else:
+        elif affordable is None:
             out += ["    " + line for line in self.checks("continue")]
             out.append(f"    {self.append}({self.made(len(self.names))})")
         many, what = gen.bind(too_many_choices), repr(f"action '{adef.id}'")

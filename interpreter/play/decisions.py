@@ -281,18 +281,21 @@ def candidates(g, pending, seat: int) -> list:
         cache = g.offered_cache = (pending, {}, {})
     found = cache[1].get(seat)
     if found is None:
-        make = Action if g.offer_actions else candidate   # (objects asked for anyway: made at once, not twice)
+        # (objects asked for anyway: made at once, not twice; else the generated loops append the pairs
+        # themselves, handed no maker)
+        objects = g.offer_actions
+        maker, make = (Action, Action) if objects else (None, candidate)
         found = []
         append, defs = found.append, g.ruleset.actions
         for aid in pending["actions"]:
             adef = defs[aid]
             listed = adef.enumerator   # the action's generated loops (interpreter/dsl/enumerators.py)
             if listed is not None:
-                listed(g, seat, found, append, make)
+                listed(g, seat, found, append, maker)
             else:
                 generic(g, adef, seat, found, make)
         cache[1][seat] = found
-        if make is Action:
+        if objects:
             cache[2][seat] = found
     return found
 
@@ -420,7 +423,9 @@ def commit(g, action: Action) -> None:
         return
     if kind == "turn":
         g.state.pending = None
-        if turn_taken(frame[LOCALS], pending, action.name):   # counted actions, stages: machine/waits.py
+        name = action.name
+        # counted actions, stages (machine/waits.py): a plain turn's action changes nothing of the turn
+        if (name == PASS or "counted" in pending or "staged" in pending) and turn_taken(frame[LOCALS], pending, name):
             frame[PC] += 1
             return
         adef = g.ruleset.actions[action.name]

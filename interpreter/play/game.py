@@ -353,9 +353,13 @@ class Game(RuleRuntime):
         st.held = None   # changed from outside: counted afresh
         self._advance()
 
-    def any_legal(self, pending, seat: int) -> bool:
-        """Whether ``seat`` has a legal action in ``pending`` (the waits ask before they wait)."""
-        return bool(decisions.candidates(self, pending, seat))
+    if TYPE_CHECKING:
+        def any_legal(self, pending, seat: int) -> bool:
+            """Whether ``seat`` has a legal action in ``pending`` (the waits ask before they wait)."""
+    else:
+        # that question answered by the list of them itself, enumerated once per decision (an empty one is
+        # false): the function as the method, without a method calling it at every wait
+        any_legal = decisions.candidates
 
     def settle(self, stack) -> bool:
         """Fire state triggers and check the end; True if frames were pushed (or the game ended)."""
