@@ -142,7 +142,23 @@ BAD_PLAY_ARGS = {
     "unknown-variant": (["der-mythos", "--variant", "nope"], "no variant 'nope'"),
     "unknown-agent": (["der-mythos", "--agents", "random,robot"], "unknown agent 'robot'"),
     "seed-not-a-number": (["der-mythos", "--seed", "x"], "whole number"),
+    "budget-beyond-any-day": (["der-mythos", "--agents", "mcts:99999999999999999999"], "from 1 to 1,000,000"),
 }
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "tutorial", "--games", "99999999999999999999999"], "at most 1,000,000 games"),
+    (["compare", "tutorial", "--variant", "bigger-boat", "--games", "1000001"], "at most 1,000,000 games"),
+    (["sweep", "tutorial", "--set", "constants.rounds=3..4", "--games", "2000000"], "at most 1,000,000 games"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..4", "--objective", "balance", "--out", "t.yaml",
+      "--trials", "99999999999999"], "at most 10,000 trials")])
+def test_a_run_no_day_or_memory_could_hold_is_refused_in_one_line(argv, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # (tune's --out: nothing may be written)
+    # they ran for ever (or until memory ran out) where every input must end in bounded time and memory
+    assert _run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and words in err, err
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.slow

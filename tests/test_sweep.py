@@ -31,6 +31,18 @@ def test_values_ranges_and_lists():
                                                           {"a": 2, "b": "x"}, {"a": 2, "b": "y"}]
 
 
+def test_a_huge_range_or_grid_is_refused_before_it_is_made(capsys):
+    # a billion values (or a grid of 10^12 points) were made in full before the count was looked at: a
+    # MemoryError, reported as an internal error, where a clear refusal belongs
+    with pytest.raises(DavitError, match="holds 1,000,000,000 values, more than 10,000"):
+        parse_values("1..1000000000")
+    assert len(parse_values("1..10000")) == 10_000
+    with pytest.raises(DavitError, match="1,000,000,000,000 points are more than 200"):
+        points([("a", range(10**6)), ("b", range(10**6))])
+    rc = _run(["sweep", "tutorial", "--set", "constants.rounds=1..1000000000", "--games", "1"])
+    assert rc == 1 and "give a narrower range" in capsys.readouterr().err
+
+
 def test_a_point_is_the_smallest_variant_that_sets_it():
     data = plain(load_ruleset("der-mythos").data)
     assert base_value(data, "constants.overload_limits.4") == 24

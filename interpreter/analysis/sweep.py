@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import shutil
 import tempfile
 from pathlib import Path
@@ -31,6 +32,7 @@ from ..rules.loading import load_ruleset
 BY_ID = ("zones", "things", "actions", "triggers")
 REPLACED_FIELDS = ("functions",)   # a function's fields replace the old ones whole
 MAX_POINTS = 200
+MAX_RANGE = 10_000   # values in one range: tune searches it whole numbers at a time, sweep plays each
 
 
 def parse_values(text: str) -> list:
@@ -43,6 +45,9 @@ def parse_values(text: str) -> list:
             raise DavitError(f"davit: a range is two whole numbers, as 3..6, not {text!r}") from None
         if high_n < low_n:
             raise DavitError(f"davit: the range {text} is empty (its end is below its start)")
+        if high_n - low_n + 1 > MAX_RANGE:
+            raise DavitError(f"davit: the range {text} holds {high_n - low_n + 1:,} values, more than "
+                             f"{MAX_RANGE:,}: give a narrower range")
         return list(range(low_n, high_n + 1))
     return [_scalar(part.strip()) for part in text.split(",") if part.strip()]
 
@@ -69,10 +74,10 @@ def parse_sets(items: list[str]) -> list[tuple[str, list]]:
 
 def points(sets: list[tuple[str, list]]) -> list[dict]:
     """Every combination of the values, the first --set varying slowest."""
-    combos = [dict(zip([p for p, _ in sets], values)) for values in itertools.product(*[v for _, v in sets])]
-    if len(combos) > MAX_POINTS:
-        raise DavitError(f"davit: {len(combos)} points are more than {MAX_POINTS}: sweep fewer values")
-    return combos
+    count = math.prod(len(v) for _, v in sets)   # (counted before they are made: a grid may be huge)
+    if count > MAX_POINTS:
+        raise DavitError(f"davit: {count:,} points are more than {MAX_POINTS}: sweep fewer values")
+    return [dict(zip([p for p, _ in sets], values)) for values in itertools.product(*[v for _, v in sets])]
 
 
 def _key(mapping, part: str, where: str):

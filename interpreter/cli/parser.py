@@ -24,6 +24,22 @@ def _positive(text):
     return value
 
 
+def _at_most(limit: int, what: str):
+    """:func:`_positive`, and at most ``limit``: a run asked for more would not end within a day, or hold
+    more results than memory can."""
+    def bounded(text):
+        value = _positive(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"expected at most {limit:,} {what}, got {value:,} "
+                                             "(split a longer run into several, each with its own --seed)")
+        return value
+    return bounded
+
+
+MAX_GAMES = 1_000_000
+MAX_TRIALS = 10_000
+
+
 def _int(text):
     try:
         return int(text)
@@ -192,11 +208,12 @@ def _sweep_options(p, tune: bool = False) -> None:
         p.add_argument("--objective", required=True, metavar="NAME[=TARGET]",
                        help="balance (every seat wins as often), length=DECISIONS, or a metric or dynamics "
                             "measure with its target, as capsized=2")
-        p.add_argument("--trials", type=_positive, default=20, help="points to try in all (default 20)")
+        p.add_argument("--trials", type=_at_most(MAX_TRIALS, "trials"), default=20,
+                       help="points to try in all (default 20)")
         p.add_argument("--storage", metavar="FILE.db",
                        help="the Optuna study's SQLite file: the same command resumes a stopped run "
                             "(default: beside --out, as v.optuna.db)")
-    p.add_argument("--games", type=_positive, default=DEFAULT_GAMES,
+    p.add_argument("--games", type=_at_most(MAX_GAMES, "games"), default=DEFAULT_GAMES,
                    help=f"games at every point (default {DEFAULT_GAMES})")
     p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
     p.add_argument("--seed", type=_int, default=0,
@@ -226,7 +243,7 @@ def _sweep_options(p, tune: bool = False) -> None:
 def _analysis_options(p) -> None:
     """The options simulate and compare share."""
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("--games", type=_positive, help=f"games to play (default {DEFAULT_GAMES}; "
+    p.add_argument("--games", type=_at_most(MAX_GAMES, "games"), help=f"games to play (default {DEFAULT_GAMES}; "
                                                    f"with --until-ci the most to play, default {DEFAULT_CAP})")
     p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
     p.add_argument("--seed", type=_int, default=0,
