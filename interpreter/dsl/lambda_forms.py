@@ -23,6 +23,7 @@ import tokenize
 
 from . import ast
 from .inline_calls import inlinable
+from .prop_index import selected
 from .read_memo import comprehension_body
 
 # the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the item
@@ -60,6 +61,9 @@ def inlined_lambda(gen, lam, source: str, name: str, proven=None, kind=None) -> 
     finally:
         gen.lexical = outer
         gen.looping -= 1
+    if name in ("filter", "count"):   # the things a leading test picks (prop_index), if any
+        listed = selected(gen, var, var, source, body, kind)
+        return listed if name == "filter" else f"{gen.bind(len)}({listed})"
     pythons = {word: gen.bind(fn) for word, fn in PYTHON_BUILTINS.items() if "{" + word + "}" in form}
     return form.format(var=var, src=source, body=body, **pythons)
 
