@@ -74,6 +74,8 @@ flow:
       thing("p1").seat = n + 1
       seen = seen + [[t.id for t in things("pawn") if t.seat == n and t.mark == 0]]
       seen = seen + [count(things("pawn"), x -> x.seat == player(0).seat + 1)]
+      seen = seen + [any(things("pawn"), x -> x.seat == n + 1)]
+      seen = seen + [first(things("pawn"), x -> x.seat == n).id]
       thing("p2").mark = 2
       seen = seen + [[t.id for t in things("pawn") if t.seat == n and t.mark == 0]]
       ps = filter(things("pawn"), x -> x.face_up == true)
@@ -89,7 +91,7 @@ flow:
 
 def test_every_writer_keeps_the_lists_exact(tmp_path):
     game = Game(load_text(tmp_path, RULESET), 2, seed=1)
-    assert game.state.vars["seen"] == [[], ["p2"], ["p2", "p3"], 2, ["p3"], [], ["p4"], ["p2", "p3", "p4"]]
+    assert game.state.vars["seen"] == [[], ["p2"], ["p2", "p3"], 2, True, "p2", ["p3"], [], ["p4"], ["p2", "p3", "p4"]]
     assert "seat" in game.state.index and _checked(game) > 0
 
 

@@ -23,7 +23,7 @@ import tokenize
 
 from . import ast
 from .inline_calls import inlinable
-from .prop_index import selected
+from .prop_index import picking, selected
 from .read_memo import comprehension_body
 
 # the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the item
@@ -82,10 +82,11 @@ def loop_function(gen, lam, source: str, name: str, proven, kind) -> str:
         with comprehension_body(gen, lam.body):
             body = gen.node(lam, gen.expr(lam.body))
         held = gen.held
+        picks = picking(gen, var, items, body, kind) if name != "all" else []   # (all stops at a false one)
     finally:
         gen.held, gen.looping, gen.iterable, gen.lexical, gen.nested = saved
     test, hit, miss = LOOPS[name]
-    lines = [f"for {var} in {items}:", "    " + test.format(body=body), "        " + hit.format(var=var), miss]
+    lines = [*picks, f"for {var} in {items}:", "    " + test.format(body=body), "        " + hit.format(var=var), miss]
     if held:
         lines = gen._hold(lines, held)
     free = sorted(outer & _names("\n".join(lines)))

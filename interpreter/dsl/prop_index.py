@@ -34,7 +34,7 @@ _PURE_NODES = (python_ast.Name, python_ast.Attribute, python_ast.Constant, pytho
                python_ast.Tuple, python_ast.IfExp, python_ast.BoolOp, python_ast.UnaryOp, python_ast.NamedExpr,
                python_ast.Compare, python_ast.Call, python_ast.Load, python_ast.Store, python_ast.And,
                python_ast.Or, python_ast.Not, python_ast.Is, python_ast.IsNot, python_ast.Eq, python_ast.NotEq,
-               python_ast.In, python_ast.NotIn)
+               python_ast.In, python_ast.NotIn, python_ast.USub)
 _READER_MODULES = frozenset({attributes.__name__, fast_reads.__name__})
 
 
@@ -93,6 +93,17 @@ def selected(gen, var: str, elt: str, source: str, cond: str, kind: str | None) 
            f"for {var} in {picked_now} if {cond}]"
 
 
+def picking(gen, var: str, items: str, cond: str, kind: str | None) -> list[str]:
+    """Lines that, before a loop over ``items`` (a generated function's parameter) stopping at the first
+    ``var`` for which ``cond`` holds (``first``, ``any``), leave in ``items`` only the things
+    :func:`picked` answers where ``cond`` leads with a test it can answer; none where it does not."""
+    test = None if kind is None or gen.env.layout is None else leading_test(gen, var, cond)
+    if test is None:
+        return []
+    name, default, other = test
+    return [f"if {items}:", f"    {items} = {gen.bind(picked)}(g, {items}, {kind!r}, {name!r}, {default!r}, ({other}))"]
+
+
 def leading_test(gen, var: str, cond: str) -> tuple[str, Any, str] | None:
     """(property, default, the other side's source) of the test ``cond`` leads with, if it is
     ``props[<var>.id].get(<property>, <default>) == <other>`` with ``<other>`` a pure read not of ``var``."""
@@ -116,13 +127,20 @@ def leading_test(gen, var: str, cond: str) -> tuple[str, Any, str] | None:
         return None
     start, end = _span(plain, other)
     # the other side's own source, its line marks with it (an error in it is placed where it was)
-    first = starts[start]
-    while first > 0 and cond[first - 1] == "\x02":   # a mark just before it: its own (a line, a kept read)
-        mark = max(cond.rfind("\x01", 0, first), cond.rfind("\x04", 0, first))
-        if mark < 0 or not _LINE_OR_KEPT.fullmatch(cond, mark, first):
+    first, last = starts[start], starts[end - 1] + 1
+    # widened to the node's own line mark (an error in the copy is placed where it was): over the marks
+    # just before it (its line, a kept read) and the parentheses around it
+    while first > 0:
+        if cond[first - 1] == "\x02":
+            mark = max(cond.rfind("\x01", 0, first), cond.rfind("\x04", 0, first))
+            if mark < 0 or not _LINE_OR_KEPT.fullmatch(cond, mark, first):
+                break
+            first = mark
+        elif cond[first - 1] == "(" and cond[last:last + 1] == ")":
+            first, last = first - 1, last + 1
+        else:
             break
-        first = mark
-    return read[0], read[1], cond[first:starts[end - 1] + 1]
+    return read[0], read[1], cond[first:last]
 
 
 def _parsable(text: str, props_stand_in: str | None) -> tuple[str, list[int]]:
