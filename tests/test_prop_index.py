@@ -6,6 +6,12 @@ every decision of a seeded game of every bundled ruleset each list made so far i
 things makes now; a small ruleset writes the properties every way a rule can, and its filters answer what
 the walk answers; a list is never used where it cannot answer (a value that is a list, NaN, another source).
 """
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from bundled_cases import player_counts
 from ruleset_builder import load_text
@@ -13,6 +19,8 @@ from ruleset_builder import load_text
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.dsl.prop_index import by_value, picked
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _checked(game) -> int:
@@ -133,3 +141,39 @@ def test_a_test_that_is_not_first_or_not_pure_walks_every_thing(tmp_path):
     game = Game(load_text(tmp_path, text), 2, seed=1)
     assert {name: list(tables) for name, tables in game.state.index.items()} == \
         {"mark": [("cube", 0)], "seat": [("pawn", -1)]}   # (the count's own filter of cubes leads with its test)
+
+
+FAILING = RULESET.split("flow:")[0] + """\
+  someone: none
+flow:
+  - do: |
+      thing("p1").seat = 1
+      ps = filter(things("pawn"), x -> x.seat == someone.seat)
+"""
+
+ERROR_OF = """
+import sys
+sys.path.insert(0, "tests")
+from ruleset_builder import load_text
+from pathlib import Path
+from interpreter import Game
+from interpreter.errors import DavitError
+try:
+    Game(load_text(Path(sys.argv[1]), sys.argv[2]), 2, seed=1)
+except DavitError as e:
+    print(str(e).replace(sys.argv[1], "TMP"))
+"""
+
+
+@pytest.mark.slow
+def test_an_error_on_the_other_side_is_where_it_was(tmp_path):
+    # worked out before the first item instead of at it: the same error, at the same place, as the plain walk's
+    errors = []
+    for mode in ("on", "off"):
+        env = {**os.environ, "DAVIT_FAST_PATHS": mode, "DAVIT_NO_CACHE": "1", "PYTHONPATH": str(ROOT)}
+        (tmp_path / mode).mkdir()
+        done = subprocess.run([sys.executable, "-c", ERROR_OF, str(tmp_path / mode), FAILING], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and re.search(r"ruleset\.yaml:24:58: .*seat", done.stdout), done.stdout
+        errors.append(done.stdout)
+    assert errors[0] == errors[1]
