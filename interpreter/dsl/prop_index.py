@@ -1,7 +1,7 @@
 """The things of a kind by the value of one property: what a comprehension whose filter starts with
 ``x.prop == <the same for every item>`` walks instead of every thing of the kind.
 
-``filter(things("passenger"), t -> t.seat == p.seat and ...)`` walks every passenger and drops all but a
+``filter(things("pawn"), t -> t.owner_seat == p.seat and ...)`` walks every pawn and drops all but a
 seat's few at the first test. Where that test is the first thing the filter works out for an item, and a
 failing test makes the whole filter fail (it leads a chain of ``and``), the items it drops are dropped at
 no cost but the test itself: reading a property and the other side, neither of which charges work, changes
@@ -14,7 +14,7 @@ The lists live on the state (``State.index``: property -> (kind, default) -> val
 first such walk, and are dropped whenever a thing's property of that name is written (every writer does:
 ``RuleRuntime.set_attr`` and kin, the generated writes of :func:`.fast_reads.declared_writes`) or any moves
 between things (``State.deal_props``); a clone starts with none. Only with the fast paths on: the test is
-recognised on the read the fast paths write out (``props[x.id].get('seat', -1)``).
+recognised on the read the fast paths write out (``props[x.id].get('owner_seat', -1)``).
 """
 from __future__ import annotations
 
