@@ -101,6 +101,7 @@ def test_every_writer_keeps_the_lists_exact(tmp_path):
     game = Game(load_text(tmp_path, RULESET), 2, seed=1)
     assert game.state.vars["seen"] == [[], ["p2"], ["p2", "p3"], 2, True, "p2", ["p3"], [], ["p4"], ["p2", "p3", "p4"]]
     assert "seat" in game.state.index and _checked(game) > 0
+    assert "face_up" not in game.state.index   # (moves and flips write it without dropping lists: never looked up)
 
 
 def test_a_list_answers_only_where_it_can(tmp_path):

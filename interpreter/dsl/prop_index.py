@@ -12,9 +12,10 @@ worked it out first (the property read before it cannot fail); with no item it i
 
 The lists live on the state (``State.index``: property -> (kind, default) -> value -> things), made at the
 first such walk, and are dropped whenever a thing's property of that name is written (every writer does:
-``RuleRuntime.set_attr`` and kin, the generated writes of :func:`.fast_reads.declared_writes`) or any moves
-between things (``State.deal_props``); a clone starts with none. Only with the fast paths on: the test is
-recognised on the read the fast paths write out (``props[x.id].get('owner_seat', -1)``).
+``RuleRuntime.set_attr`` and ``set_thing_prop``, the generated writes of :func:`.fast_reads.declared_writes`)
+or any moves between things (``State.deal_props``); a clone starts with none. ``face_up`` and ``known_to``,
+which moves, flips and peeks write, are never looked up so (their paths stay as cheap as they were). Only
+with the fast paths on: the test is recognised on the read they write out (``props[x.id].get('owner_seat', -1)``).
 """
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from ..machine import attributes
 from . import fast_reads
 
 _UNMADE = object()
+# written by the engine itself as things move, flip and are peeked at, on paths that do not drop the lists
+ENGINE_WRITTEN = frozenset({"face_up", "known_to"})
 _PROPS = "_props_"   # the stand-in of the held ``g.state.props`` in the parsed filter
 # a node's line mark (kept in the copy of the other side), a kept read's mark, a held container's stand-in
 _MARK_OR_HELD = re.compile("\x01[0-9]+\x02|\x04_m[0-9]+\x02|\x03[0-9]+\x02|g\\.state\\.props\\b")
@@ -118,7 +121,7 @@ def leading_test(gen, var: str, cond: str) -> tuple[str, Any, str] | None:
     if not (isinstance(tree, python_ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], python_ast.Eq)):
         return None
     read = _property_read(tree.left, var)
-    if read is None:
+    if read is None or read[0] in ENGINE_WRITTEN:
         return None
     other = tree.comparators[0]
     bound = {n.target.id for n in python_ast.walk(tree.left) if isinstance(n, python_ast.NamedExpr)

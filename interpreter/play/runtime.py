@@ -15,7 +15,6 @@ from ..machine import attributes, rng
 from ..machine.budget import MAX_SMALL_INT, too_big
 from ..machine.values import REF_TYPES, PlayerRef, ThingRef, ZoneRef, display, encode, type_name
 from .position import CHARS_PER_ITEM, CONTAINERS, LINK_ITEMS, counted, grow, hold, measure_charged
-from .state import drop_moved
 from .visibility import seers_of, watchers
 
 if TYPE_CHECKING:
@@ -361,8 +360,6 @@ class RuleRuntime:
             props["face_up"] = up
             if "known_to" in props:
                 del props["known_to"]
-            if st.index:
-                drop_moved(st.index)
 
     def _move_logged(self, tid, zid, at, up) -> None:
         """:meth:`move_thing`'s move once it may be made, with its event for the log."""
@@ -385,8 +382,6 @@ class RuleRuntime:
             props = st.own_props(tid)
             props["face_up"] = up
             props.pop("known_to", None)
-            if st.index:
-                drop_moved(st.index)
         event: dict[str, Any] = {"e": "move", "thing": tid, "from": src, "to": zid}
         now_seen = watchers(self, tid, zid)
         if was_seen is not None and now_seen is not None:
@@ -408,8 +403,6 @@ class RuleRuntime:
             if tid not in st.props_own:   # (st.own_props written out)
                 props = st.own_props(tid)
             props["face_up"] = new
-            if st.index:
-                st.index.pop("face_up", None)
             if self.changed is not None:
                 self.changed.add(st.where[tid])
             if self.record:   # no event built for nobody (simulate, the bots)
@@ -424,7 +417,6 @@ class RuleRuntime:
             raise GameError("peek(player, thing) needs a player and a thing", loc)
         for t in things:
             known = self.state.own_props(t.id).setdefault("known_to", [])
-            self.state.index.pop("known_to", None)
             self.state.mark_deep(t.id)
             if who.seat not in known:
                 known.append(who.seat)

@@ -55,12 +55,6 @@ def _share(table: dict, deep) -> dict:
     return copy
 
 
-def drop_moved(index: dict) -> None:
-    """A thing moved: the things by ``face_up`` and by ``known_to`` (dsl/prop_index.py) are made again."""
-    index.pop("face_up", None)
-    index.pop("known_to", None)
-
-
 class State:
     """The position of one game.
 
