@@ -43,6 +43,7 @@ ATTRIBUTES = {"state", "vars", "table", "constants", "zones", "over", "slot", "v
               "kept_answers",   # a kept function's answer looked up at its call (dsl/inline_calls.py: called)
               "record",   # a log line is worked out only when the log is kept (`if g.record`)
               "changed",  # a property is set in place only while nobody follows the changed zones
+              "index",  # a property set in place drops the things by its value (dsl/prop_index.py)
               # the flow's steps written out (machine/execute.py, Instr.step_lines, step_test)
               "phase", "append", "pop", "settle",
               "retval"}   # a block run to its end pops its frame itself, as vm.finish_frame does

@@ -75,7 +75,9 @@ def test_fields_of_an_unproven_receiver_are_kept_lazily_and_a_things_seat_by_the
     held_by = next(s for s in sources if "'holder'" in s and s.startswith("def _f(g, _a1)"))
     assert re.search(r"\(_m\d+ if _m\d+ is not _k\d+ else \(_m\d+ := \(_a1\.id if", held_by), held_by
     mates = next(s for s in sources if "'seat'" in s and s.startswith("def _f(g, _a1)"))
-    assert mates.count(".get('seat', -1)") == 2, mates   # x.seat once (kept), t.seat once (lazily, if a thing)
+    # x.seat once (kept), t.seat once (lazily, if a thing), and t.seat again in the copy of the test's other side
+    # worked out before the first pawn (dsl/prop_index.py)
+    assert mates.count(".get('seat', -1)") == 3, mates
 
 
 @pytest.mark.slow

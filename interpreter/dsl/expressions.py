@@ -46,13 +46,11 @@ from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
+from .prop_index import selected
 from .read_memo import branch, comprehension_body, held_local, lazy_lines, settle, settled
 from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
-
-if TYPE_CHECKING:
-    pass
 
 # the Python spelling of each DSL operator (looked up, never copied from the source)
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
@@ -360,13 +358,14 @@ class Generator:
         self.looping += 1
         try:
             with comprehension_body(self, n):
-                cond = f" if {self.expr(n.cond)}" if n.cond is not None else ""   # evaluated before the item
+                cond = self.expr(n.cond) if n.cond is not None else None   # evaluated before the item
                 with branch(self, settled(self, n.cond, "and")):
                     elt = self.expr(n.elt)
         finally:
             self.lexical = outer
             self.looping -= 1
-        return self.node(n, f"[{elt} for {var} in {source}{cond}]")
+        return self.node(n, f"[{elt} for {var} in {source}]" if cond is None
+                         else selected(self, var, elt, source, cond, self.kinds[var]))
 
     def walked(self, n, walker: str, where) -> str:
         """``walker(g, <n>, where)``, the source of a comprehension walking ``n`` (``walker`` charges its

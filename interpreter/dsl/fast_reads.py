@@ -396,6 +396,8 @@ def declared_writes(gen, obj: str, writes: list) -> list[str]:
     else:
         held = gen.fresh("_p")
         fast = [f"    {held} = {props}", *(f"    {held}[{name!r}] = {value}" for name, value, _ in writes)]
+    index = gen.container("g.state.index")   # the things by these properties' values (prop_index) made again
+    fast += [f"    if {index}:", *(f"        {index}.pop({name!r}, None)" for name, _, _ in writes)]
     return ["_t = " + obj, "if _t.__class__ is _TR and g.changed is None:", *fast,
             "else:", *(f"    g.set_attr(_t, {name!r}, {value}, {where})" for name, value, where in writes)]
 

@@ -23,6 +23,7 @@ import tokenize
 
 from . import ast
 from .inline_calls import inlinable
+from .prop_index import picking, selected
 from .read_memo import comprehension_body
 
 # the form of each, with {src} the items (collection_of, charged as the built-in charges them), {var} the item
@@ -60,6 +61,9 @@ def inlined_lambda(gen, lam, source: str, name: str, proven=None, kind=None) -> 
     finally:
         gen.lexical = outer
         gen.looping -= 1
+    if name in ("filter", "count"):   # the things a leading test picks (prop_index), if any
+        listed = selected(gen, var, var, source, body, kind)
+        return listed if name == "filter" else f"{gen.bind(len)}({listed})"
     pythons = {word: gen.bind(fn) for word, fn in PYTHON_BUILTINS.items() if "{" + word + "}" in form}
     return form.format(var=var, src=source, body=body, **pythons)
 
@@ -78,10 +82,11 @@ def loop_function(gen, lam, source: str, name: str, proven, kind) -> str:
         with comprehension_body(gen, lam.body):
             body = gen.node(lam, gen.expr(lam.body))
         held = gen.held
+        picks = picking(gen, var, items, body, kind) if name != "all" else []   # (all stops at a false one)
     finally:
         gen.held, gen.looping, gen.iterable, gen.lexical, gen.nested = saved
     test, hit, miss = LOOPS[name]
-    lines = [f"for {var} in {items}:", "    " + test.format(body=body), "        " + hit.format(var=var), miss]
+    lines = [*picks, f"for {var} in {items}:", "    " + test.format(body=body), "        " + hit.format(var=var), miss]
     if held:
         lines = gen._hold(lines, held)
     free = sorted(outer & _names("\n".join(lines)))

@@ -35,6 +35,7 @@ class HostState(Protocol):
     where: dict[str, str]
     props: dict[str, dict]
     props_own: set               # things whose props dict no clone shares: changed in place (own_props)
+    index: dict                  # things by a property's value (dsl/prop_index.py), dropped where written
     zprops: dict[str, dict]
     stack: list[list]
     pending: dict | None

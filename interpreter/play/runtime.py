@@ -236,6 +236,8 @@ class RuleRuntime:
             if kind in CONTAINERS or (kind is str and len(value) >= CHARS_PER_ITEM):
                 hold(self, (obj.id, name), value, loc)
             self.state.own_props(obj.id)[name] = value
+            if self.state.index:   # the things by this property's value (dsl/prop_index.py) are made again
+                self.state.index.pop(name, None)
             if isinstance(value, (list, dict)):
                 self.state.mark_deep(obj.id)
             if self.changed is not None:
@@ -261,6 +263,8 @@ class RuleRuntime:
             if tid not in st.props_own:   # (st.own_props written out: no call when already its own)
                 props = st.own_props(tid)
             props[name] = value
+            if st.index:
+                st.index.pop(name, None)
             if self.changed is not None:
                 self.changed.add(st.where[tid])
         else:

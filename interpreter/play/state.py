@@ -67,7 +67,7 @@ class State:
 
     __slots__ = ("vars", "pvars", "out", "zones", "where", "props", "zprops", "links", "stack",
                  "pending", "rng", "pins", "steps", "over", "phase", "props_own", "props_deep", "zprops_own",
-                 "zprops_deep", "added_arcs", "board_key", "held", "held_total")
+                 "zprops_deep", "added_arcs", "board_key", "held", "held_total", "index")
 
     def __init__(self):
         self.vars: dict = {}
@@ -93,6 +93,9 @@ class State:
         self.board_key: tuple | None = None  # (removed spaces, links): how the board stands; None: not worked out
         self.held: dict | None = None      # items held by slot (play/position.py); None: not counted yet
         self.held_total: int = 0           # their sum, with the board's links
+        # things by a property's value (dsl/prop_index.py): property -> (kind, default) -> value -> things;
+        # a property's lists dropped when any thing's property of that name is written
+        self.index: dict = {}
 
     def own_props(self, tid: str) -> dict:
         """Thing ``tid``'s properties, to change: copied first if a clone may share them."""
@@ -141,6 +144,7 @@ class State:
                 for (old, name), size in zip(keys, sizes):
                     held[(mapping[old], name)] = size
         props.update(zip(news, moved))   # a thing that stays takes its own dict again
+        self.index.clear()   # (whose values moved is not looked at: the lists are made again when walked)
 
     def clone(self) -> State:
         other = State.__new__(State)
@@ -171,6 +175,7 @@ class State:
         other.phase = list(self.phase)
         other.held = None if self.held is None else self.held.copy()
         other.held_total = self.held_total
+        other.index = {}   # made again when walked (a search's samples mostly change their things' properties)
         return other
 
     def to_json(self) -> dict:
