@@ -161,6 +161,19 @@ def test_a_run_no_day_or_memory_could_hold_is_refused_in_one_line(argv, words, c
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("argv", [
+    ["play", "tutorial", "--variant", "", "--quiet"],
+    ["play", "tutorial", "--variant", "+", "--quiet"],
+    ["play", "tutorial", "--variant", "bigger-boat+", "--quiet"],
+    ["compare", "tutorial", "--variant", "+bigger-boat", "--games", "1"],
+    ["test", "tutorial", "--variant", ""]])
+def test_an_empty_variant_id_is_refused_in_one_line(argv, capsys):
+    # an empty id was dropped: `--variant ''` played the plain game as if no variant had been asked for
+    assert _run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "expected a variant id" in err, err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(BAD_PLAY_ARGS))
 def test_play_bad_arguments(name):

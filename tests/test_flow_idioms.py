@@ -249,3 +249,18 @@ def test_play_out_of_a_draw_rule_with_random_agents_ends(tmp_path):
     assert game.is_over and game.is_draw and game.view(0)["draw"] is True
     from interpreter.observe.narrate import narrate
     assert narrate(game)[-1] == "Game over. Scores: player 1 0, player 2 0. A draw: nobody wins."
+
+
+@pytest.mark.parametrize("caller", ["setup", "flow"])
+def test_an_endless_loop_in_a_function_a_rule_calls_is_a_located_error_not_a_length_limit(tmp_path, caller):
+    # the function stopped at its own step budget, spending none of the game's: the game ended quietly
+    # ("length limit", everyone winning) where a loop must be a located runaway error
+    spec = {"variables": {"x": 0}, "limits": {"max_steps": 5000},
+            "functions": {"spin": {"do": "while true:\n  x += 1\n"}},
+            "flow": [{"do": "spin()" if caller == "flow" else "pass"}]}
+    if caller == "setup":
+        spec["setup"] = "spin()"
+    rs = load(tmp_path, spec)
+    with pytest.raises(RunawayGameError) as caught:
+        Game(rs, 2, seed=0)
+    assert caught.value.location is not None and caught.value.location.line > 1

@@ -89,6 +89,9 @@ GROWING = {
     # same() hides the type from the static check, as a value read from the game would
     "multiplying a text": ("y = same('ab') * 1000000000", "a text of 2000000000 characters cannot be made"),
     "doubling a text in an argument": ("y = grow('ab', 45)", "characters cannot be made"),
+    # a fraction that overflowed became inf (and inf - inf nan): a score of NaN was printed as JSON no
+    # reader takes, and ranked first and last at once
+    "a fraction past the largest": ("y = 0.5\nfor i in range(40):\n  y = y * 1000000000.0", "infinite or not a number"),
 }
 GROWING_FUNCTIONS = {"grow": {"params": ["s", "n"], "value": "s if n == 0 else grow(s + s, n - 1)"},
                      "same": {"params": ["v"], "value": "v"}}

@@ -24,6 +24,20 @@ def test_one_long_random_token_per_human_seat_and_nothing_else_opens_a_seat():
     assert _table(agents="human,random").tokens.keys().isdisjoint(table.tokens)
 
 
+
+def test_a_rule_that_stops_during_a_decision_is_one_line_for_the_seat_and_a_notice_for_every_page(tmp_path):
+    # a runtime error of the rules (here 1 / 0 in an action) escaped the table: a bare 500 and a traceback
+    # in the server's log
+    from ruleset_builder import load
+    rs = load(tmp_path, {"functions": {"same": {"params": ["n"], "value": "n"}},
+                         "actions": [{"id": "divide", "do": "x = 1 / same(0)"}],
+                         "flow": [{"turn": {"player": "player(0)", "actions": ["divide"]}}]}, max_players=2)
+    table = WebTable(Game(rs, 2, seed=0), "human,random", seed=0)
+    step = table.step
+    with pytest.raises(Refused, match=r"the rules stopped: .*ruleset.yaml:\d+:\d+: "):
+        table.act(0, 0, step)
+    assert table.step > step and "the rules stopped" in table.seat_state(0)["notice"]
+
 def test_bots_play_until_a_person_must_decide():
     table = _table(rid="tutorial", players=2)
     game = table.game

@@ -56,8 +56,18 @@ AGENTS_HELP = ("comma-separated bots per seat: random, first, greedy (omniscient
                "search bots take a budget, ismcts:200 or ismcts:1.5s (the last one repeats)")
 
 
+def _variant_name(text):
+    """A --variant value: an id, ids joined by '+', or a file. An empty id ('', 'a+', '+') is refused
+    here: dropped quietly, it played the plain ruleset (or fewer variants) than the command asked for."""
+    import os
+    parts = [text] if os.path.isfile(text) else text.split("+")
+    if not all(part.strip() for part in parts):
+        raise argparse.ArgumentTypeError(f"expected a variant id (or ids joined by '+'), got {text!r}")
+    return text
+
+
 def _variant(p):
-    p.add_argument("--variant", action="append", metavar="VARIANT", help=VARIANT_HELP)
+    p.add_argument("--variant", action="append", metavar="VARIANT", type=_variant_name, help=VARIANT_HELP)
 
 
 def build_parser(version: str) -> argparse.ArgumentParser:
@@ -136,7 +146,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="play variants on the same seeds and bots and test what differs")
     _analysis_options(p)
-    p.add_argument("--variant", action="append", required=True, metavar="VARIANT",
+    p.add_argument("--variant", action="append", required=True, metavar="VARIANT", type=_variant_name,
                    help="a variant to compare (repeat for more; a+b is one combined variant); "
                         "the base game comes first unless --no-base")
     p.add_argument("--no-base", action="store_true", help="leave out the base game: the first --variant is the base")
@@ -173,7 +183,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="scenario files, folders (every */scenarios/*.yaml below) or bundled ruleset ids")
     p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
-    p.add_argument("--variant", action="append", metavar="VARIANT",
+    p.add_argument("--variant", action="append", metavar="VARIANT", type=_variant_name,
                    help="run only scenarios that play this variant (repeat for several; 'none' selects "
                         "scenarios of the plain ruleset)")
     p.add_argument("-k", dest="keyword", metavar="TEXT",

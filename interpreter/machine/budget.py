@@ -13,13 +13,15 @@ with a located :class:`WorkBudgetError`.
 :func:`sized` and :func:`times` also refuse a whole number, text or list the
 state could not keep, where it is made (in a local, an argument or an
 intermediate result), so that doubling a text or squaring a number stops at
-once instead of filling memory first. Both are called only for ``+``, ``-``
+once instead of filling memory first; so is a fraction that is infinite or not a number (a product
+that overflowed, ``inf - inf``), which no score, order or JSON file can hold. Both are called only for ``+``, ``-``
 and ``*`` of values that are not a literal number, so the common ``n + 1``
 stays plain Python, and a chain ``"r" + text(n) + s`` is checked once, as a
 whole (the generator in :mod:`interpreter.dsl.expressions`).
 """
 from __future__ import annotations
 
+from math import isfinite
 from typing import TYPE_CHECKING
 
 from ..errors import GameError
@@ -85,6 +87,8 @@ def too_big(value, loc, verb: str = "made") -> GameError | None:
         return GameError(f"a text of {len(value)} characters cannot be {verb} (at most {MAX_TEXT})", loc)
     if kind is list and len(value) > MAX_ITEMS:
         return GameError(f"a list of {len(value)} items cannot be {verb} (at most {MAX_ITEMS})", loc)
+    if kind is float and not isfinite(value):
+        return GameError(f"a fraction that is infinite or not a number ({value}) cannot be {verb}", loc)
     return None
 
 
@@ -111,6 +115,8 @@ def sized(g: GameHost, value, loc):
         if size > MAX_ITEMS:
             raise _refused(value, loc)
     else:
+        if kind is float and not isfinite(value):
+            raise _refused(value, loc)
         return value
     g.work += size   # (each() inlined: texts are joined often, in labels and log lines)
     if g.work > MAX_WORK:

@@ -318,8 +318,10 @@ class Game(RuleRuntime):
                 execute.run(self, st.stack)
             except RunawayGameError:
                 # limits.max_steps bounds the rules' work over the whole game: spent mostly before this
-                # decision, it is the game's length that ran out (it ends); spent here, a loop (an error)
-                if st.steps - before > self.ruleset.max_steps // 10:
+                # decision, it is the game's length that ran out (it ends); spent here, a loop (an error).
+                # A function stopped by its own budget spent none of the game's (its steps are not counted
+                # there): a loop too, not the game's length, which ended it quietly as a length limit
+                if st.steps - before > self.ruleset.max_steps // 10 or st.steps < self.ruleset.max_steps:
                     raise
                 self.finish_by_length()
                 return

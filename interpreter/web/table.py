@@ -10,6 +10,7 @@ import threading
 
 from ..agents import HumanAgent, make_agents
 from ..agents.human import action_label
+from ..errors import DavitError
 from ..observe.narrate import event_text
 from ..observe.status import grouped, status
 from ..play.game import Game
@@ -41,7 +42,7 @@ class WebTable:
         self.decisions = game.decisions   # a restored game goes on at its step
         self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
         self.board_svg: str | None = None   # the drawing of the board, public; set by the server
-        self.notice = None      # a problem every page shows (davit serve --watch: the edited ruleset's errors)
+        self.notice: str | None = None   # a problem every page shows (davit serve --watch: the edited ruleset's errors)
         self.recent: list = []  # [(seat, zones it changed)] of the last decisions, as anyone could see them
         self.undo_ask: dict | None = None   # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
         self.seen: dict | None = None   # the zones as anyone sees them after the last decision (None: not known)
@@ -95,9 +96,16 @@ class WebTable:
             actions = self.game.legal_actions(seat) if seat in self.game.deciding_players else []
             if not 0 <= index < len(actions):
                 raise Refused("that is not one of your actions now")
-            self._apply(seat, actions[index], Refused, "refused: ")
-            self.undo_ask = None   # a new decision answers an open question of undo: no
-            self._play_bots()   # and the decision is written down (on_change)
+            try:
+                self._apply(seat, actions[index], Refused, "refused: ")
+                self.undo_ask = None   # a new decision answers an open question of undo: no
+                self._play_bots()   # and the decision is written down (on_change)
+            except DavitError as exc:
+                # the rules stopped (a located runtime error): every page shows it, the seat is told in one
+                # line; it ended in a server traceback and a bare 500
+                self.notice = f"the rules stopped: {exc}"
+                self.decisions += 1   # every page redraws and shows it
+                raise Refused(self.notice) from None
 
     def _apply(self, seat: int, action, error, why: str) -> None:
         """Apply one decision and note which zones it changed, as a spectator sees them (nothing secret)."""
