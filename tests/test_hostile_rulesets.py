@@ -92,6 +92,9 @@ GROWING = {
     # a fraction that overflowed became inf (and inf - inf nan): a score of NaN was printed as JSON no
     # reader takes, and ranked first and last at once
     "a fraction past the largest": ("y = 0.5\nfor i in range(40):\n  y = y * 1000000000.0", "infinite or not a number"),
+    # a quotient by less than 1 overflows too; kept in a variable, the game played on with inf
+    "a quotient past the largest": ("y = 1.0\nfor i in range(40):\n  y = y / same(0.000000001)", "infinite or not"),
+    "a whole quotient past the largest": ("y = 1.0\nfor i in range(40):\n  y //= same(0.000000001)", "infinite or not"),
 }
 GROWING_FUNCTIONS = {"grow": {"params": ["s", "n"], "value": "s if n == 0 else grow(s + s, n - 1)"},
                      "same": {"params": ["v"], "value": "v"}}

@@ -56,7 +56,8 @@ from .read_memo import start as start_memo
 BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
 BOOLEAN = {"and": "and", "or": "or"}
 COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-GROWING = {"+", "-", "*"}   # may make a long text or list, or a huge number: checked (machine/budget.py)
+# may make a long text or list, a huge number or an infinite fraction (1e308 / 0.5): checked (machine/budget.py)
+GROWING = {"+", "-", "*", "/", "//"}
 ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 # starts the stand-in of a held container (Generator.container: the state's dicts, the table's zones, the same
@@ -294,7 +295,8 @@ class Generator:
         number that grows by a digit at most. Any ``*`` may square a number.
         """
         plain = f"{left} {BINARY[op]} {right}"
-        literal = _number_literal(left_node) or _number_literal(right_node)
+        literal = (_number_literal(right_node) and abs(right_node.value) >= 1) if op in ("/", "//") \
+            else _number_literal(left_node) or _number_literal(right_node)   # (a quotient by 1 or more: no inf)
         if op not in GROWING or (literal and op != "*") or (_number_literal(left_node) and _number_literal(right_node)):
             return plain
         where = self.bind(self.sn.loc(at), "_l")
