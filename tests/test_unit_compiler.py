@@ -258,7 +258,7 @@ def test_an_error_in_a_written_out_predicate_is_located(tmp_path, name):
         f"      r = {name}([0, 1], x -> 3 / x > 9)\n", encoding="utf-8")
     with pytest.raises(GameError) as caught:
         Game(load_ruleset(folder), 1)
-    assert "ZeroDivisionError" in caught.value.message
+    assert "division by zero (with /, // or %)" in caught.value.message
     assert where(caught.value) == (5, 25 + len(name))   # the division
 
 
@@ -442,7 +442,7 @@ def test_runtime_error_is_a_game_error_with_location(tmp_path):
     rs = load_flow(tmp_path, "total = 1\ntotal = 1 // 0")
     with pytest.raises(GameError) as info:
         Game(rs, 1)
-    assert "ZeroDivisionError" in info.value.message
+    assert "division by zero (with /, // or %)" in info.value.message
     assert info.value.location.line == SNIPPET_LINE + 1
 
 

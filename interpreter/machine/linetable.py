@@ -61,6 +61,8 @@ def located_error(exc: BaseException, default: Location | None) -> DavitError:
         return GameError("rules recurse too deeply", loc)
     if isinstance(exc, KeyError) and spot and spot[1] is not None:
         return GameError(f"'{spot[1]}' is used before it is given a value", loc)
+    if isinstance(exc, ZeroDivisionError):   # (in the rules' words, not Python's)
+        return GameError("division by zero (with /, // or %)", loc)
     return GameError(f"{type(exc).__name__}: {exc}", loc)
 
 
