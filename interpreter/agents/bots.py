@@ -27,19 +27,11 @@ def seeded(seed) -> random.Random:
 
 
 def randbelow(stream: random.Random):
-    """``stream.randrange`` of a count, as a function: the same draws (``count.bit_length()`` random bits
-    until they fall below ``count``), without its three calls a number; as :meth:`RandomAgent.pick`."""
-    bits = stream.getrandbits
-
-    def below(count: int) -> int:
-        if count < 1:
-            return stream.randrange(count)   # its own error
-        k = count.bit_length()
-        r = bits(k)
-        while r >= count:
-            r = bits(k)
-        return r
-    return below
+    """``stream.randrange`` of a count, as a function: the same draws, without its three calls a number
+    (:meth:`RandomAgent.pick` on that stream)."""
+    agent = RandomAgent.__new__(RandomAgent)
+    agent.random = stream
+    return agent.pick
 
 
 class RandomAgent:

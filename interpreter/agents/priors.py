@@ -29,13 +29,17 @@ def weights(sample, legal, priors) -> list[float]:
             continue
         local = dict(a.args)
         local["p"] = local["player"] = players[a.player]
-        try:
-            w = float(fn(sample, local))
-        except (GameError, TypeError, ValueError):
-            append(1.0)
-            continue
-        append(w if w > 0.0 else 0.0)   # max(0.0, w): a NaN weighs 0 too
+        append(_weight(sample, fn, local))
     return out
+
+
+def _weight(sample, fn, local: dict) -> float:
+    """A prior's weight for one action: its value, 1 where it fails, never below 0 (a NaN weighs 0 too)."""
+    try:
+        w = float(fn(sample, local))
+    except (GameError, TypeError, ValueError):
+        return 1.0
+    return w if w > 0.0 else 0.0
 
 
 def pick(sample, legal, priors, rand):
@@ -86,22 +90,10 @@ def decide_by_prior(sample, priors, rand) -> bool:
             continue
         local = dict(args)
         local["p"] = local["player"] = player
-        try:
-            w = float(fn(sample, local))
-        except (GameError, TypeError, ValueError):
-            append(1.0)
-            continue
-        append(w if w > 0.0 else 0.0)   # max(0.0, w): a NaN weighs 0 too
+        append(_weight(sample, fn, local))
     if passes:
         fn = prior(PASS)
-        if fn is None:
-            append(1.0)
-        else:
-            try:
-                w = float(fn(sample, {"p": player, "player": player}))
-            except (GameError, TypeError, ValueError):
-                w = 1.0
-            append(w if w > 0.0 else 0.0)
+        append(1.0 if fn is None else _weight(sample, fn, {"p": player, "player": player}))
     index = _draw(out, rand)
     if index < len(found):
         taken = found[index]
