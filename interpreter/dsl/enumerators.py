@@ -227,18 +227,13 @@ class _Writer:
         if len(self.names) > 1 or self.checked():   # one unchecked choice is bounded by MAX_CHOICES alone
             out += self.charge(values)
         affordable = self.affordable() if last else None
+        body = self.level(i + 1, shared) if not last else [
+            *self.checks("continue", costs=affordable is None), f"{self.append}({self.made(len(self.names))})"]
+        loop = [f"for {self.values[i]} in {values}:", *("    " + line for line in body)]
         if affordable is not None:   # the costs asked once a walk: when they fail, no candidate is looked at
             out.append(f"if {values} and {affordable}:")
-            loop = ["    " + line for line in self.checks("continue", costs=False)]
-            loop.append(f"    {self.append}({self.made(len(self.names))})")
-            out += ["    " + line for line in [f"for {self.values[i]} in {values}:", *loop]]
-        else:
-            out.append(f"for {self.values[i]} in {values}:")
-        if not last:
-            out += ["    " + line for line in self.level(i + 1, shared)]
-        elif affordable is None:
-            out += ["    " + line for line in self.checks("continue")]
-            out.append(f"    {self.append}({self.made(len(self.names))})")
+            loop = ["    " + line for line in loop]
+        out += loop
         many, what = gen.bind(too_many_choices), repr(f"action '{adef.id}'")
         out += [f"if {self.len}({self.found}) > {MAX_CHOICES!r}:",
                 f"    raise {many}({what}, {self.len}({self.found}), {self.where})"]
