@@ -12,7 +12,10 @@ player count (the smallest and the largest), random agents, no event log:
 With ``--baseline DIR`` (another checkout, e.g. ``git worktree add /tmp/old
 HEAD~3``) the same work runs on the old and the new engine, each in its own
 worker process, interleaved round by round, so that the noise of a shared
-machine falls on both alike; the table then shows both and their ratio.
+machine falls on both alike; the table then shows both and their ratio. In a
+round every engine plays the same seeded games (as many as the new engine
+plays in ``--seconds`` in a first, warming run), so a ratio compares the same
+work, not games of different lengths.
 Rates are CPU time (``time.process_time``) of the worker, medians over the
 rounds. The hand-written Der Mythos in ``tools/reference/`` runs in the same
 rounds as the yardstick (``ref/new``), and so do two ceilings: the same game
@@ -39,27 +42,24 @@ sys.path.insert(0, sys.argv[2])
 from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 rulesets = {}
-seed_base = 0
 
 def ruleset(rid):
     if rid not in rulesets:
         rulesets[rid] = load_ruleset(rid)
     return rulesets[rid]
 
-def games(rid, players, seconds, record=False):
-    global seed_base
+def games(rid, players, seconds, record=False, first=0, count=None):
+    # seeds first, first + 1, ...: for `seconds` of CPU (and at least one game), or exactly `count` games
     rs = ruleset(rid)
     start = time.process_time()
     n = decisions = events = 0
-    while time.process_time() - start < seconds or n == 0:
-        seed = seed_base + n
-        game = Game(rs, players, seed=seed, record=record)
-        decisions += play_out(game, make_agents("random", players, seed))
+    while (n < count) if count is not None else (time.process_time() - start < seconds or n == 0):
+        game = Game(rs, players, seed=first + n, record=record)
+        decisions += play_out(game, make_agents("random", players, first + n))
         events += len(game.log)
         n += 1
     elapsed = time.process_time() - start
-    seed_base += n
-    return {"games": n / elapsed, "decisions": decisions / elapsed, "events": events / elapsed}
+    return {"games": n / elapsed, "decisions": decisions / elapsed, "events": events / elapsed, "played": n}
 
 def mid_game(rid, players):
     rs = ruleset(rid)
@@ -230,10 +230,15 @@ def main():
         for players in player_counts(rid):
             rows = {name: [] for name in engines}
             refs, ceilings, fast = [], [], []
-            for _ in range(args.rounds):
-                for name, engine in engines.items():
+            # how many games fill about --seconds (a first, warming run); then every engine plays the same
+            # seeds in a round, so that old and new do the same work and game lengths do not count as speed
+            count = {name: engine.ask(kind="games", rid=rid, players=players, seconds=args.seconds,
+                                      record=args.log)["played"] for name, engine in engines.items()}["new"]
+            for round_ in range(args.rounds):
+                order = list(engines.items())
+                for name, engine in order if round_ % 2 == 0 else reversed(order):
                     rows[name].append(engine.ask(kind="games", rid=rid, players=players, seconds=args.seconds,
-                                                 record=args.log))
+                                                 record=args.log, first=(round_ + 1) * 100_000, count=count))
                 if ref is not None and rid == "der-mythos":
                     refs.append(ref.ask(kind="reference", players=players, seconds=args.seconds))
                     ceilings.append(ref.ask(kind="reference", players=players, seconds=args.seconds, which="ceiling"))
