@@ -10,6 +10,7 @@ from ..errors import DslError, did_you_mean
 from ..machine import attributes
 from . import ast
 from .fast_reads import declared_write
+from .operators import arith
 from .primitives import BUILTIN_VALUES, PRIMITIVES
 
 
@@ -26,7 +27,7 @@ def assignment(gen, s: ast.Assign) -> list[str]:
             env.used_names.add(name)
             value = gen.expr(s.value)
             if op is not None:
-                value = gen.arith(s.op, f"g.state.vars[{name!r}]", value, target, s.value, s)
+                value = arith(gen, s.op, f"g.state.vars[{name!r}]", value, target, s.value, s)
             return [f"g.set_var({name!r}, {value})"]
         if name in env.constants:
             raise c._error(f"'{name}' is a constant and cannot be changed", sn, target)
@@ -38,7 +39,7 @@ def assignment(gen, s: ast.Assign) -> list[str]:
         if name not in gen.scope:
             raise c._error(f"unknown name '{name}'", sn, target)
         old = gen.node(target, f"L[{name!r}]", local=name)
-        return [f"L[{name!r}] = {gen.arith(s.op, old, value, target, s.value, s)}"]
+        return [f"L[{name!r}] = {arith(gen, s.op, old, value, target, s.value, s)}"]
     if isinstance(target, ast.Attr):
         attr = target.name
         loc = sn.loc(target)
@@ -55,7 +56,7 @@ def assignment(gen, s: ast.Assign) -> list[str]:
         value = gen.expr(s.value)
         if op is not None:
             old = f"{gen.bind(attributes.reader(attr), '_r')}(g, {gen.expr(target.obj)}, {where})"
-            value = gen.arith(s.op, old, value, target, s.value, s)
+            value = arith(gen, s.op, old, value, target, s.value, s)
         # a declared thing property or player variable and nothing else: set without set_attr's search
         written = declared_write(gen, gen.expr(target.obj), attr, s.value if op is None else None, value, where)
         if written is not None:
@@ -72,5 +73,5 @@ def assignment(gen, s: ast.Assign) -> list[str]:
         if op is None:
             return [f"g.set_item({obj}, {index}, {value}, {where})"]
         return ["_t = " + obj, "_i = " + index,
-                f"g.set_item(_t, _i, {gen.arith(s.op, '_t[_i]', value, target, s.value, s)}, {where})"]
+                f"g.set_item(_t, _i, {arith(gen, s.op, '_t[_i]', value, target, s.value, s)}, {where})"]
     raise c._error("cannot assign to this", sn, target)

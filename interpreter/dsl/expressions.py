@@ -45,6 +45,7 @@ from .inline_calls import called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
 from .membership import compare_chain, items_walked, member, things_walked
+from .operators import BOOLEAN, COMPARE, binop
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 from .prop_index import selected
 from .read_memo import branch, comprehension_body, held_local, lazy_lines, settle, settled
@@ -52,21 +53,10 @@ from .read_memo import finish as finish_memo
 from .read_memo import kept as kept_in_memo
 from .read_memo import start as start_memo
 
-# the Python spelling of each DSL operator (looked up, never copied from the source)
-BINARY = {"+": "+", "-": "-", "*": "*", "/": "/", "//": "//", "%": "%"}
-BOOLEAN = {"and": "and", "or": "or"}
-COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-# may make a long text or list, a huge number or an infinite fraction (1e308 / 0.5): checked (machine/budget.py)
-GROWING = {"+", "-", "*", "/", "//"}
-ADDITIVE = {"+", "-"}
 MARK, END = "\x01", "\x02"   # a node's line marker; repr() never lets these through raw
 # starts the stand-in of a held container (Generator.container: the state's dicts, the table's zones, the same
 # objects for the whole of any call: only a new game, a clone or a load makes new ones); repr() escapes it too
 HELD = "\x03"
-
-
-def _number_literal(n) -> bool:
-    return isinstance(n, ast.Const) and type(n.value) in (int, float)
 
 
 class Generator:
@@ -274,35 +264,7 @@ class Generator:
         return self.node(n, f"{self.expr(n.obj)}[{self.expr(n.index)}]")
 
     def x_BinOp(self, n):
-        return self.binop(n, checked=True)
-
-    def binop(self, n, checked: bool) -> str:
-        # in a chain a + b + c only the whole sum is checked: its left part is at most 40 (the nesting
-        # cap) checked values long, so one check at the top costs a third of one at each `+`
-        if n.op in ADDITIVE and isinstance(n.left, ast.BinOp) and n.left.op in ADDITIVE:
-            left = self.binop(n.left, checked=False)
-        else:
-            left = self.expr(n.left)
-        right = self.expr(n.right)
-        if not checked:
-            return self.node(n, f"{left} {BINARY[n.op]} {right}")
-        return self.node(n, self.arith(n.op, left, right, n.left, n.right, n))
-
-    def arith(self, op, left: str, right: str, left_node, right_node, at) -> str:
-        """``left op right``; where it may grow a value past the caps, through :mod:`machine.budget`.
-
-        ``n + 1`` and ``n - 2`` stay plain: with a literal number the result is a
-        number that grows by a digit at most. Any ``*`` may square a number.
-        """
-        plain = f"{left} {BINARY[op]} {right}"
-        literal = (_number_literal(right_node) and abs(right_node.value) >= 1) if op in ("/", "//") \
-            else _number_literal(left_node) or _number_literal(right_node)   # (a quotient by 1 or more: no inf)
-        if op not in GROWING or (literal and op != "*") or (_number_literal(left_node) and _number_literal(right_node)):
-            return plain
-        where = self.bind(self.sn.loc(at), "_l")
-        if op == "*":
-            return f"_times(g, {left}, {right}, {where})"
-        return f"_sized(g, {plain}, {where})"
+        return binop(self, n, checked=True)
 
     def x_Neg(self, n):
         return self.node(n, f"-{self.expr(n.operand)}")
