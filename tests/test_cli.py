@@ -174,6 +174,36 @@ def test_an_empty_variant_id_is_refused_in_one_line(argv, capsys):
     assert "\n" not in err and "expected a variant id" in err, err
 
 
+@pytest.mark.parametrize("argv", [
+    ["play", "tutorial", "--agents", "random,,first", "--quiet"],
+    ["play", "tutorial", "--agents", "", "--quiet"],
+    ["simulate", "tutorial", "--agents", "random,", "--games", "1"],
+    ["serve", "tutorial", "--agents", ",human", "--no-browser"]])
+def test_an_empty_agent_name_is_refused_in_one_line(argv, capsys):
+    # an empty name was dropped, which moved every later agent to the seat before its own
+    assert _run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "got an empty name" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "tutorial", "--players", "2", "--agents", "random,random,first", "--quiet"],
+    ["simulate", "tutorial", "--players", "2", "--agents", "random,first,greedy", "--games", "1"]])
+def test_more_agents_than_seats_is_refused_in_one_line(argv, capsys):
+    # the agents past the last seat were left out without a word
+    assert _run(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "3 agents named for 2 players" in err, err
+
+
+def test_make_agents_refuses_what_it_would_drop():
+    from interpreter.agents import make_agents
+    assert [a.name for a in make_agents("random,first", 3, 0)] == ["random", "first", "first"]
+    for spec, players in (("random,,first", 3), ("random,first,first", 2), ("", 2)):
+        with pytest.raises(ValueError):
+            make_agents(spec, players, 0)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(BAD_PLAY_ARGS))
 def test_play_bad_arguments(name):

@@ -48,8 +48,12 @@ def agent_factory(name: str):
 
 def make_agents(spec: str | list | None, players: int, seed: int) -> list:
     """Agents for every seat from ``"random,human"`` or ``"ismcts:200,random"`` (the last name repeats)."""
-    names = spec.split(",") if isinstance(spec, str) else list(spec or ["random"])
-    names = [n.strip() for n in names if n.strip()] or ["random"]
+    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else list(spec or ["random"])
+    if not all(names):   # dropping one would move every later agent to another seat
+        raise ValueError(f"expected agent names joined by ',', got an empty name in {spec!r}")
+    if len(names) > players:   # the extra ones would be left out without a word
+        raise ValueError(f"{len(names)} agents named for {players} players (one per seat; the last one repeats "
+                         "for the seats after it)")
     factories = [agent_factory(n) for n in names]
     factories = factories + [factories[-1]] * (players - len(factories))
     return [factories[i](rng.derive(seed, 1000 + i)) for i in range(players)]

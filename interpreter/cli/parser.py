@@ -56,6 +56,14 @@ AGENTS_HELP = ("comma-separated bots per seat: random, first, greedy (omniscient
                "search bots take a budget, ismcts:200 or ismcts:1.5s (the last one repeats)")
 
 
+def _agent_names(text):
+    """An --agents value: agent names joined by ','. An empty name ('', 'random,,first', 'random,') is refused
+    rather than dropped, which would move every later agent to another seat."""
+    if not all(name.strip() for name in text.split(",")):
+        raise argparse.ArgumentTypeError(f"expected agent names joined by ',', got an empty name in {text!r}")
+    return text
+
+
 def _variant_name(text):
     """A --variant value: an id, ids joined by '+', or a file. An empty id ('', 'a+', '+') is refused
     here: dropped quietly, it played the plain ruleset (or fewer variants) than the command asked for."""
@@ -103,7 +111,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive, help=PLAYERS_HELP)
     p.add_argument("--seed", type=_int, default=None,
                    help="the random seed: the same seed plays the same game (default: a random one, printed)")
-    p.add_argument("--agents", default=None,
+    p.add_argument("--agents", type=_agent_names, default=None,
                    help=AGENTS_HELP + " (default: random; when resuming, the saved game's agents)")
     _variant(p)
     p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
@@ -120,7 +128,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive,
                    help="default: one per name in --agents, else 4 or the nearest the ruleset allows")
     p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
-    p.add_argument("--agents", default="human,random",
+    p.add_argument("--agents", type=_agent_names, default=None,
                    help="comma-separated: human (a browser seat), random, first, greedy (the last one repeats); "
                         "default human,random")
     _variant(p)
@@ -230,7 +238,8 @@ def _sweep_options(p, tune: bool = False) -> None:
                    help="the first game's seed; every point plays the same seeds (default: 0)")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes here (or CPUs of a new local Ray); the results do not depend on it (default: 1)")
-    p.add_argument("--agents", default="random", help="comma-separated bots, as for simulate (default: random)")
+    p.add_argument("--agents", type=_agent_names, default="random",
+                   help="comma-separated bots, as for simulate (default: random)")
     p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
                    help="cut a game off after this many decisions (it then has no winner)")
     p.add_argument("--report", metavar="FILE.html",
@@ -260,9 +269,9 @@ def _analysis_options(p) -> None:
                    help="the first game's seed; game i uses a seed derived from it (default: 0)")
     p.add_argument("--workers", type=_positive, default=1,
                    help="processes here (or CPUs of a new local Ray); the results do not depend on it (default: 1)")
-    p.add_argument("--agents", default="random", help="comma-separated bots: random, first, greedy (omniscient), "
-                                                      "mcts, ismcts, ismcts:200 or ismcts:1.5s "
-                                                      "(the last one repeats; default: random)")
+    p.add_argument("--agents", type=_agent_names, default="random",
+                   help="comma-separated bots: random, first, greedy (omniscient), mcts, ismcts, ismcts:200 or "
+                        "ismcts:1.5s (the last one repeats; default: random)")
     p.add_argument("--until-ci", type=_width, metavar="WIDTH",
                    help="play until every win-rate interval is at most WIDTH wide (high minus low), "
                         "or the game cap is reached")

@@ -7,6 +7,8 @@ import sys
 from ..errors import DavitError, printable
 from .players import players_for_agents, variant_of
 
+SEATS = "human,random"   # the table's agents when --agents is not given
+
 
 def cmd_serve(args) -> int:
     try:
@@ -34,9 +36,9 @@ def cmd_serve(args) -> int:
         rs, players = table.game.ruleset, table.game.num_players
     else:
         rs = load_ruleset(args.ruleset, variant_of(args))
-        players = players_for_agents(rs, args.players, args.agents)
-        try:
-            agents = make_agents(args.agents, players, args.seed)
+        players = players_for_agents(rs, args.players, args.agents or SEATS)
+        try:   # by default a human and random bots; alone (one player), the human
+            agents = make_agents(args.agents or ",".join(SEATS.split(",")[:players]), players, args.seed)
         except ValueError as exc:
             raise DavitError(f"davit: {exc}") from None
         if not any(isinstance(a, HumanAgent) for a in agents):
@@ -46,7 +48,7 @@ def cmd_serve(args) -> int:
         else:
             table = _kept_table(args, rs, players, agents)
             rs, players = table.game.ruleset, table.game.num_players
-    print(f"{rs.name}: {players} players. Each link is private to its seat:")
+    print(f"{rs.name}: {players} player{'s' * (players != 1)}. Each link is private to its seat:")
     links = {table.game.player_name(seat): f"/seat/{table.token_of(seat)}" for seat in table.humans}
     app = make_app(table, _board(rs))
     if not args.watch:
