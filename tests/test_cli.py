@@ -186,6 +186,14 @@ def test_an_empty_agent_name_is_refused_in_one_line(argv, capsys):
     assert "\n" not in err and "got an empty name" in err, err
 
 
+def test_an_empty_folder_to_copy_into_is_refused_in_one_line(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # it said "'.' already exists", as if the user had named the current folder
+    assert _run(["copy", "tutorial", ""]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "got an empty one" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("argv", [
     ["play", "tutorial", "--players", "2", "--agents", "random,random,first", "--quiet"],
     ["simulate", "tutorial", "--players", "2", "--agents", "random,first,greedy", "--games", "1"]])

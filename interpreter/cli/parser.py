@@ -64,6 +64,13 @@ def _agent_names(text):
     return text
 
 
+def _folder_name(text):
+    """A folder to make: an empty path would name the current folder ('.')."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected the path of a new folder, got an empty one")
+    return text
+
+
 def _variant_name(text):
     """A --variant value: an id, ids joined by '+', or a file. An empty id ('', 'a+', '+') is refused
     here: dropped quietly, it played the plain ruleset (or fewer variants) than the command asked for."""
@@ -90,7 +97,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
     p = sub.add_parser("copy", help="copy a ruleset into a new folder to make your own game from it")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
-    p.add_argument("dest", metavar="FOLDER",
+    p.add_argument("dest", metavar="FOLDER", type=_folder_name,
                    help="the new folder (it must not exist); the copy's id is made from its name")
 
     p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
