@@ -278,6 +278,23 @@ def test_a_variant_from_elsewhere_extends_only_by_id_or_inside_its_folder(tmp_pa
     assert load_ruleset("tutorial", variant=str(_variant(tmp_path / "mine", "tutorial"))).variant == "sneaky"
 
 
+def test_an_empty_flow_is_refused_where_it_is_written(tmp_path, capsys):
+    """`flow: []` in a variant was reported at the base ruleset's first use of a flow variable
+    ('display: no variable round'), far from the line that emptied the flow; an empty `steps:` did nothing."""
+    from cli_runner import run
+    assert run(["copy", "tutorial", str(tmp_path / "t")]) == 0
+    (tmp_path / "t" / "variants" / "no-flow.yaml").write_text("variant: no-flow\ndescription: x\nflow: []\n")
+    (tmp_path / "t" / "variants" / "no-steps.yaml").write_text(
+        "variant: no-steps\ndescription: x\nflow:\n  - repeat: 2\n    as: round\n    steps: []\n")
+    capsys.readouterr()
+    assert run(["validate", str(tmp_path / "t")]) == 1
+    out = capsys.readouterr()
+    said = out.out + out.err
+    assert "no-flow.yaml:3:7: error[schema]: `flow` needs at least 1 item" in said, said
+    assert "no-steps.yaml:6:12: error[schema]: `flow[0].steps` needs at least 1 item" in said, said
+    assert "no variable 'round'" not in said, said
+
+
 # --- the command line: one line, exit 1, before the game -------------------------------------
 
 @pytest.mark.parametrize("target,said", [("{tmp}", "is a folder"), ("/proc/davit-log.jsonl", "cannot write the log"),

@@ -230,13 +230,13 @@ def test_every_flow_step_kind_passes():
         {"do": "x = 1"},
         {"step": "deal", "do": "x = 1", "source": "p. 2"},
         {"phase": "round", "steps": [{"do": "x = 1"}]},
-        {"repeat": 3, "as": "round", "steps": []},
-        {"repeat": "rounds", "steps": []},
-        {"repeat": "until_end", "as": "round", "steps": []},
-        {"while": "x < 3", "steps": []},
-        {"until": "x >= 3", "steps": []},
-        {"each_player": "player", "from": "player(1)", "steps": []},
-        {"for": "boat", "in": "lifeboats.things", "steps": []},
+        {"repeat": 3, "as": "round", "steps": [{"do": "x = 1"}]},
+        {"repeat": "rounds", "steps": [{"do": "x = 1"}]},
+        {"repeat": "until_end", "as": "round", "steps": [{"do": "x = 1"}]},
+        {"while": "x < 3", "steps": [{"do": "x = 1"}]},
+        {"until": "x >= 3", "steps": [{"do": "x = 1"}]},
+        {"each_player": "player", "from": "player(1)", "steps": [{"do": "x = 1"}]},
+        {"for": "boat", "in": "lifeboats.things", "steps": [{"do": "x = 1"}]},
         {"if": "x == 1", "then": [{"do": "x = 2"}], "else": [{"do": "x = 3"}]},
         {"turn": {"player": "player", "actions": ["draw"], "pass": False, "until": "x > 2", "name": "main"}},
         {"turn": {"actions": ["draw", "look"], "max_actions": 1, "free": ["look"], "pass": True}},
@@ -244,6 +244,13 @@ def test_every_flow_step_kind_passes():
         {"simultaneous": {"players": "players", "actions": ["draw"], "name": "bid"}},
     ]
     assert errors("ruleset", {**MINIMAL, "flow": steps}) == []
+
+
+@pytest.mark.parametrize("flow", [[], [{"repeat": 3, "steps": []}],
+                                  [{"if": "x == 1", "then": [{"do": "x = 2"}], "else": []}]])
+def test_an_empty_list_of_flow_steps_is_refused(flow):
+    # it does nothing: a variant's `flow: []` was reported far away, at the first use of a flow variable
+    assert any("should be non-empty" in e for e in errors("ruleset", {**MINIMAL, "flow": flow}))
 
 
 def test_provenance_is_allowed_on_every_object():
