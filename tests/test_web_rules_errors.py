@@ -5,6 +5,7 @@ shows where the rules stopped; the bots' decisions at a game's start, on a remat
 after an undo give the same notice, never a 500 or a table that cannot go on."""
 import asyncio
 import json
+import os
 
 import pytest
 
@@ -101,7 +102,7 @@ def _request(app, method, path, body=None):
         return status, text.decode(errors="replace")
 
 
-def _kept(tmp_path, table, rs):
+def _kept(tmp_path, table):
     store = TableStore(str(tmp_path / "tables.db"))
     keeper = Keeper(store, store.begin("stops", table.game, ["human", "random"], table.tokens))
     table.on_change = keeper
@@ -139,7 +140,7 @@ def test_the_database_keeps_the_game_before_the_move_and_gives_it_back(tmp_path)
     rs = _rules(tmp_path)
     seed = _seeds(rs)
     table = WebTable(Game(rs, 2, seed=seed), "human,random", seed=seed)
-    store, keeper = _kept(tmp_path, table, rs)
+    store, keeper = _kept(tmp_path, table)
     before = _position(table.game)
     with pytest.raises(Refused, match=LOCATED):   # the bot's reply to an add stops
         table.act(0, _index(table, 0, "add"), table.step)
@@ -178,7 +179,7 @@ def test_a_rematch_whose_bots_stop_the_rules_is_refused_and_the_table_keeps_the_
     rs = _rules(tmp_path)
     seed = _seeds(rs)
     table = WebTable(Game(rs, 2, seed=seed), "human,random", seed=seed)
-    store, keeper = _kept(tmp_path, table, rs)
+    store, keeper = _kept(tmp_path, table)
     table.act(0, _index(table, 0, "stop"), table.step)
     over, games, rows = _position(table.game), table.games, store.db.execute("SELECT COUNT(*) FROM tables").fetchone()
     app, token = make_app(table), table.token_of(0)
@@ -224,7 +225,7 @@ flow:
     game = Game(rs, 2, seed=1)
     assert game.apply(game.legal_actions(0)[0])   # the person committed before the bot (a game brought in)
     table = WebTable(game, [HumanAgent(), _Stops()], seed=1)
-    store, keeper = _kept(tmp_path, table, rs)
+    store, keeper = _kept(tmp_path, table)
     assert table.notice is None and table.game.deciding_players == [0]
     before, app, token = _position(table.game), make_app(table), table.token_of(0)
     status, answer = _request(app, "POST", f"/seat/{token}/undo", {"step": table.step})   # it was a 500
@@ -246,7 +247,6 @@ def test_an_edit_whose_bots_stop_the_rules_is_reported_and_the_game_goes_on(tmp_
     watcher = RulesetWatcher(str(folder), None, lambda new: table.restart(Game(new, 2, seed=0)), errors.append,
                              interval=60)
     text = (folder / "ruleset.yaml").read_text()
-    import os
     old = (folder / "ruleset.yaml").stat().st_mtime_ns
     (folder / "ruleset.yaml").write_text(text.replace("((3 - total) * 1)", "(total - 1)"))   # stops at once
     os.utime(folder / "ruleset.yaml", ns=(old + 2_000_000_000, old + 2_000_000_000))
@@ -278,3 +278,23 @@ flow:
     told = str(refused.value)
     assert "the rules stopped: " in told and "ruleset.yaml:" in told and "a hidden card" in told
     assert "crown" not in told and "jewel" not in told and table.seat_state(1)["notice"] == told
+
+
+def test_what_every_page_reads_leaves_out_words_that_name_a_counter_not_every_seat_sees(tmp_path):
+    rs = _rules(tmp_path, """
+id: purse
+players: {min: 2, max: 2}
+player:
+  vars:
+    cash: {initial: 3, min: 0, visibility: owner}
+actions:
+  - {id: spend, do: "player.cash -= 7"}
+flow:
+  - turn: {player: "player(0)", actions: [spend], max_actions: 1}
+""")
+    table = WebTable(Game(rs, 2, seed=0), "human,human", seed=0)
+    with pytest.raises(Refused) as refused:
+        table.act(0, 0, table.step)
+    told = str(refused.value)
+    assert "ruleset.yaml:" in told and "a counter not every seat sees" in told and "-4" not in told
+    assert table.game.state.pvars[0]["cash"] == 3 and table.seat_state(1)["notice"] == told
