@@ -5,12 +5,13 @@ that view, so a seat learns in the browser exactly what it would at the terminal
 """
 from __future__ import annotations
 
+import re
 import secrets
 import threading
 
 from ..agents import HumanAgent, make_agents
 from ..agents.human import action_label
-from ..errors import DavitError
+from ..errors import DavitError, GameError
 from ..observe.narrate import event_text
 from ..observe.status import grouped, status
 from ..play.game import Game
@@ -23,6 +24,10 @@ RECENT = 8   # decisions whose changes a page highlights (at most; those since t
 
 class Refused(Exception):
     """A request the table does not accept (a stale or unknown action); the text says why."""
+
+
+class RulesStopped(Refused):
+    """The rules stopped (a located runtime error) during a request's decisions; none of them was kept."""
 
 
 class WebTable:
@@ -47,7 +52,10 @@ class WebTable:
         self.undo_ask: dict | None = None   # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
         self.seen: dict | None = None   # the zones as anyone sees them after the last decision (None: not known)
         with self.lock:
-            self._play_bots()
+            try:
+                self._attempt(self._bots_decide, "the game waits before the bots' first decisions")
+            except RulesStopped:
+                pass   # every page shows where (the notice); the game is as it was given
 
     def seat_of(self, token: str) -> int | None:
         """The seat a token opens, or None; compared in constant time."""
@@ -64,15 +72,44 @@ class WebTable:
         """Grows with every applied decision: a page acts only on the step it has seen."""
         return self.decisions
 
-    def _play_bots(self) -> None:
-        """Let bot seats decide until a human seat must decide or the game ends."""
+    def _attempt(self, change, after: str, new_game: bool = False) -> None:
+        """Carry out ``change`` (a request's decisions and the bots' after them) as one whole, then write it
+        down (``on_change``). If the rules stop on the way (a located runtime error, say a division by zero
+        only this move reaches), the table is left as it was before: the game (its position, its log, so the
+        decisions an undo replays), the highlights, the open undo question, and the saved copy, which is
+        written only after a whole change. Every page shows where the rules stopped; RulesStopped tells the
+        request. A bare 500 left the half-made move standing, and the saved copy could not be played again."""
+        # the one snapshot it takes: the web table keeps none (its undo plays the decisions again from the
+        # seed), and a clone shares what is not written (State.clone), cheap beside drawing one page
+        before = self.game.clone()
+        kept = (self.recent, self.seen, self.undo_ask, self.games, self.board_svg)
         try:
-            self._bots_decide()
-        finally:
-            if self.on_change is not None:
-                self.on_change(self)
+            change()
+            self._showable()
+        except BaseException as exc:
+            self.game = before
+            self.recent, self.seen, self.undo_ask, self.games, self.board_svg = kept
+            if not isinstance(exc, DavitError):
+                raise
+            self.notice = f"the rules stopped: {told(before, exc)}; {after}"
+            self.decisions += 1   # every page redraws and shows it
+            raise RulesStopped(self.notice) from None
+        if self.on_change is not None:
+            begin = getattr(self.on_change, "new_game", None)
+            if new_game and begin is not None:   # a kept table: the new game is a new row of the database
+                begin(self)
+            self.on_change(self)
+
+    def _showable(self) -> None:
+        """Work out once what the pages will ask of the position (the deciding seats' actions, the status's
+        worked-out values, the scores): rules that stop there stop the change, not every page after it."""
+        game = self.game
+        for seat in game.deciding_players:
+            game.legal_actions(seat)
+        seat_payload(game, None, self.step, since=len(game.log))
 
     def _bots_decide(self) -> None:
+        """Let bot seats decide until a human seat must decide or the game ends."""
         game = self.game
         while not game.is_over:
             for seat in game.deciding_players:
@@ -96,16 +133,13 @@ class WebTable:
             actions = self.game.legal_actions(seat) if seat in self.game.deciding_players else []
             if not 0 <= index < len(actions):
                 raise Refused("that is not one of your actions now")
-            try:
+
+            def move():
                 self._apply(seat, actions[index], Refused, "refused: ")
                 self.undo_ask = None   # a new decision answers an open question of undo: no
-                self._play_bots()   # and the decision is written down (on_change)
-            except DavitError as exc:
-                # the rules stopped (a located runtime error): every page shows it, the seat is told in one
-                # line; it ended in a server traceback and a bare 500
-                self.notice = f"the rules stopped: {exc}"
-                self.decisions += 1   # every page redraws and shows it
-                raise Refused(self.notice) from None
+                self._bots_decide()
+            # the rules stopping is one line for the seat and a notice on every page (it was a bare 500)
+            self._attempt(move, "the move was taken back; the game is as it was before it")
 
     def _apply(self, seat: int, action, error, why: str) -> None:
         """Apply one decision and note which zones it changed, as a spectator sees them (nothing secret)."""
@@ -128,7 +162,7 @@ class WebTable:
                 self.undo_ask = {"seat": seat, "agreed": set()}
                 self.decisions += 1   # every page redraws and shows the question
                 return
-            self._take_back(last)
+            self._attempt(lambda: self._take_back(last), "nothing was taken back")
 
     def agree(self, seat: int, step: int) -> None:
         """Agree to the undo another person asked for; the last agreement carries it out."""
@@ -140,7 +174,9 @@ class WebTable:
             ask["agreed"].add(seat)
             self.decisions += 1
             if ask["agreed"] >= set(self.humans) - {ask["seat"]}:
-                self._take_back(self._last_of(ask["seat"]))
+                self.undo_ask = None   # answered, whether or not the rules let it be done
+                last = self._last_of(ask["seat"])
+                self._attempt(lambda: self._take_back(last), "nothing was taken back")
 
     def decline(self, seat: int, step: int) -> None:
         """Refuse the undo another person asked for: the game goes on as it is."""
@@ -176,7 +212,7 @@ class WebTable:
         self.game = load_save(self.game.ruleset, data, "undo")
         self.recent, self.undo_ask, self.seen = [], None, None
         self.decisions += 1
-        self._play_bots()
+        self._bots_decide()
 
     def rematch(self, seat: int, step: int | None = None) -> None:
         """A new game of the same ruleset at the same table (same links, same bots), dealt from the next seed."""
@@ -184,26 +220,32 @@ class WebTable:
             if not self.game.is_over:
                 raise Refused("the game is not over yet")
             old = self.game
-            self._begin(Game(old.ruleset, old.num_players, seed=old.seed + 1))
+            self._attempt(lambda: self._begin(Game(old.ruleset, old.num_players, seed=old.seed + 1)),
+                          "no new game was begun", new_game=True)
 
     def restart(self, game, board_svg: str | None = None) -> None:
-        """Begin ``game`` (same seats, same links, same bots): the ruleset was edited."""
+        """Begin ``game`` (same seats, same links, same bots): the ruleset was edited. If its rules stop
+        before a person may decide, the game on the table goes on, and GameError says where they stopped."""
         with self.lock:
             if game.num_players != self.game.num_players:
                 raise ValueError(f"the table has {self.game.num_players} seats, the new game {game.num_players}")
-            self.board_svg = board_svg
+
+            def begin():
+                self.board_svg = board_svg
+                self._begin(game)
+            try:
+                self._attempt(begin, "the game goes on with the last good rules", new_game=True)
+            except RulesStopped as exc:   # davit serve --watch reports it as an edit that cannot be played
+                raise GameError(str(exc)) from None
             self.notice = None
-            self._begin(game)
 
     def _begin(self, game) -> None:
+        """The new game on the table and the bots' first decisions (written down by :meth:`_attempt`)."""
         self.game = game
         self.games += 1
         self.decisions += 1   # every page sees a new step and redraws
         self.recent, self.undo_ask, self.seen = [], None, None
-        begin = getattr(self.on_change, "new_game", None)
-        if begin is not None:   # a kept table: the new game is a new row of the database
-            begin(self)
-        self._play_bots()
+        self._bots_decide()
 
     def seat_state(self, seat: int, since: int = 0) -> dict:
         """What the page of ``seat`` shows: built from ``game.view(seat)`` only."""
@@ -264,6 +306,25 @@ def seat_payload(game, seat: int | None, step: int, since: int = 0, bots=()) -> 
         "colours": seat_colours(names), "table": table_view(game, view, shown, seat, seat_colours(names)),
         "recent": [], "can_undo": False, "undo_needs_yes": False, "undo_asked": None, "notice": None,
     }
+
+
+def told(game, exc: DavitError) -> str:
+    """The rules' error as every page may read it: where they stopped, in their words, but with the name
+    or id of each thing a spectator of ``game`` does not see put as its back (``cannot move NAME into ...``
+    names the thing it moves, maybe a face-down card), and no words at all if they name a counter that not
+    every seat sees (``red's gold would be -2``)."""
+    view = game.view(None)
+    seen = {t["id"] for z in view["zones"].values() for t in z["things"] if "id" in t}
+    words = "; ".join((exc.message + (f" ({exc.hint})" if exc.hint else "")).splitlines())   # one line
+    secret = [n for n, spec in game.ruleset.player_vars.items() if spec.visibility != "everyone"]
+    if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words) for name in secret):
+        words = "(its words name a counter not every seat sees)"
+    backs = {word: t.back for tid, t in game.table.things.items() if tid not in seen
+             for word in (t.name, t.id) if word}
+    if backs:   # in one pass, the longest first: "a hidden card" is not read again for a thing named "card"
+        either = "|".join(map(re.escape, sorted(backs, key=len, reverse=True)))
+        words = re.sub(rf"(?<!\w)(?:{either})(?!\w)", lambda m: f"a hidden {backs[m.group(0)]}", words)
+    return f"{exc.location}: {words}" if exc.location else words
 
 
 def _public_zones(game) -> dict:

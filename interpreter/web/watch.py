@@ -2,7 +2,9 @@
 
 A designer edits the YAML and sees the result in the open pages: the seats keep
 their links, the game starts again with the reloaded rules. A ruleset that no
-longer loads leaves the running game as it is and reports its errors.
+longer loads, or whose rules stop before a person may decide (a bot's first
+decision meets a division by zero), leaves the running game as it is and
+reports its errors.
 """
 from __future__ import annotations
 
@@ -46,7 +48,11 @@ class RulesetWatcher:
         except DavitError as exc:
             self.on_error(str(exc))
             return False
-        self.on_change(ruleset)
+        try:
+            self.on_change(ruleset)
+        except DavitError as exc:   # the new rules stopped before a person could decide: reported, still watched
+            self.on_error(str(exc))
+            return False
         return True
 
     def _run(self) -> None:
