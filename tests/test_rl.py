@@ -108,6 +108,19 @@ def test_an_action_the_catalogue_cannot_spell_is_an_error():
         catalogue.spell_choice("some text", 64 * 64)
 
 
+def test_an_action_has_ids_only_for_the_values_of_its_parameters_type():
+    # tic-tac-toe's `place` chooses a cell (a zone, as the checker finds): one id per zone of the table, no
+    # `value` ids (one plain parameter); it had one per value of any kind, 99 ids where OpenSpiel has 9
+    rs = load_ruleset("tic-tac-toe")
+    catalogue = Catalogue(rs, 2)
+    zones = rs.table(2).zone_list
+    assert catalogue.names == [f"place {z.id}" for z in zones]
+    assert catalogue.spell(Action(0, "place", (("cell", zones[4]),))) == (4,)
+    player = rs.table(2).players[0]
+    with pytest.raises(CatalogueError, match="not of the type the ruleset's checker found for it \\(zone\\)"):
+        catalogue.spell(Action(0, "place", (("cell", player),)))
+
+
 def test_options_past_the_first_page_are_spelt_with_a_page_and_no_spelling_starts_another():
     catalogue = Catalogue(load_ruleset("titanic-board-game"), 2)
     spellings = [catalogue.spell_choice(["a text"], index) for index in range(64 * 64)]

@@ -81,15 +81,18 @@ class Catalogue:
         heads = values + [LIST]       # what may start an argument
         self.names: list[str] = []    # token id -> readable name
         self._ids: dict = {}
-        # only the ids the declarations can need: `pass` where a turn may pass, the choice ids where a rule
-        # calls choose(), the `value` ids where an action has a parameter (a list or a second argument)
+        self._actions = ruleset.actions
+        # only the ids the declarations can need: `pass` where a turn may pass, for an action's first
+        # argument the values of its static type (a zone, a thing, ...: dsl/static_types.py; any value where
+        # the checker does not know it), the choice ids where a rule calls choose(), the `value` ids where an
+        # action has a second parameter or one that may be a list
         if _may_pass(ruleset):
             self._add(("pass",), "pass")
         for aid, adef in ruleset.actions.items():
             if not adef.params:
                 self._add(("act", aid, None), aid)
             else:
-                for head in heads:
+                for head in _of_type(_types(adef)[0], heads):
                     self._add(("act", aid, head), f"{aid} {_name(head)}")
         if "choose(" in repr(ruleset.data):
             for head in heads:
@@ -98,7 +101,8 @@ class Catalogue:
                 self._add(("option", i), f"option #{i}")
             for page in range(1, MAX_OPTIONS):
                 self._add(("option page", page), f"option page #{page}")
-        if any(adef.params for adef in ruleset.actions.values()) or "choose(" in repr(ruleset.data):
+        if any(len(adef.params) > 1 or any(t not in SCALARS for t in _types(adef))
+               for adef in ruleset.actions.values()) or "choose(" in repr(ruleset.data):
             for head in heads + [END]:
                 self._add(("value", head), f"value {_name(head)}")
         self.size = len(self.names)
@@ -129,7 +133,12 @@ class Catalogue:
             return (self._ids[("act", action.name, None)],)
         parts = [self._heads_and_rest(value, action) for _, value in action.args]
         head, rest = parts[0]
-        tokens = [self._ids[("act", action.name, head)]]
+        first = self._ids.get(("act", action.name, head))
+        if first is None:   # (a value not of the type the checker gave the parameter)
+            raise CatalogueError(f"action '{action.name}' offers the value {display(action.args[0][1])} for its first "
+                                 f"parameter, not of the type the ruleset's checker found for it "
+                                 f"({_types(self._actions[action.name])[0]})")
+        tokens = [first]
         tokens += [self._ids[("value", k)] for k in rest]
         for head, rest in parts[1:]:
             tokens += [self._ids[("value", k)] for k in (head, *rest)]
@@ -159,6 +168,26 @@ class Catalogue:
 
 
 SCALARS = ("number", "bool", "none", "player", "thing", "zone")   # static types spelt in one id
+# the vocabulary keys a value of each scalar static type may have (a number: a whole one, 0..MAX_NUMBER)
+KEY_KINDS = {"number": ("number",), "bool": ("const",), "none": ("const",), "player": ("player",),
+             "thing": ("thing",), "zone": ("zone",)}
+
+
+def _types(adef) -> tuple:
+    """The static type of each parameter of action ``adef`` (``any`` where the checker does not know it)."""
+    return getattr(adef, "param_types", None) or ("any",) * len(adef.params)
+
+
+def _of_type(type_, heads: list) -> list:
+    """The ``heads`` a value of static type ``type_`` may start with: all of them for a type that is not one
+    plain value (``any``, a list). A value the checker got wrong would not be spelt: CatalogueError, loud."""
+    kinds = KEY_KINDS.get(type_)
+    if kinds is None:
+        return heads
+    if type_ in ("bool", "none"):   # (True, False and None share the `const` kind)
+        wanted = {True, False} if type_ == "bool" else {None}
+        return [h for h in heads if h != LIST and h[0] == "const" and h[1] in wanted]
+    return [h for h in heads if h != LIST and h[0] in kinds]
 
 
 def _longest_spelling(ruleset, values: int) -> int:
@@ -167,7 +196,7 @@ def _longest_spelling(ruleset, values: int) -> int:
     any parameter: ``list``, up to one item per value, ``end``."""
     actions = ruleset.actions.values()
     params = max([len(a.params) for a in actions] + [1])
-    plain = all(t in SCALARS for a in actions for t in getattr(a, "param_types", ("any",) * len(a.params)))
+    plain = all(t in SCALARS for a in actions for t in _types(a))
     if plain and "choose(" not in repr(ruleset.data):
         return params
     return 1 + params * (2 + values)
