@@ -14,8 +14,9 @@ HEAD~3``) the same work runs on the old and the new engine, each in its own
 worker process, interleaved round by round, so that the noise of a shared
 machine falls on both alike; the table then shows both and their ratio. In a
 round every engine plays the same seeded games (as many as the new engine
-plays in ``--seconds`` in a first, warming run), so a ratio compares the same
-work, not games of different lengths.
+plays in ``--seconds`` in a first, warming run), so a round's ratio compares
+the same work, not games of different lengths; ``new/old`` is the median of
+the rounds' ratios.
 Rates are CPU time (``time.process_time``) of the worker, medians over the
 rounds. The hand-written Der Mythos in ``tools/reference/`` runs in the same
 rounds as the yardstick (``ref/new``), and so do two ceilings: the same game
@@ -188,6 +189,13 @@ def median(rows, key):
     return statistics.median(r[key] for r in rows)
 
 
+def paired_ratio(rows, key):
+    """new/old: the median of each round's ratio. A round's engines played the same games, so its ratio is
+    the ratio of their times for that work, while rounds differ by which games they played (a round of
+    long games has lower rates on both): the ratio of the two medians would mix rounds of different games."""
+    return statistics.median(new[key] / old[key] for old, new in zip(rows["old"], rows["new"]))
+
+
 def main():
     sys.path.insert(0, str(HERE.parent))
     from interpreter.load.files import bundled_ids
@@ -248,7 +256,7 @@ def main():
             for name in engines:
                 line += f"{median(rows[name], 'games'):>15.1f}{median(rows[name], 'decisions'):>13.0f}"
             if args.baseline:
-                line += f"{median(rows['new'], 'games') / median(rows['old'], 'games'):>8.2f}×"
+                line += f"{paired_ratio(rows, 'games'):>8.2f}×"
             line += f"{clone['clone_us']:>10.1f}{clone['deepcopy_us']:>10.1f}"
             if refs:
                 davit = median(rows['new'], 'games')
