@@ -298,3 +298,15 @@ flow:
     told = str(refused.value)
     assert "ruleset.yaml:" in told and "a counter not every seat sees" in told and "-4" not in told
     assert table.game.state.pvars[0]["cash"] == 3 and table.seat_state(1)["notice"] == told
+
+
+def test_a_position_the_rules_cannot_draw_is_one_line_on_every_page_not_a_500(tmp_path):
+    # a display value that divides by zero: every page's state request failed with a bare 500
+    rs = _rules(tmp_path, RULES + 'display:\n  counters:\n    broken: {label: "broken", value: "1 // (d - d)"}\n')
+    table = WebTable(Game(rs, 2, seed=0), "human,random", seed=0)
+    app, token = make_app(table), table.token_of(0)
+    status, state = _request(app, "GET", f"/seat/{token}/state")
+    assert status == 409, state
+    assert "\n" not in state["error"]
+    assert state["error"].startswith("the rules stopped: ") and "division by zero" in state["error"], state
+    assert "ruleset.yaml:" in state["error"]

@@ -15,10 +15,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..errors import DavitError
 from ..load.limits import MAX_REQUEST_BYTES
 from .layout import board_layout
 from .page import INDEX_HTML, seat_page
-from .table import Refused, WebTable
+from .table import Refused, WebTable, told
 
 NO_STORE = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
 EXPECTED = "expected JSON {\"index\": N, \"step\": S}"
@@ -121,7 +122,11 @@ def make_app(table: WebTable, board_svg: str | None = None) -> Starlette:
             since = int(request.query_params.get("since", "0"))
         except ValueError:
             since = 0
-        return JSONResponse(table.seat_state(seat, since), headers=NO_STORE)
+        try:
+            return JSONResponse(table.seat_state(seat, since), headers=NO_STORE)
+        except DavitError as exc:   # rules that stop while the position is drawn (a display value that fails)
+            return JSONResponse({"error": f"the rules stopped: {told(table.game, exc)}"}, status_code=409,
+                                headers=NO_STORE)
 
     async def act(request: Request):
         seat, refused = _seat(request)

@@ -313,8 +313,11 @@ def told(game, exc: DavitError) -> str:
     or id of each thing a spectator of ``game`` does not see put as its back (``cannot move NAME into ...``
     names the thing it moves, maybe a face-down card), and no words at all if they name a counter that not
     every seat sees (``red's gold would be -2``)."""
-    view = game.view(None)
-    seen = {t["id"] for z in view["zones"].values() for t in z["things"] if "id" in t}
+    try:
+        view = game.view(None)
+        seen = {t["id"] for z in view["zones"].values() for t in z["things"] if "id" in t}
+    except DavitError:   # the rules stop while a spectator's view is made, too: every thing is put as its back
+        seen = set()
     words = "; ".join((exc.message + (f" ({exc.hint})" if exc.hint else "")).splitlines())   # one line
     secret = [n for n, spec in game.ruleset.player_vars.items() if spec.visibility != "everyone"]
     if any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words) for name in secret):
