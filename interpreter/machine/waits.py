@@ -153,19 +153,22 @@ class Offer(Instr):
         who = self.player(g, local)
         if who.__class__ is not PlayerRef:   # (tested here: a turn is offered at nearly every decision)
             raise self.not_a_player(who)
-        if g.state.vars.pop("%end_turn", False) or g.state.out[who.seat] or \
+        st = g.state
+        seat = who.seat
+        # (end_turn() is rare: looked for before it is popped, an operator rather than a method's call)
+        if ("%end_turn" in st.vars and st.vars.pop("%end_turn")) or st.out[seat] or \
                 (self.until is not None and self.until(g, local)):
             self._leave(frame)
             return
-        pending = {"kind": "turn", "player": who.seat, "actions": list(self.actions),
+        pending = {"kind": "turn", "player": seat, "actions": list(self.actions),
                    "pass": self.allow_pass, "name": self.name}
         if self.stages is not None:
             self.stages.enter(g, local, pending)
-        if not g.any_legal(pending, who.seat):
-            _no_moves(g, who.seat, self.name)
+        if not g.any_legal(pending, seat):
+            _no_moves(g, seat, self.name)
             self._leave(frame)
             return
-        g.state.pending = pending
+        st.pending = pending
 
     def _leave(self, frame) -> None:
         """Out of the turn: the next turn at this step starts in its first stage."""

@@ -69,6 +69,10 @@ class Action:
         return self.label or self.name
 
 
+# a seat's key in a simultaneous step's commitments (the state's JSON keys are strings), made once
+MAX_SEAT_KEYS = 64
+SEAT_KEYS = tuple(str(seat) for seat in range(MAX_SEAT_KEYS))
+
 RULE = "rule"          # a Refused kind: the rules refuse the action
 UNKNOWN = "unknown"    # a Refused kind: the action names a seat, action, choice or value that exists nowhere
 
@@ -402,9 +406,8 @@ def _who_sees_args(g, action: Action):
 
 def commit(g, action: Action) -> None:
     """Carry out a checked action: resume the VM where the decision was raised."""
-    pending = g.state.pending
-    stack = g.state.stack
-    frame = stack[-1]
+    st = g.state
+    pending = st.pending
     kind = pending["kind"]
     if g.record:
         event = {"e": "decide", "player": action.player, "action": action.to_json(), "label": describe(g, action)}
@@ -415,14 +418,18 @@ def commit(g, action: Action) -> None:
             if seers is not None:
                 event["only"] = seers
         g.emit(event)
+    elif kind == "simultaneous":   # (the commonest in games of simultaneous steps: asked first)
+        _commit_simultaneous(g, st, pending, action)
+        return
+    frame = st.stack[-1]
     if kind == "choice":
         if pending["var"]:
             frame[LOCALS][pending["var"]] = action.arg("option")
         frame[PC] += 1
-        g.state.pending = None
+        st.pending = None
         return
     if kind == "turn":
-        g.state.pending = None
+        st.pending = None
         name = action.name
         # counted actions, stages (machine/waits.py): a plain turn's action changes nothing of the turn
         if (name == PASS or "counted" in pending or "staged" in pending) and turn_taken(frame[LOCALS], pending, name):
@@ -434,8 +441,14 @@ def commit(g, action: Action) -> None:
         elif adef.code_id is not None:   # (_start_action written out, as below)
             local = {"player": g.table.players[action.player]}
             local.update(action.args)
-            stack.append([adef.code_id, 0, local, None])
+            st.stack.append([adef.code_id, 0, local, None])
         return
+    _commit_simultaneous(g, st, pending, action)
+
+
+def _commit_simultaneous(g, st, pending, action: Action) -> None:
+    """:func:`commit` of one seat's action in a simultaneous step: kept until the last seat commits, then
+    the effects of all of them started, in seat order."""
     seat = action.player
     if g.record:   # the label is only ever shown in the reveal event
         committed = action.to_json()
@@ -446,26 +459,27 @@ def commit(g, action: Action) -> None:
             args[key] = {"thing": value.id} if value.__class__ is ThingRef else encode(value)
         committed = {"player": seat, "action": action.name, "args": args}
     commits = pending["commits"]
-    commits[str(seat)] = committed
+    commits[SEAT_KEYS[seat] if 0 <= seat < MAX_SEAT_KEYS else str(seat)] = committed
     # the commitments are data in the state (a game saved or cloned here keeps them); the Action objects
     # are kept beside them too, so that when the last seat commits they need not be decoded again
     held = g.committed
     if held is None or held[0] is not pending:
         held = g.committed = (pending, {})
-    held[1][seat] = action
+    objects = held[1]
+    objects[seat] = action
     if len(commits) < len(pending["players"]):   # only seats still deciding commit: some are left
         return
-    g.state.pending = None
+    st.pending = None
     g.committed = None
-    frame[PC] += 1
-    objects = held[1]
+    stack = st.stack
+    stack[-1][PC] += 1
     if g.record or len(objects) < len(pending["players"]):   # a reveal to tell, or commitments to decode
         seats = sorted(pending["players"])
         raw = [pending["commits"][str(s)] for s in seats]
-        commits = [objects[s] if s in objects else g.action_from_json(c) for s, c in zip(seats, raw)]
+        decoded = [objects[s] if s in objects else g.action_from_json(c) for s, c in zip(seats, raw)]
         if g.record:
-            g.emit({"e": "reveal", "actions": [a.to_json() for a in commits], "labels": [c.get("label") for c in raw]})
-        objects = dict(zip(seats, commits))
+            g.emit({"e": "reveal", "actions": [a.to_json() for a in decoded], "labels": [c.get("label") for c in raw]})
+        objects = dict(zip(seats, decoded))
     defs, players = g.ruleset.actions, g.table.players
     for seat in sorted(objects, reverse=True):   # the effects run in seat order: the last seat's frame first
         action = objects[seat]
