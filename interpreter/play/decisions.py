@@ -418,17 +418,8 @@ def commit(g, action: Action) -> None:
             if seers is not None:
                 event["only"] = seers
         g.emit(event)
-    elif kind == "simultaneous":   # (the commonest in games of simultaneous steps: asked first)
-        _commit_simultaneous(g, st, pending, action)
-        return
-    frame = st.stack[-1]
-    if kind == "choice":
-        if pending["var"]:
-            frame[LOCALS][pending["var"]] = action.arg("option")
-        frame[PC] += 1
-        st.pending = None
-        return
     if kind == "turn":
+        frame = st.stack[-1]
         st.pending = None
         name = action.name
         # counted actions, stages (machine/waits.py): a plain turn's action changes nothing of the turn
@@ -443,12 +434,14 @@ def commit(g, action: Action) -> None:
             local.update(action.args)
             st.stack.append([adef.code_id, 0, local, None])
         return
-    _commit_simultaneous(g, st, pending, action)
-
-
-def _commit_simultaneous(g, st, pending, action: Action) -> None:
-    """:func:`commit` of one seat's action in a simultaneous step: kept until the last seat commits, then
-    the effects of all of them started, in seat order."""
+    if kind == "choice":
+        frame = st.stack[-1]
+        if pending["var"]:
+            frame[LOCALS][pending["var"]] = action.arg("option")
+        frame[PC] += 1
+        st.pending = None
+        return
+    # a simultaneous step: the commitment kept until the last seat commits, then the effects of all of them
     seat = action.player
     if g.record:   # the label is only ever shown in the reveal event
         committed = action.to_json()
