@@ -431,7 +431,8 @@ def commit(g, action: Action) -> None:
             _start_action(g, action)
         elif adef.code_id is not None:   # (_start_action written out, as below)
             local = {"player": g.table.players[action.player]}
-            local.update(action.args)
+            for key, value in action.args:   # (update() of pairs costs more: most actions have one choice)
+                local[key] = value
             st.stack.append([adef.code_id, 0, local, None])
         return
     if kind == "choice":
@@ -481,14 +482,16 @@ def commit(g, action: Action) -> None:
             _start_action(g, action)
         elif adef.code_id is not None:   # (_start_action written out: an action without a cost, the commonest)
             local = {"player": players[action.player]}
-            local.update(action.args)
+            for key, value in action.args:
+                local[key] = value
             stack.append([adef.code_id, 0, local, None])
 
 
 def _start_action(g, action: Action) -> None:
     adef = g.ruleset.actions[action.name]
     local = {"player": g.table.players[action.player]}
-    local.update(action.args)
+    for key, value in action.args:
+        local[key] = value
     if adef.costs:
         for counter, amount in adef.costs:
             cost = amount(g, local)
