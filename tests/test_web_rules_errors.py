@@ -134,6 +134,7 @@ def test_a_seat_move_the_rules_stop_in_leaves_the_game_as_it_was_and_the_table_p
     assert table.seat_state(0)["actions"] and not table.seat_state(0)["can_undo"]
     table.act(0, _index(table, 0, "stop"), table.step)
     assert table.game.is_over
+    assert table.notice is None   # a move that went through: the box about the one taken back is stale
 
 
 def test_the_database_keeps_the_game_before_the_move_and_gives_it_back(tmp_path):

@@ -48,6 +48,7 @@ class WebTable:
         self.games = 1          # how many games this table has begun (davit serve --watch begins new ones)
         self.board_svg: str | None = None   # the drawing of the board, public; set by the server
         self.notice: str | None = None   # a problem every page shows (davit serve --watch: the edited ruleset's errors)
+        self._stopped: str | None = None   # the notice of the last change the rules stopped (cleared by the next)
         self.recent: list = []  # [(seat, zones it changed)] of the last decisions, as anyone could see them
         self.undo_ask: dict | None = None   # {"seat", "agreed": {seats}}: an undo waiting for the other people's yes
         self.seen: dict | None = None   # the zones as anyone sees them after the last decision (None: not known)
@@ -91,9 +92,11 @@ class WebTable:
             self.recent, self.seen, self.undo_ask, self.games, self.board_svg = kept
             if not isinstance(exc, DavitError):
                 raise
-            self.notice = f"the rules stopped: {told(before, exc)}; {after}"
+            self.notice = self._stopped = f"the rules stopped: {told(before, exc)}; {after}"
             self.decisions += 1   # every page redraws and shows it
             raise RulesStopped(self.notice) from None
+        if self.notice is not None and self.notice is self._stopped:   # a change went through since: stale
+            self.notice = None    # (a --watch edit's errors stay until a good edit: that notice is not ours)
         if self.on_change is not None:
             begin = getattr(self.on_change, "new_game", None)
             if new_game and begin is not None:   # a kept table: the new game is a new row of the database
