@@ -19,7 +19,8 @@ stop after ``depth`` decisions and the position is judged: at the end of a
 game by the winners (a draw half a win for those it ranks first) and the scores, before it by the ruleset's
 ``heuristics.evaluate`` (or, without one, the score) of each seat against the
 best other seat, relative to that lead at the root of the search, squashed to
-0..1 with ``heuristics.scale``.
+0..1 with ``heuristics.scale``. An evaluation that gives a list gives every
+seat's worth at once, in seat order (what the seats share worked out once).
 
 A budget is a number of iterations (reproducible for a seed) or a time per
 move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed and
@@ -375,8 +376,15 @@ def judge(game, baseline: list[float] | None = None) -> list[float]:
 def _values(game, use_heuristic: bool) -> list[float]:
     rs = game.ruleset
     if use_heuristic and rs.evaluate is not None:
+        players = game.table.players
         try:
-            return [float(rs.evaluate(game, {"p": p, "player": p})) for p in game.table.players]
+            first = rs.evaluate(game, {"p": players[0], "player": players[0]})
+            if first.__class__ is list:
+                # every seat's worth at once, in seat order: what all seats share is worked out once a position
+                if len(first) != len(players):
+                    raise ValueError("one worth per seat")
+                return [float(v) for v in first]
+            return [float(first), *(float(rs.evaluate(game, {"p": p, "player": p})) for p in players[1:])]
         except (GameError, TypeError, ValueError):
             pass   # an evaluation that does not apply here: fall back to the score
     scores = game.scores

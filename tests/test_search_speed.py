@@ -1,0 +1,55 @@
+"""The search's shortcuts give what the longer way gave (issue 28).
+
+Each shortcut here saves work a search iteration repeated; the search's choices must not change, so
+each is compared with the longer way on seeded positions and on a case built to reach its edge.
+"""
+import random
+
+from ruleset_builder import load as build
+from test_search_bots import BOXES
+
+from interpreter import Game, load_ruleset
+from interpreter.agents import make_agents, play_out
+from interpreter.agents.ismcts import _values, leads
+from interpreter.authoring.snippets import SnippetCompiler
+from interpreter.play.determinize import determinize
+
+
+def _positions(rid, players, seeds, stops=(0.2, 0.5, 0.8)):
+    """Seeded positions part-way through random games of ``rid``."""
+    rs = load_ruleset(rid)
+    for seed in seeds:
+        length = play_out(Game(rs, players, seed=seed, record=False), make_agents("random", players, seed))
+        for stop in stops:
+            game = Game(rs, players, seed=seed, record=False)
+            play_out(game, make_agents("random", players, seed), max_decisions=max(1, int(length * stop)))
+            if not game.is_over:
+                yield game
+
+
+# -- an evaluation of every seat at once ------------------------------------------------------------
+
+def test_an_evaluation_that_gives_a_list_gives_each_seats_worth(tmp_path):
+    per_seat = build(tmp_path, dict(BOXES, heuristics={"evaluate": "p.score * 2 + p.moves"}), max_players=2)
+    at_once = build(tmp_path, dict(BOXES, heuristics={
+        "evaluate": "[q.score * 2 + q.moves for q in all_players]"}), max_players=2)
+    short = build(tmp_path, dict(BOXES, heuristics={"evaluate": "[7]"}), max_players=2)
+    for rs in (per_seat, at_once, short):
+        game = Game(rs, 2, seed=0)
+        game.state.pvars[0]["score"], game.state.pvars[1]["score"], game.state.pvars[1]["moves"] = 4, 1, 3
+        # a list of the wrong length does not apply: the scores judge, as for any evaluation that fails
+        assert _values(game, use_heuristic=True) == ([4.0, 1.0] if rs is short else [8.0, 5.0])
+
+
+def test_collapsible_d_judges_every_seat_as_it_did_seat_by_seat():
+    # the evaluation's old text: each seat's worth with the open accesses listed for that seat
+    old = None
+    checked = 0
+    for game in _positions("collapsible-d", 4, seeds=(1, 2)):
+        old = old or SnippetCompiler(game.ruleset).expression("[seat_worth(q, open_accesses()) for q in all_players]")
+        sample = determinize(game, game.deciding_players[0], random.Random(3))
+        for position in (game, sample):
+            assert _values(position, use_heuristic=True) == [float(v) for v in old(position, {})]
+            assert leads(position) is not None
+            checked += 1
+    assert checked >= 8
