@@ -53,3 +53,21 @@ def test_collapsible_d_judges_every_seat_as_it_did_seat_by_seat():
             assert leads(position) is not None
             checked += 1
     assert checked >= 8
+
+
+def test_collapsible_d_finds_the_nearest_open_access_as_it_did_by_walking():
+    # the old text of access_nearness, which walked the reachable spaces looking each gate up; gate lists
+    # with the nearest access closed (the walk goes on past it), none open, and all open
+    old_text = ("20 if s.gate > 0 and s.gate in gates else "
+                "steps_credit(s, first(reachable(s), a -> a.gate > 0 and a.gate in gates))")
+    gate_lists = ["[]", "[1, 2, 3, 4, 5, 6, 7, 8]", "[8]", "[1, 3, 5, 7]", "[2, 4, 6, 8, 8]", "open_accesses()"]
+    game = next(_positions("collapsible-d", 4, seeds=(4,), stops=(0.5,)))
+    compiler = SnippetCompiler(game.ruleset)
+    for gates in gate_lists:
+        new = compiler.expression(f"[access_nearness(s, {gates}) for s in spaces()]")
+        old = compiler.expression(f"[({old_text.replace('gates', gates)}) for s in spaces()]")
+        game.work = 0
+        got = new(game, {})
+        game.work = 0
+        assert got == old(game, {}) and len(got) > 100
+        assert len(set(got)) > 1 or gates == "[]"
