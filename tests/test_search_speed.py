@@ -71,3 +71,45 @@ def test_collapsible_d_finds_the_nearest_open_access_as_it_did_by_walking():
         game.work = 0
         assert got == old(game, {}) and len(got) > 100
         assert len(set(got)) > 1 or gates == "[]"
+
+
+# -- the tree's steps on (name, args) pairs ----------------------------------------------------------
+
+def _tree(node):
+    """A search tree as plain data: visits, rewards, availability and priors, child by child."""
+    return (node.visits, node.total, sorted(node.avail.items()), sorted(node.bias.items()),
+            [(k, _tree(node.children[k])) for k in sorted(node.children)])
+
+
+def test_the_trees_steps_on_pairs_grow_the_tree_they_grew_on_action_objects(monkeypatch):
+    from interpreter.agents import ismcts
+
+    def on_objects(sample, prefer):   # the old step: every candidate an Action (the wait's list as objects)
+        return ismcts.to_move(sample, prefer)
+
+    checked = 0
+    for rid, players in [("collapsible-d", 4), ("tutorial", 4), ("der-mythos", 3)]:
+        for game in _positions(rid, players, seeds=(2,), stops=(0.3, 0.6)):
+            seat = game.deciding_players[0]
+            trees = []
+            for step in (ismcts._to_move, on_objects):
+                monkeypatch.setattr(ismcts, "_to_move", step)
+                bot = ismcts.ISMCTSAgent(seed=5, iterations=40)
+                trees.append(([_tree(root) for root in bot._trees(game, seat, players)], list(bot.ids)))
+            assert trees[0] == trees[1]
+            checked += 1
+    assert checked >= 5
+
+
+# -- cloning ------------------------------------------------------------------------------------------
+
+def test_a_clone_copies_the_counters_that_hold_a_list_and_shares_none():
+    game = next(_positions("titanic", 3, seeds=(1,), stops=(0.5,)))
+    st = game.state
+    flat = st.clone()
+    assert flat.pvars == st.pvars and all(a is not b for a, b in zip(flat.pvars, st.pvars))
+    st.pvars[1]["held_list"] = [1, [2]]   # a counter holding a list (and a list inside it)
+    deep = st.clone()
+    assert deep.pvars == st.pvars
+    assert deep.pvars[1]["held_list"] is not st.pvars[1]["held_list"]
+    assert deep.pvars[1]["held_list"][1] is not st.pvars[1]["held_list"][1]

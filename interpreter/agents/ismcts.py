@@ -37,6 +37,8 @@ import time
 from itertools import repeat
 
 from ..errors import GameError
+from ..machine.waits import PASS
+from ..play.decisions import Action, candidates
 from ..play.determinize import deal_plan, determinize
 from ..play.playout import decide_by_index, to_move
 from .bots import randbelow
@@ -49,6 +51,7 @@ DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
 
+PASS_PAIR = (PASS, ())   # ending the turn, among a tree step's (name, args) pairs (_to_move)
 PRIOR_BIAS = 0.3         # progressive bias: a prior-favoured child's bonus, fading as 1 / (visits + 1)
 
 
@@ -156,17 +159,19 @@ class SearchAgent:
 
     # -- one iteration -----------------------------------------------------------------
 
-    def key_ids(self, legal) -> list[int]:
+    def key_ids(self, seat, legal) -> list[int]:
         """Each action's key (:func:`action_key`) as its number in this search: the first key met is 0, the
         next new one 1, and so on (``list(self.ids)`` lists the keys by number). The tree's dicts are keyed by
         these numbers, so a step hashes each key once, not a tuple of references (each a Python ``__hash__``)
-        at every lookup; equal keys get one number, as they were one dict key before."""
+        at every lookup; equal keys get one number, as they were one dict key before. ``legal``: the
+        actions of ``seat`` as :func:`_to_move` lists them, :class:`Action` objects or (name, args) pairs."""
         ids = self.ids
         number = ids.setdefault
         try:
-            return [number((a.player, a.name, a.args), len(ids)) for a in legal]
+            return [number((seat, *a) if a.__class__ is tuple else (a.player, a.name, a.args), len(ids))
+                    for a in legal]
         except TypeError:   # arguments that hold a list: keyed by their text (action_key)
-            return [number(action_key(a), len(ids)) for a in legal]
+            return [number(action_key(Action(seat, *a) if a.__class__ is tuple else a), len(ids)) for a in legal]
 
     def _iterate(self, root, sample, seat, n) -> None:
         path = [root]
@@ -174,17 +179,17 @@ class SearchAgent:
         try:
             prefer = seat
             while not sample.is_over:
-                mover, legal = to_move(sample, prefer)
+                mover, legal = _to_move(sample, prefer)
                 prefer = None
                 if mover is None:
                     break
-                keys = self.key_ids(legal)
+                keys = self.key_ids(mover, legal)
                 avail, children = node.avail, node.children
                 for k in keys:
                     avail[k] = avail.get(k, 0) + 1
                 priors = sample.ruleset.priors
                 if priors and len(keys) > 1:
-                    _bias(node, sample, legal, keys, priors)
+                    _bias(node, sample, mover, legal, keys, priors)
                 if node.bias and self._puct:
                     # with priors: PUCT picks among tried and untried actions alike, so a
                     # low-prior action need not be tried at all before the others are deepened
@@ -199,7 +204,10 @@ class SearchAgent:
                 # on the path before the move is carried out: a move the rules refuse in this sample
                 # (GameError below) still counts the visit, so no child is left with none to divide by
                 path.append(child)
-                sample.carry_out_legal(legal[i])   # from the sample's own legal list: no check
+                taken = legal[i]   # from the sample's own legal list: no check
+                sample.carry_out_legal(taken if taken.__class__ is not tuple else
+                                       Action(mover, *taken, None, sample) if taken is not PASS_PAIR else
+                                       Action(mover, PASS, (), "end turn"))
                 if new:
                     break
                 node = child
@@ -304,13 +312,29 @@ def _puct(node, keys, mover, c) -> int:
     return best
 
 
-def _bias(node, sample, legal, keys, priors) -> None:
+def _to_move(sample, prefer):
+    """:func:`~interpreter.play.playout.to_move` for the tree's steps: a turn's actions (the common case) as
+    the wait's own list of candidates, (name, args) pairs while the sample makes no objects, and a pass as
+    ``PASS_PAIR``; an :class:`Action` is made of the one taken only (as a rollout's step does)."""
+    state = sample.state
+    pending = state.pending
+    if pending is None or state.over or pending["kind"] != "turn":
+        return to_move(sample, prefer)
+    seat = pending["player"]
+    sample.work = 0
+    legal = candidates(sample, pending, seat)
+    if pending["pass"]:
+        legal = [*legal, PASS_PAIR]
+    return (seat, legal) if legal else (None, [])
+
+
+def _bias(node, sample, mover, legal, keys, priors) -> None:
     """Remember the priors of the actions this node has not met yet, relative to the best of them."""
     bias = node.bias
     fresh = [i for i, k in enumerate(keys) if k not in bias]
     if not fresh:
         return
-    weights = prior_weights(sample, legal, priors)
+    weights = prior_weights(sample, mover, legal, priors)
     top = max(weights) or 1.0
     for i in fresh:
         bias[keys[i]] = weights[i] / top
