@@ -84,16 +84,16 @@ def _tree(node):
 def test_the_trees_steps_on_pairs_grow_the_tree_they_grew_on_action_objects(monkeypatch):
     from interpreter.agents import ismcts
 
-    def on_objects(sample, prefer):   # the old step: every candidate an Action (the wait's list as objects)
-        return ismcts.to_move(sample, prefer)
+    def on_objects(sample, pending):   # the old step: every candidate an Action (the wait's list as objects)
+        return ismcts.to_move(sample)
 
     checked = 0
     for rid, players in [("collapsible-d", 4), ("tutorial", 4), ("der-mythos", 3)]:
         for game in _positions(rid, players, seeds=(2,), stops=(0.3, 0.6)):
             seat = game.deciding_players[0]
             trees = []
-            for step in (ismcts._to_move, on_objects):
-                monkeypatch.setattr(ismcts, "_to_move", step)
+            for step in (ismcts._turn, on_objects):
+                monkeypatch.setattr(ismcts, "_turn", step)
                 bot = ismcts.ISMCTSAgent(seed=5, iterations=40)
                 trees.append(([_tree(root) for root in bot._trees(game, seat, players)], list(bot.ids)))
             assert trees[0] == trees[1]

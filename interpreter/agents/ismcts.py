@@ -51,7 +51,7 @@ DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
 
-PASS_PAIR = (PASS, ())   # ending the turn, among a tree step's (name, args) pairs (_to_move)
+PASS_PAIR = (PASS, ())   # ending the turn, among a tree step's (name, args) pairs (_turn)
 PRIOR_BIAS = 0.3         # progressive bias: a prior-favoured child's bonus, fading as 1 / (visits + 1)
 
 
@@ -164,7 +164,7 @@ class SearchAgent:
         next new one 1, and so on (``list(self.ids)`` lists the keys by number). The tree's dicts are keyed by
         these numbers, so a step hashes each key once, not a tuple of references (each a Python ``__hash__``)
         at every lookup; equal keys get one number, as they were one dict key before. ``legal``: the
-        actions of ``seat`` as :func:`_to_move` lists them, :class:`Action` objects or (name, args) pairs."""
+        actions of ``seat`` as :func:`_turn` lists them, :class:`Action` objects or (name, args) pairs."""
         ids = self.ids
         number = ids.setdefault
         try:
@@ -178,8 +178,11 @@ class SearchAgent:
         node = root
         try:
             prefer = seat
-            while not sample.is_over:
-                mover, legal = _to_move(sample, prefer)
+            state = sample.state
+            while not state.over:
+                pending = state.pending
+                mover, legal = _turn(sample, pending) if pending is not None and pending["kind"] == "turn" else \
+                    to_move(sample, prefer)
                 prefer = None
                 if mover is None:
                     break
@@ -312,14 +315,10 @@ def _puct(node, keys, mover, c) -> int:
     return best
 
 
-def _to_move(sample, prefer):
-    """:func:`~interpreter.play.playout.to_move` for the tree's steps: a turn's actions (the common case) as
-    the wait's own list of candidates, (name, args) pairs while the sample makes no objects, and a pass as
-    ``PASS_PAIR``; an :class:`Action` is made of the one taken only (as a rollout's step does)."""
-    state = sample.state
-    pending = state.pending
-    if pending is None or state.over or pending["kind"] != "turn":
-        return to_move(sample, prefer)
+def _turn(sample, pending):
+    """:func:`~interpreter.play.playout.to_move` of a sample not over waiting for a turn (the common case), for
+    the tree's steps: the wait's own list of candidates, (name, args) pairs while the sample makes no objects,
+    and a pass as ``PASS_PAIR``; an :class:`Action` is made of the one taken only (as a rollout's step does)."""
     seat = pending["player"]
     sample.work = 0
     legal = candidates(sample, pending, seat)
@@ -408,7 +407,9 @@ def _values(game, use_heuristic: bool) -> list[float]:
                 if len(first) != len(players):
                     raise ValueError("one worth per seat")
                 return [float(v) for v in first]
-            return [float(first), *(float(rs.evaluate(game, {"p": p, "player": p})) for p in players[1:])]
+            values = [float(first)]
+            values += [float(rs.evaluate(game, {"p": p, "player": p})) for p in players[1:]]
+            return values
         except (GameError, TypeError, ValueError):
             pass   # an evaluation that does not apply here: fall back to the score
     scores = game.scores
