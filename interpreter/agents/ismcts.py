@@ -209,7 +209,7 @@ class SearchAgent:
                 path.append(child)
                 taken = legal[i]   # from the sample's own legal list: no check
                 sample.carry_out_legal(taken if taken.__class__ is not tuple else
-                                       Action(mover, *taken, None, sample) if taken is not PASS_PAIR else
+                                       Action(mover, taken[0], taken[1], None, sample) if taken is not PASS_PAIR else
                                        Action(mover, PASS, (), "end turn"))
                 if new:
                     break
