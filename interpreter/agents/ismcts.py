@@ -19,7 +19,8 @@ stop after ``depth`` decisions and the position is judged: at the end of a
 game by the winners (a draw half a win for those it ranks first) and the scores, before it by the ruleset's
 ``heuristics.evaluate`` (or, without one, the score) of each seat against the
 best other seat, relative to that lead at the root of the search, squashed to
-0..1 with ``heuristics.scale``.
+0..1 with ``heuristics.scale``. An evaluation that gives a list gives every
+seat's worth at once, in seat order (what the seats share worked out once).
 
 A budget is a number of iterations (reproducible for a seed) or a time per
 move (``ismcts:1.5s``; not reproducible: it depends on the machine's speed and
@@ -36,6 +37,8 @@ import time
 from itertools import repeat
 
 from ..errors import GameError
+from ..machine.waits import PASS
+from ..play.decisions import Action, candidates
 from ..play.determinize import deal_plan, determinize
 from ..play.playout import decide_by_index, to_move
 from .bots import randbelow
@@ -48,6 +51,7 @@ DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
 
+PASS_PAIR = (PASS, ())   # ending the turn, among a tree step's (name, args) pairs (_turn)
 PRIOR_BIAS = 0.3         # progressive bias: a prior-favoured child's bonus, fading as 1 / (visits + 1)
 
 
@@ -155,35 +159,40 @@ class SearchAgent:
 
     # -- one iteration -----------------------------------------------------------------
 
-    def key_ids(self, legal) -> list[int]:
+    def key_ids(self, seat, legal) -> list[int]:
         """Each action's key (:func:`action_key`) as its number in this search: the first key met is 0, the
         next new one 1, and so on (``list(self.ids)`` lists the keys by number). The tree's dicts are keyed by
         these numbers, so a step hashes each key once, not a tuple of references (each a Python ``__hash__``)
-        at every lookup; equal keys get one number, as they were one dict key before."""
+        at every lookup; equal keys get one number, as they were one dict key before. ``legal``: the
+        actions of ``seat`` as :func:`_turn` lists them, :class:`Action` objects or (name, args) pairs."""
         ids = self.ids
         number = ids.setdefault
         try:
-            return [number((a.player, a.name, a.args), len(ids)) for a in legal]
+            return [number((seat, *a) if a.__class__ is tuple else (a.player, a.name, a.args), len(ids))
+                    for a in legal]
         except TypeError:   # arguments that hold a list: keyed by their text (action_key)
-            return [number(action_key(a), len(ids)) for a in legal]
+            return [number(action_key(Action(seat, *a) if a.__class__ is tuple else a), len(ids)) for a in legal]
 
     def _iterate(self, root, sample, seat, n) -> None:
         path = [root]
         node = root
         try:
             prefer = seat
-            while not sample.is_over:
-                mover, legal = to_move(sample, prefer)
+            state = sample.state
+            while not state.over:
+                pending = state.pending
+                mover, legal = _turn(sample, pending) if pending is not None and pending["kind"] == "turn" else \
+                    to_move(sample, prefer)
                 prefer = None
                 if mover is None:
                     break
-                keys = self.key_ids(legal)
+                keys = self.key_ids(mover, legal)
                 avail, children = node.avail, node.children
                 for k in keys:
                     avail[k] = avail.get(k, 0) + 1
                 priors = sample.ruleset.priors
                 if priors and len(keys) > 1:
-                    _bias(node, sample, legal, keys, priors)
+                    _bias(node, sample, mover, legal, keys, priors)
                 if node.bias and self._puct:
                     # with priors: PUCT picks among tried and untried actions alike, so a
                     # low-prior action need not be tried at all before the others are deepened
@@ -198,7 +207,10 @@ class SearchAgent:
                 # on the path before the move is carried out: a move the rules refuse in this sample
                 # (GameError below) still counts the visit, so no child is left with none to divide by
                 path.append(child)
-                sample.carry_out_legal(legal[i])   # from the sample's own legal list: no check
+                taken = legal[i]   # from the sample's own legal list: no check
+                sample.carry_out_legal(taken if taken.__class__ is not tuple else
+                                       Action(mover, taken[0], taken[1], None, sample) if taken is not PASS_PAIR else
+                                       Action(mover, PASS, (), "end turn"))
                 if new:
                     break
                 node = child
@@ -303,13 +315,25 @@ def _puct(node, keys, mover, c) -> int:
     return best
 
 
-def _bias(node, sample, legal, keys, priors) -> None:
+def _turn(sample, pending):
+    """:func:`~interpreter.play.playout.to_move` of a sample not over waiting for a turn (the common case), for
+    the tree's steps: the wait's own list of candidates, (name, args) pairs while the sample makes no objects,
+    and a pass as ``PASS_PAIR``; an :class:`Action` is made of the one taken only (as a rollout's step does)."""
+    seat = pending["player"]
+    sample.work = 0
+    legal = candidates(sample, pending, seat)
+    if pending["pass"]:
+        legal = [*legal, PASS_PAIR]
+    return (seat, legal) if legal else (None, [])
+
+
+def _bias(node, sample, mover, legal, keys, priors) -> None:
     """Remember the priors of the actions this node has not met yet, relative to the best of them."""
     bias = node.bias
     fresh = [i for i, k in enumerate(keys) if k not in bias]
     if not fresh:
         return
-    weights = prior_weights(sample, legal, priors)
+    weights = prior_weights(sample, mover, legal, priors)
     top = max(weights) or 1.0
     for i in fresh:
         bias[keys[i]] = weights[i] / top
@@ -375,8 +399,17 @@ def judge(game, baseline: list[float] | None = None) -> list[float]:
 def _values(game, use_heuristic: bool) -> list[float]:
     rs = game.ruleset
     if use_heuristic and rs.evaluate is not None:
+        players = game.table.players
         try:
-            return [float(rs.evaluate(game, {"p": p, "player": p})) for p in game.table.players]
+            first = rs.evaluate(game, {"p": players[0], "player": players[0]})
+            if first.__class__ is list:
+                # every seat's worth at once, in seat order: what all seats share is worked out once a position
+                if len(first) != len(players):
+                    raise ValueError("one worth per seat")
+                return [float(v) for v in first]
+            values = [float(first)]
+            values += [float(rs.evaluate(game, {"p": p, "player": p})) for p in players[1:]]
+            return values
         except (GameError, TypeError, ValueError):
             pass   # an evaluation that does not apply here: fall back to the score
     scores = game.scores

@@ -16,19 +16,22 @@ from ..play.decisions import Action
 from ..play.playout import to_move
 
 
-def weights(sample, legal, priors) -> list[float]:
-    """Each action's prior weight (1 for an action the ruleset gives none; never below 0)."""
+def weights(sample, seat, legal, priors) -> list[float]:
+    """Each action's prior weight (1 for an action the ruleset gives none; never below 0); ``legal``:
+    :class:`Action` objects or (name, args) pairs of ``seat``."""
     players = sample.table.players
     prior = priors.get
     out: list[float] = []
     append = out.append
     for a in legal:
-        fn = prior(a.name)
+        name, args, player = (a.name, a.args, players[a.player]) if a.__class__ is not tuple else \
+            (a[0], a[1], players[seat])
+        fn = prior(name)
         if fn is None:
             append(1.0)
             continue
-        local = dict(a.args)
-        local["p"] = local["player"] = players[a.player]
+        local = dict(args)
+        local["p"] = local["player"] = player
         append(_weight(sample, fn, local))
     return out
 
@@ -44,7 +47,7 @@ def _weight(sample, fn, local: dict) -> float:
 
 def pick(sample, legal, priors, rand):
     """An action of ``legal`` drawn in proportion to its weight (uniformly when they add up to nothing)."""
-    return legal[_draw(weights(sample, legal, priors), rand)]
+    return legal[_draw(weights(sample, None, legal, priors), rand)]
 
 
 def _draw(found: list[float], rand) -> int:

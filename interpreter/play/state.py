@@ -7,7 +7,7 @@ stream. The static rules live in the compiled :class:`Ruleset`.
 """
 from __future__ import annotations
 
-from itertools import compress
+from itertools import chain, compress
 from operator import ne
 
 from ..machine import values
@@ -21,6 +21,21 @@ def copy_data(value):
     if isinstance(value, dict):
         return {k: copy_data(v) if isinstance(v, (list, dict)) else v for k, v in value.items()}
     return value
+
+
+_FLAT: set = set()   # classes met among the players' counters that are neither lists nor dicts (nor subclasses)
+
+
+def _copy_pvars(pvars: list[dict]) -> list[dict]:
+    """``copy_dict`` of each seat's counters: when none holds a list or a dict (told by the classes of all
+    the seats' values together, each class looked at once) a flat copy each, without a test per counter."""
+    kinds = set(map(type, chain.from_iterable(map(dict.values, pvars))))
+    if not kinds <= _FLAT:
+        for kind in kinds - _FLAT:
+            if issubclass(kind, (list, dict)):
+                return [copy_dict(p) for p in pvars]
+            _FLAT.add(kind)
+    return list(map(dict.copy, pvars))
 
 
 def _copy_props(props: dict) -> dict:
@@ -149,7 +164,7 @@ class State:
     def clone(self) -> State:
         other = State.__new__(State)
         other.vars = copy_dict(self.vars)
-        other.pvars = [copy_dict(p) for p in self.pvars]
+        other.pvars = _copy_pvars(self.pvars)
         other.out = list(self.out)
         other.zones = dict(zip(self.zones, map(list.copy, self.zones.values())))
         other.where = dict(self.where)
