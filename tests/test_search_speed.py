@@ -5,6 +5,7 @@ each is compared with the longer way on seeded positions and on a case built to 
 """
 import random
 
+import pytest
 from ruleset_builder import load as build
 from test_search_bots import BOXES
 
@@ -12,6 +13,7 @@ from interpreter import Game, load_ruleset
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.ismcts import _values, leads
 from interpreter.authoring.snippets import SnippetCompiler
+from interpreter.errors import GameError
 from interpreter.play.determinize import determinize
 
 
@@ -37,8 +39,12 @@ def test_an_evaluation_that_gives_a_list_gives_each_seats_worth(tmp_path):
     for rs in (per_seat, at_once, short):
         game = Game(rs, 2, seed=0)
         game.state.pvars[0]["score"], game.state.pvars[1]["score"], game.state.pvars[1]["moves"] = 4, 1, 3
-        # a list of the wrong length does not apply: the scores judge, as for any evaluation that fails
-        assert _values(game, use_heuristic=True) == ([4.0, 1.0] if rs is short else [8.0, 5.0])
+        if rs is short:   # a list of the wrong length is the ruleset's mistake: said where it is written
+            with pytest.raises(GameError, match="a list of 1 worths for 2 seats") as info:
+                _values(game, use_heuristic=True)
+            assert info.value.location is not None and info.value.location.line > 0
+            continue
+        assert _values(game, use_heuristic=True) == [8.0, 5.0]
 
 
 def test_collapsible_d_judges_every_seat_as_it_did_seat_by_seat():

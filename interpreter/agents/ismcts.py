@@ -404,13 +404,16 @@ def _values(game, use_heuristic: bool) -> list[float]:
             first = rs.evaluate(game, {"p": players[0], "player": players[0]})
             if first.__class__ is list:
                 # every seat's worth at once, in seat order: what all seats share is worked out once a position
-                if len(first) != len(players):
-                    raise ValueError("one worth per seat")
-                return [float(v) for v in first]
-            values = [float(first)]
-            values += [float(rs.evaluate(game, {"p": p, "player": p})) for p in players[1:]]
-            return values
+                values = [float(v) for v in first]
+            else:
+                values = [float(first)]
+                values += [float(rs.evaluate(game, {"p": p, "player": p})) for p in players[1:]]
         except (GameError, TypeError, ValueError):
-            pass   # an evaluation that does not apply here: fall back to the score
+            values = None   # an evaluation that does not apply here: fall back to the score
+        if values is not None:
+            if len(values) != len(players):   # a mistake of the ruleset's, not a position it does not apply to
+                raise GameError(f"heuristics evaluate gives a list of {len(values)} worths for {len(players)} "
+                                "seats (one a seat, in seat order)", rs.evaluate_loc)
+            return values
     scores = game.scores
     return [float(scores.get(p.seat, 0) or 0) for p in game.table.players]

@@ -479,6 +479,7 @@ class Builder:
         spec: Any = self.data.get("heuristics") or {}
         if spec.get("evaluate"):
             rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
+            rs.evaluate_loc = spec.key_loc("evaluate")
         if spec.get("scale") is not None:
             rs.evaluate_scale = float(spec["scale"])
         rs.search = {k: spec[k] for k in ("iterations", "depth", "puct") if spec.get(k) is not None}

@@ -118,6 +118,7 @@ class Ruleset:
         self.benchmark: dict | None = None  # a reference score (value, label) for simulate
         self.metrics: list = []           # metrics: what analysis reads after a game (rules/metrics.py)
         self.evaluate = None              # heuristics: a position's worth for player `p` (search bots)
+        self.evaluate_loc = None          # where heuristics.evaluate is written
         self.evaluate_scale: float | None = None  # heuristics: how large a telling difference is
         self.priors: dict = {}            # heuristics: action id -> weight fn (rollouts' bias)
         self.display = None               # rules.display.Display: what a seat's status shows (None: everything)
