@@ -15,6 +15,7 @@ from interpreter.agents.ismcts import _values, leads
 from interpreter.authoring.snippets import SnippetCompiler
 from interpreter.errors import GameError
 from interpreter.play.determinize import determinize
+from interpreter.play.playout import candidates_to_move, to_move
 
 
 def _positions(rid, players, seeds, stops=(0.2, 0.5, 0.8)):
@@ -90,16 +91,16 @@ def _tree(node):
 def test_the_trees_steps_on_pairs_grow_the_tree_they_grew_on_action_objects(monkeypatch):
     from interpreter.agents import ismcts
 
-    def on_objects(sample, pending):   # the old step: every candidate an Action (the wait's list as objects)
-        return ismcts.to_move(sample)
+    def on_objects(sample, prefer=None):   # the old step: every candidate an Action (the wait's list as objects)
+        return to_move(sample, prefer)
 
     checked = 0
     for rid, players in [("collapsible-d", 4), ("tutorial", 4), ("der-mythos", 3)]:
         for game in _positions(rid, players, seeds=(2,), stops=(0.3, 0.6)):
             seat = game.deciding_players[0]
             trees = []
-            for step in (ismcts._turn, on_objects):
-                monkeypatch.setattr(ismcts, "_turn", step)
+            for step in (candidates_to_move, on_objects):
+                monkeypatch.setattr(ismcts, "candidates_to_move", step)
                 bot = ismcts.ISMCTSAgent(seed=5, iterations=40)
                 trees.append(([_tree(root) for root in bot._trees(game, seat, players)], list(bot.ids)))
             assert trees[0] == trees[1]

@@ -37,10 +37,9 @@ import time
 from itertools import repeat
 
 from ..errors import GameError
-from ..machine.waits import PASS
-from ..play.decisions import Action, candidates
+from ..play.decisions import Action
 from ..play.determinize import deal_plan, determinize
-from ..play.playout import decide_by_index, to_move
+from ..play.playout import action_of, candidates_to_move, decide_by_index
 from .bots import randbelow
 from .priors import decide_by_prior
 from .priors import weights as prior_weights
@@ -51,7 +50,6 @@ DEFAULT_DEPTH = 12       # rollout decisions before the position is judged
 DEFAULT_SCALE = 10.0
 
 
-PASS_PAIR = (PASS, ())   # ending the turn, among a tree step's (name, args) pairs (_turn)
 PRIOR_BIAS = 0.3         # progressive bias: a prior-favoured child's bonus, fading as 1 / (visits + 1)
 
 
@@ -164,7 +162,7 @@ class SearchAgent:
         next new one 1, and so on (``list(self.ids)`` lists the keys by number). The tree's dicts are keyed by
         these numbers, so a step hashes each key once, not a tuple of references (each a Python ``__hash__``)
         at every lookup; equal keys get one number, as they were one dict key before. ``legal``: the
-        actions of ``seat`` as :func:`_turn` lists them, :class:`Action` objects or (name, args) pairs."""
+        actions of ``seat`` as :func:`candidates_to_move` lists them, :class:`Action` objects or (name, args) pairs."""
         ids = self.ids
         number = ids.setdefault
         try:
@@ -180,9 +178,7 @@ class SearchAgent:
             prefer = seat
             state = sample.state
             while not state.over:
-                pending = state.pending
-                mover, legal = _turn(sample, pending) if pending is not None and pending["kind"] == "turn" else \
-                    to_move(sample, prefer)
+                mover, legal = candidates_to_move(sample, prefer)
                 prefer = None
                 if mover is None:
                     break
@@ -207,10 +203,7 @@ class SearchAgent:
                 # on the path before the move is carried out: a move the rules refuse in this sample
                 # (GameError below) still counts the visit, so no child is left with none to divide by
                 path.append(child)
-                taken = legal[i]   # from the sample's own legal list: no check
-                sample.carry_out_legal(taken if taken.__class__ is not tuple else
-                                       Action(mover, taken[0], taken[1], None, sample) if taken is not PASS_PAIR else
-                                       Action(mover, PASS, (), "end turn"))
+                sample.carry_out_legal(action_of(sample, mover, legal[i]))   # (the sample's own list: no check)
                 if new:
                     break
                 node = child
@@ -313,18 +306,6 @@ def _puct(node, keys, mover, c) -> int:
         if value > best_value:
             best, best_value = i, value
     return best
-
-
-def _turn(sample, pending):
-    """:func:`~interpreter.play.playout.to_move` of a sample not over waiting for a turn (the common case), for
-    the tree's steps: the wait's own list of candidates, (name, args) pairs while the sample makes no objects,
-    and a pass as ``PASS_PAIR``; an :class:`Action` is made of the one taken only (as a rollout's step does)."""
-    seat = pending["player"]
-    sample.work = 0
-    legal = candidates(sample, pending, seat)
-    if pending["pass"]:
-        legal = [*legal, PASS_PAIR]
-    return (seat, legal) if legal else (None, [])
 
 
 def _bias(node, sample, mover, legal, keys, priors) -> None:

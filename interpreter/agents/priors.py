@@ -10,10 +10,7 @@ with the pass appended.
 from __future__ import annotations
 
 from ..errors import GameError
-from ..machine.waits import PASS
-from ..play import decisions
-from ..play.decisions import Action
-from ..play.playout import to_move
+from ..play.playout import action_of, candidates_to_move
 
 
 def weights(sample, seat, legal, priors) -> list[float]:
@@ -64,43 +61,11 @@ def _draw(found: list[float], rand) -> int:
 
 
 def decide_by_prior(sample, priors, rand) -> bool:
-    """One rollout decision of a game not over: :func:`pick` on ``to_move(sample)``'s actions, carried
-    out; False when no seat has a legal action. A turn (the common case) is weighed on the wait's own
-    list of candidates, pairs or :class:`Action` objects as the game makes them."""
-    state = sample.state
-    pending = state.pending
-    if pending is None or pending["kind"] != "turn":
-        seat, legal = to_move(sample)
-        if seat is None:
-            return False
-        sample.carry_out_legal(pick(sample, legal, priors, rand))
-        return True
-    seat = pending["player"]
-    sample.work = 0
-    found = decisions.candidates(sample, pending, seat)
-    passes = pending["pass"]
-    if not found and not passes:
+    """One rollout decision of a game not over: an action of :func:`candidates_to_move` drawn by its weight,
+    carried out; False when no seat has a legal action. A turn (the common case) is weighed on the wait's own
+    list of candidates, and an :class:`Action` made of the one taken only."""
+    seat, legal = candidates_to_move(sample)
+    if seat is None:
         return False
-    player = sample.table.players[seat]
-    prior = priors.get
-    out: list[float] = []
-    append = out.append
-    for c in found:
-        name, args = (c.name, c.args) if c.__class__ is Action else c
-        fn = prior(name)
-        if fn is None:
-            append(1.0)
-            continue
-        local = dict(args)
-        local["p"] = local["player"] = player
-        append(_weight(sample, fn, local))
-    if passes:
-        fn = prior(PASS)
-        append(1.0 if fn is None else _weight(sample, fn, {"p": player, "player": player}))
-    index = _draw(out, rand)
-    if index < len(found):
-        taken = found[index]
-        sample.carry_out_legal(taken if taken.__class__ is Action else Action(seat, taken[0], taken[1], None, sample))
-    else:
-        sample.carry_out_legal(Action(seat, PASS, (), "end turn"))
+    sample.carry_out_legal(action_of(sample, seat, legal[_draw(weights(sample, seat, legal, priors), rand)]))
     return True

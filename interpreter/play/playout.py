@@ -124,6 +124,33 @@ def to_move(game, prefer=None):
     return None, []
 
 
+PASS_PAIR = (PASS, ())   # ending the turn, among a turn's (name, args) pairs (candidates_to_move)
+
+
+def candidates_to_move(game, prefer=None):
+    """:func:`to_move`, but a turn's actions (the common case) as its wait holds them: (name, args) pairs while
+    the game makes no objects (a search's sample), or :class:`Action` objects, and the pass as ``PASS_PAIR``.
+    A search step makes an Action of the one it takes only (:func:`action_of`)."""
+    pending = game.state.pending
+    if pending is None or pending["kind"] != "turn" or game.state.over:
+        return to_move(game, prefer)
+    seat = pending["player"]
+    game.work = 0
+    legal = decisions.candidates(game, pending, seat)
+    if pending["pass"]:
+        legal = [*legal, PASS_PAIR]
+    return (seat, legal) if legal else (None, [])
+
+
+def action_of(game, seat: int, taken) -> Action:
+    """The :class:`Action` of ``taken``, one of :func:`candidates_to_move`'s for ``seat``."""
+    if taken.__class__ is not tuple:
+        return taken
+    if taken is PASS_PAIR:
+        return Action(seat, PASS, (), "end turn")
+    return Action(seat, taken[0], taken[1], None, game)
+
+
 def nobody_can_act(game) -> GameError:
     """The error for a game that waits for seats none of which has a legal action (a damaged saved game):
     playing on would loop for ever."""
