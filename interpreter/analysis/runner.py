@@ -18,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ..agents import make_agents
+from ..agents.ismcts import failed_evaluations
 from ..errors import DavitError, RunawayGameError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, WORK_LIMIT_REASON
 from ..machine import rng
@@ -65,10 +66,10 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
     # the event log is kept only for the rule coverage and metrics that count events: without it the games
     # are the same, and faster
     game = Game(ruleset, spec.players, seed=seed, record=spec.coverage or needs_log(ruleset))
-    agents = make_agents(spec.agents, spec.players, seed)
+    agents = bots = make_agents(spec.agents, spec.players, seed)
     offered: Counter = Counter()
     if spec.coverage:
-        agents = [_Offered(a, offered) for a in agents]
+        agents = [_Offered(a, offered) for a in bots]
     reason = None
     trace = Trace(game)
     try:
@@ -91,6 +92,9 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
             record["metrics_by_round"] = trace.by_round
     if spec.coverage:
         record["coverage"] = game_coverage(game.log, offered)
+    failed = failed_evaluations(bots)
+    if failed is not None:   # only then: the records of games without search bots are as they were
+        record["failed_evaluations"] = failed
     return record
 
 

@@ -102,6 +102,7 @@ def _offer_save(game, why: str, agents) -> None:
 def cmd_play(args) -> int:
     from ..agents import HumanAgent, make_agents
     from ..agents.human import Quit, Undo
+    from ..agents.ismcts import failed_evaluations, failed_evaluations_text
     from ..observe.narrate import event_text
     from ..play.visibility import redact
     rs, game, agent_names = _load_game(args)
@@ -163,6 +164,11 @@ def cmd_play(args) -> int:
         else:
             print("\ndavit: game abandoned", file=sys.stderr)
         return EXIT_INTERRUPTED
+    failed = failed_evaluations(agents)
+    if failed is not None:
+        if humans:   # the error is of a bot's sample of the position, which may show what that bot's seat holds
+            failed["first"] = f"at {rs.evaluate_loc}; play the bots alone to see its message"
+        print(printable(f"davit: {failed_evaluations_text(failed)}"), file=sys.stderr)
     if args.log:
         from ..load.files import write_atomically
         events = game.log if log_seat is _WHOLE_LOG else [redact(e, log_seat) for e in game.log]
