@@ -1,10 +1,11 @@
-"""An evaluation that raises is reported, not only replaced by the scores.
+"""What a search bot gets past on its own is reported, not only got past.
 
 Where ``heuristics.evaluate`` raises, the search judges that position by the
-scores (an evaluation need not apply everywhere). One that raises everywhere
-would weaken the bots without a word, so each bot counts the positions it
-judged and those that raised, and ``davit play``, ``simulate``, ``compare``
-and ``sweep`` say so in one line with the first error and its place.
+scores (an evaluation need not apply everywhere); where the rules raise in a
+sampled deal of what the bot cannot see, that sample is judged as it stands.
+Either could hide a mistake of the ruleset's, so each bot keeps a tally
+(``agents/search_tally.py``) and ``davit play``, ``simulate``, ``compare``
+and ``sweep`` say so in a warning line with the first error at its place.
 """
 import yaml
 from cli_runner import feed, run
@@ -14,10 +15,11 @@ from test_search_bots import BOXES
 
 from interpreter import Game
 from interpreter.agents import make_agents, play_out
-from interpreter.agents.ismcts import Evaluations, _values, failed_evaluations, failed_evaluations_text
-from interpreter.cli.analysis_text import failed_evaluation_lines
+from interpreter.agents.ismcts import _values
+from interpreter.agents.search_tally import SearchTally, search_troubles, trouble_lines
+from interpreter.cli.analysis_text import search_trouble_lines
 
-# raises at every position: nobody's moves are ever more than their score's divisor allows
+# raises at every position: the divisor is always zero
 ALWAYS = "p.score / (p.moves - p.moves)"
 # raises only before the seat's first move (a position it does not apply to)
 SOMETIMES = "p.score / p.moves"
@@ -29,85 +31,123 @@ def _play(rs, agents="ismcts:12,ismcts:12", seed=3):
     return bots
 
 
+def _folder(tmp_path, spec):
+    data = {"id": "unit", "players": {"min": 1, "max": 2}, **spec}
+    return write_text(tmp_path, yaml.safe_dump(data, sort_keys=False))
+
+
+def with_evaluate(evaluate):
+    return dict(BOXES, heuristics={"evaluate": evaluate})
+
+
+# the real deal puts the gold in the left box, always; a bot cannot see that, and some of its samples deal the
+# lead there: opening the left box then meets a rule that fails (a mistake the real game never shows)
+FRAGILE = dict(BOXES, actions=[{"id": "open", "choose": {"box": "[left, right]"}, "if": "box.count > 0",
+                                "do": "c = top(box)\nif box == left and c.value == 0:\n  x = 1 / c.value\n"
+                                      "move(c, opened)\nscore(player, c.value)\nplayer.moves += 1"}])
+
+
+# -- the tally -----------------------------------------------------------------------------------
+
 def test_each_bot_counts_the_positions_its_evaluation_raised_at(tmp_path):
-    rs = build(tmp_path, dict(BOXES, heuristics={"evaluate": ALWAYS}), max_players=2)
+    rs = build(tmp_path, with_evaluate(ALWAYS), max_players=2)
     bots = _play(rs)
-    tallies = [b.evaluations for b in bots]
-    assert tallies[0].asked > 0
-    assert all(t.failed == t.asked for t in tallies)
-    failed = failed_evaluations(bots)
-    assert failed["failed"] == failed["asked"] == sum(t.asked for t in tallies)
+    tallies = [b.tally for b in bots]
+    assert tallies[0].judged > 0
+    assert all(t.evaluate_failed == t.judged for t in tallies)
+    troubles = search_troubles(bots)
+    assert troubles["evaluate_failed"] == troubles["judged"] == sum(t.judged for t in tallies)
+    assert troubles["rules_failed"] == 0 and troubles["rules_error"] is None
     # the first error, at the evaluate line of the ruleset
-    line = rs.evaluate_loc.line
-    assert f"ruleset.yaml:{line}:" in failed["first"]
+    assert f"ruleset.yaml:{rs.evaluate_loc.line}:" in troubles["evaluate_error"]
 
 
 def test_an_evaluation_that_raises_somewhere_is_counted_there_only(tmp_path):
-    rs = build(tmp_path, dict(BOXES, heuristics={"evaluate": SOMETIMES}), max_players=2)
-    tally = Evaluations()
+    rs = build(tmp_path, with_evaluate(SOMETIMES), max_players=2)
+    tally = SearchTally()
     game = Game(rs, 2, seed=0)
     assert _values(game, True, tally) == [0.0, 0.0]   # nobody has moved: the scores stand in
     game.state.pvars[0]["moves"] = game.state.pvars[1]["moves"] = 1
     game.state.pvars[0]["score"] = 6
     assert _values(game, True, tally) == [6.0, 0.0]
-    assert (tally.asked, tally.failed) == (2, 1) and "division by zero" in tally.first
+    assert (tally.judged, tally.evaluate_failed) == (2, 1) and "division by zero" in tally.evaluate_error
 
 
-def test_an_evaluation_that_never_raises_reports_nothing(tmp_path):
-    rs = build(tmp_path, dict(BOXES, heuristics={"evaluate": "p.score * 2 + p.moves"}), max_players=2)
+def test_rules_that_raise_in_a_sampled_deal_are_counted(tmp_path):
+    rs = build(tmp_path, FRAGILE, max_players=2)
+    for seed in range(4):   # the real games never raise
+        play_out(Game(rs, 2, seed=seed), make_agents("random", 2, seed))
+    bots = _play(rs, "ismcts:40,ismcts:40")
+    troubles = search_troubles(bots)
+    assert troubles is not None and 0 < troubles["rules_failed"] < troubles["played"]
+    assert troubles["played"] == sum(b.tally.played for b in bots) >= 40
+    assert "division by zero" in troubles["rules_error"] and "ruleset.yaml:" in troubles["rules_error"]
+    assert troubles["evaluate_failed"] == 0
+
+
+def test_bots_that_meet_no_trouble_report_nothing(tmp_path):
+    rs = build(tmp_path, with_evaluate("p.score * 2 + p.moves"), max_players=2)
     bots = _play(rs)
-    assert failed_evaluations(bots) is None
+    assert search_troubles(bots) is None
     # (the second seat has one box left to open: it never searches)
-    assert bots[0].evaluations.asked > 0 and all(b.evaluations.failed == 0 for b in bots)
+    assert bots[0].tally.judged > 0 and bots[0].tally.played > 0
     # bots without a search have nothing to report
-    assert failed_evaluations(_play(rs, "random,first")) is None
+    assert search_troubles(_play(rs, "random,first")) is None
 
 
-def test_the_warning_says_how_often_and_where(tmp_path):
-    text = failed_evaluations_text({"asked": 40, "failed": 40, "first": "x.yaml:3:4: division by zero"}, 2)
-    assert text.startswith("warning: heuristics evaluate raised at 40 of the 40 positions")
-    assert "in 2 games" in text and "x.yaml:3:4: division by zero" in text
+# -- the words ------------------------------------------------------------------------------------
+
+TROUBLES = {"judged": 40, "evaluate_failed": 40, "evaluate_error": "x.yaml:3:4: division by zero",
+            "played": 50, "rules_failed": 2, "rules_error": "x.yaml:9:1: no zone 'deck'"}
 
 
-def _folder(tmp_path, evaluate):
-    data = {"id": "unit", "players": {"min": 1, "max": 2}, **BOXES, "heuristics": {"evaluate": evaluate}}
-    return write_text(tmp_path, yaml.safe_dump(data, sort_keys=False))
+def test_the_warnings_say_how_often_and_where():
+    evaluate, rules = trouble_lines(TROUBLES, 2)
+    assert evaluate.startswith("warning: heuristics evaluate raised at 40 of the 40 positions")
+    assert "in 2 games" in evaluate and "x.yaml:3:4: division by zero" in evaluate
+    assert rules.startswith("warning: the rules raised in 2 of the 50 positions") and "no zone 'deck'" in rules
+    assert trouble_lines({**TROUBLES, "evaluate_failed": 0}) == [rules.replace(" in 2 games", "")]
+    assert trouble_lines(None) == []
+    hidden = trouble_lines(TROUBLES, hidden="(not said)")
+    assert all("(not said)" in line and "x.yaml" not in line for line in hidden)
 
 
-def test_simulate_and_compare_warn_when_the_evaluation_raised(tmp_path, capsys):
-    folder = _folder(tmp_path, ALWAYS)
-    assert run(["simulate", str(folder), "--players", "2", "--games", "3", "--agents", "ismcts:8,random"]) == 0
+def test_compare_and_sweep_name_the_run_whose_bots_met_trouble():
+    troubles = {**TROUBLES, "rules_failed": 0, "games": 2}
+    lines = search_trouble_lines([{}, {"search_troubles": troubles}], ["base", "bigger-boats"])
+    assert lines == [trouble_lines(troubles, 2)[0].replace("warning: ", "warning: bigger-boats: ", 1)]
+    assert search_trouble_lines([{}]) == []
+
+
+def test_simulate_warns_when_the_evaluation_or_the_rules_raised(tmp_path, capsys):
+    bots = ["--players", "2", "--games", "3", "--agents", "ismcts:8,random"]
+    assert run(["simulate", str(_folder(tmp_path, with_evaluate(ALWAYS))), *bots]) == 0
     out = capsys.readouterr().out
-    assert "warning: heuristics evaluate raised at" in out and "in 3 games" in out
-    assert "ruleset.yaml:" in out
-    good = _folder(tmp_path, "p.score")
-    assert run(["simulate", str(good), "--players", "2", "--games", "3", "--agents", "ismcts:8,random"]) == 0
-    assert "heuristics evaluate raised" not in capsys.readouterr().out
-    # random bots judge nothing: nothing to say
-    assert run(["simulate", str(folder), "--players", "2", "--games", "3"]) == 0
-    assert "heuristics evaluate raised" not in capsys.readouterr().out
+    assert "warning: heuristics evaluate raised at" in out and "in 3 games" in out and "ruleset.yaml:" in out
+    assert run(["simulate", str(_folder(tmp_path, FRAGILE)), "--players", "2", "--games", "3",
+                "--agents", "ismcts:30,ismcts:30"]) == 0
+    assert "warning: the rules raised in" in capsys.readouterr().out
+    good = _folder(tmp_path, with_evaluate("p.score"))
+    assert run(["simulate", str(good), *bots]) == 0
+    assert "warning" not in capsys.readouterr().out
+    # random bots search nothing: nothing to say
+    assert run(["simulate", str(_folder(tmp_path, with_evaluate(ALWAYS))), "--players", "2", "--games", "3"]) == 0
+    assert "raised" not in capsys.readouterr().out
 
 
-def test_play_warns_on_stderr_and_hides_the_message_from_a_person(tmp_path, capsys):
-    folder = _folder(tmp_path, ALWAYS)
+def test_play_warns_on_stderr(tmp_path, capsys):
+    folder = _folder(tmp_path, with_evaluate(ALWAYS))
     assert run(["play", str(folder), "--players", "2", "--seed", "1", "--agents", "ismcts:8,ismcts:8",
                 "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "davit: warning: heuristics evaluate raised at" in err and "ruleset.yaml:" in err
 
 
-def test_with_a_person_at_the_table_the_warning_gives_the_place_not_the_message(tmp_path, capsys, monkeypatch):
-    # the error is of a bot's sample of the position, dealt from what that bot's seat knows
-    folder = _folder(tmp_path, ALWAYS)
+def test_with_a_person_at_the_table_the_warning_keeps_the_errors_words(tmp_path, capsys, monkeypatch):
+    # an error of a bot's sample is of a deal made from what that bot's seat knows
+    folder = _folder(tmp_path, with_evaluate(ALWAYS))
     feed(monkeypatch, ["1"] * 5)
     assert run(["play", str(folder), "--players", "2", "--seed", "1", "--agents", "ismcts:8,human"]) == 0
     err = capsys.readouterr().err
     assert "davit: warning: heuristics evaluate raised at" in err
-    assert "play the bots alone to see its message" in err and "division by zero" not in err
-
-
-def test_compare_and_sweep_name_the_run_whose_bots_judged_by_the_scores():
-    failed = {"asked": 9, "failed": 3, "games": 2, "first": "r.yaml:1:2: division by zero"}
-    lines = failed_evaluation_lines([{}, {"failed_evaluations": failed}], ["base", "bigger-boats"])
-    assert lines == [failed_evaluations_text(failed, 2).replace("warning: ", "warning: bigger-boats: ", 1)]
-    assert failed_evaluation_lines([{}]) == []
+    assert "play the bots alone to see it" in err and "division by zero" not in err

@@ -36,13 +36,14 @@ import random
 import time
 from itertools import repeat
 
-from ..errors import DavitError, GameError
+from ..errors import GameError
 from ..play.decisions import Action
 from ..play.determinize import deal_plan, determinize
 from ..play.playout import action_of, candidates_to_move, decide_by_index
 from .bots import randbelow
 from .priors import decide_by_prior
 from .priors import weights as prior_weights
+from .search_tally import SearchTally
 
 EXPLORATION = 0.7        # UCB's c for rewards in 0..1
 DEFAULT_ITERATIONS = 200   # the plain bot's budget a move when the ruleset's heuristics name none (never a time)
@@ -51,45 +52,6 @@ DEFAULT_SCALE = 10.0
 
 
 PRIOR_BIAS = 0.3         # progressive bias: a prior-favoured child's bonus, fading as 1 / (visits + 1)
-
-
-class Evaluations:
-    """How often a bot's search judged a position by ``heuristics.evaluate`` and how often the evaluation
-    raised there (the scores then stood in), with the first such error: an evaluation that does not apply
-    somewhere falls back on purpose, but one that fails everywhere would weaken the bot without a word, so
-    the commands that play bots report it (``warning_text``)."""
-
-    __slots__ = ("asked", "failed", "first")
-
-    def __init__(self):
-        self.asked = 0
-        self.failed = 0
-        self.first: str | None = None
-
-    def note(self, error: Exception, where) -> None:
-        self.failed += 1
-        if self.first is None:   # a Python error from the rule's value (a text to a number) gets the line
-            located = isinstance(error, DavitError) and error.location is not None
-            self.first = str(error) if located or where is None else f"{where}: {error}"
-
-
-def failed_evaluations(agents) -> dict | None:
-    """Where a search bot among ``agents`` had its evaluation raise: the positions judged and those that
-    raised, over all of them, and the first error (plain data, for a game's record); else None."""
-    tallies = [a.evaluations for a in agents if isinstance(getattr(a, "evaluations", None), Evaluations)]
-    failed = sum(t.failed for t in tallies)
-    if not failed:
-        return None
-    return {"asked": sum(t.asked for t in tallies), "failed": failed,
-            "first": next(t.first for t in tallies if t.first is not None)}
-
-
-def failed_evaluations_text(failed: dict, games: int | None = None) -> str:
-    """One line telling a designer that the search bots judged by the scores where their evaluation raised."""
-    where = f" in {games} game{'s' if games != 1 else ''}" if games is not None else ""
-    return (f"warning: heuristics evaluate raised at {failed['failed']} of the {failed['asked']} positions the "
-            f"search bots judged{where}; the scores stood in there, so the bots may play weaker than meant "
-            f"(the first: {failed['first']})")
 
 
 class Node:
@@ -119,7 +81,7 @@ class SearchAgent:
         self.seconds = seconds
         self.depth = depth
         self.last_iterations = 0
-        self.evaluations = Evaluations()   # this bot's judged positions (kept across its moves of a game)
+        self.tally = SearchTally()   # what its searches got past on their own (kept across its moves of a game)
         self.ids: dict = {}   # action key -> its number in the current search (see key_ids)
         budget = f"{seconds:g}s" if seconds is not None else str(iterations)
         self.name = self.kind if self.default else f"{self.kind}:{budget}"
@@ -166,7 +128,7 @@ class SearchAgent:
             while self._more(done, count, deadline):
                 sample = determinize(game, seat, self.random, plan)
                 if self._baseline is None:
-                    self._baseline = _leads_or_none(sample, self.evaluations)
+                    self._baseline = _leads_or_none(sample, self.tally)
                 self._iterate(root, sample, seat, n)
                 done += 1
             self.last_iterations = done   # how far the budget went (an explicit time budget may stop it early)
@@ -177,7 +139,7 @@ class SearchAgent:
         for k in range(samples):
             base, root, done = determinize(game, seat, self.random, plan), Node(None, n), 0
             if self._baseline is None:
-                self._baseline = _leads_or_none(base, self.evaluations)
+                self._baseline = _leads_or_none(base, self.tally)
             share = None if count is None else count // samples + (1 if k < count % samples else 0)
             part = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / (samples - k)
             while self._more(done, share, part):
@@ -214,6 +176,7 @@ class SearchAgent:
     def _iterate(self, root, sample, seat, n) -> None:
         path = [root]
         node = root
+        self.tally.played += 1
         try:
             prefer = seat
             state = sample.state
@@ -248,9 +211,9 @@ class SearchAgent:
                     break
                 node = child
             self._rollout(sample)
-        except GameError:
-            pass   # a sample the rules cannot carry on (e.g. a step limit): judge it as it stands
-        rewards = judge(sample, self._baseline, self.evaluations)
+        except GameError as error:   # a sample the rules cannot carry on: judged as it stands, and reported
+            self.tally.rules_raised(error)
+        rewards = judge(sample, self._baseline, self.tally)
         # the offered actions point back at the sample (their labels are made from it): without the
         # cycle the sample is freed here, not left for the cyclic collector to find and walk
         sample.offered_cache = sample.committed = None
@@ -360,14 +323,14 @@ def _bias(node, sample, mover, legal, keys, priors) -> None:
         bias[keys[i]] = weights[i] / top
 
 
-def leads(game, tally: Evaluations | None = None) -> list[float] | None:
+def leads(game, tally: SearchTally | None = None) -> list[float] | None:
     """Each seat's evaluation against the best other seat's (the team's mean when co-operative), or None."""
     if game.is_over:
         return None
     return _leads_in_play(game, tally)
 
 
-def _leads_in_play(game, tally: Evaluations | None) -> list[float]:
+def _leads_in_play(game, tally: SearchTally | None) -> list[float]:
     """``leads`` of a game not over."""
     values = _values(game, True, tally)
     n = len(values)
@@ -376,14 +339,14 @@ def _leads_in_play(game, tally: Evaluations | None) -> list[float]:
     return [values[s] - max((values[o] for o in range(n) if o != s), default=0.0) for s in range(n)]
 
 
-def _leads_or_none(sample, tally: Evaluations | None):
+def _leads_or_none(sample, tally: SearchTally | None):
     try:
         return leads(sample, tally)
     except GameError:
         return None
 
 
-def judge(game, baseline: list[float] | None = None, tally: Evaluations | None = None) -> list[float]:
+def judge(game, baseline: list[float] | None = None, tally: SearchTally | None = None) -> list[float]:
     """Each seat's reward in 0..1 for this position (see the module text).
 
     ``baseline`` (the leads at the root of the search) centres the squashing
@@ -417,12 +380,12 @@ def judge(game, baseline: list[float] | None = None, tally: Evaluations | None =
     return rewards
 
 
-def _values(game, use_heuristic: bool, tally: Evaluations | None = None) -> list[float]:
+def _values(game, use_heuristic: bool, tally: SearchTally | None = None) -> list[float]:
     rs = game.ruleset
     if use_heuristic and rs.evaluate is not None:
         players = game.table.players
         if tally is not None:
-            tally.asked += 1
+            tally.judged += 1
         try:
             first = rs.evaluate(game, {"p": players[0], "player": players[0]})
             if first.__class__ is list:
@@ -434,7 +397,7 @@ def _values(game, use_heuristic: bool, tally: Evaluations | None = None) -> list
         except (GameError, TypeError, ValueError) as error:
             values = None   # an evaluation that does not apply here: fall back to the score (counted)
             if tally is not None:
-                tally.note(error, rs.evaluate_loc)
+                tally.evaluation_raised(error, rs.evaluate_loc)
         if values is not None:
             if len(values) != len(players):   # a mistake of the ruleset's, not a position it does not apply to
                 raise GameError(f"heuristics evaluate gives a list of {len(values)} worths for {len(players)} "

@@ -18,7 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from ..agents import make_agents
-from ..agents.ismcts import failed_evaluations
+from ..agents.search_tally import search_troubles
 from ..errors import DavitError, RunawayGameError
 from ..load.limits import LENGTH_DRAW_REASON, LENGTH_LIMIT_REASON, WORK_LIMIT_REASON
 from ..machine import rng
@@ -92,9 +92,9 @@ def play_game(ruleset, spec: RunSpec, index: int, seed: int) -> dict:
             record["metrics_by_round"] = trace.by_round
     if spec.coverage:
         record["coverage"] = game_coverage(game.log, offered)
-    failed = failed_evaluations(bots)
-    if failed is not None:   # only then: the records of games without search bots are as they were
-        record["failed_evaluations"] = failed
+    troubles = search_troubles(bots)
+    if troubles is not None:   # only then: the records of games whose bots met none are as they were
+        record["search_troubles"] = troubles
     return record
 
 

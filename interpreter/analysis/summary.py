@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..agents.search_tally import merged
 from . import stats
 from .dynamics import dynamics_summary
 
@@ -88,18 +89,16 @@ def summarize(records, players: int, rivals: bool = True) -> dict:
         **({"metrics": metrics_summary(records)} if any("metrics" in r for r in records) else {}),
         **({"dynamics": dynamics_summary(records, players, rivals and players > 1)}
            if records and all("dynamics" in r for r in records) else {}),
-        **({"failed_evaluations": failed} if (failed := failed_evaluations_summary(records)) else {}),
+        **({"search_troubles": troubles} if (troubles := troubles_summary(records)) else {}),
     }
 
 
-def failed_evaluations_summary(records) -> dict | None:
-    """The search bots' evaluations that raised (``ismcts.failed_evaluations``) over a run's games: positions
-    judged and raised, in how many games, and the first error; None where none raised."""
-    failed = [r["failed_evaluations"] for r in records if "failed_evaluations" in r]
-    if not failed:
-        return None
-    return {"asked": sum(f["asked"] for f in failed), "failed": sum(f["failed"] for f in failed),
-            "games": len(failed), "first": failed[0]["first"]}
+def troubles_summary(records) -> dict | None:
+    """What the search bots got past on their own (``agents.search_tally``) over a run's games, with the
+    number of games they met it in; None where they met none."""
+    met = [r["search_troubles"] for r in records if "search_troubles" in r]
+    total = merged(met)
+    return None if total is None else {**total, "games": len(met)}
 
 
 def metrics_summary(records) -> dict:

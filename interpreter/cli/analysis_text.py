@@ -1,7 +1,7 @@
 """The tables that ``davit simulate`` and ``davit compare`` print for people."""
 from __future__ import annotations
 
-from ..agents.ismcts import failed_evaluations_text
+from ..agents.search_tally import trouble_lines
 from ..analysis.coverage import coverage_lines
 from ..analysis.stats import METHODS
 
@@ -42,14 +42,13 @@ def _rivals(rs, players: int) -> bool:
     return players > 1 and rs.team_var is None
 
 
-def failed_evaluation_lines(runs, labels=None) -> list[str]:
-    """A warning for each run (a simulation, a variant, a point) whose search bots judged by the scores where
-    their ``heuristics.evaluate`` raised."""
+def search_trouble_lines(runs, labels=None) -> list[str]:
+    """Warnings for each run (a simulation, a variant, a point) whose search bots got past an evaluation or
+    a rule that raised (``agents.search_tally``)."""
     lines = []
     for i, run in enumerate(runs):
-        failed = run.get("failed_evaluations")
-        if failed:
-            text = failed_evaluations_text(failed, failed["games"])
+        troubles = run.get("search_troubles")
+        for text in trouble_lines(troubles, troubles["games"] if troubles else None):
             lines.append(text if labels is None else text.replace("warning: ", f"warning: {labels[i]}: ", 1))
     return lines
 
@@ -84,7 +83,7 @@ def simulate_lines(rs, result: dict, names) -> list[str]:
     lines.append(f"games cut off at a length cap: {pct_ci(result['capped_rate'], result['capped_rate_ci'])} "
                  f"({_cap_text(result)})")
     lines.append("how games ended: " + end_reasons_text(result))
-    lines += failed_evaluation_lines([result])
+    lines += search_trouble_lines([result])
     lines += metric_lines(result)
     lines += dynamics_lines(result)
     if "benchmark" in result:
@@ -265,7 +264,7 @@ def compare_lines(rs, result: dict, names) -> list[str]:
     for name in dict.fromkeys(n for r in runs for n in r.get("metrics") or {}):
         row(name, [num_ci(r["metrics"][name]["mean"], r["metrics"][name]["ci"]) if name in r.get("metrics", {})
                    else "-" for r in runs])
-    lines += failed_evaluation_lines(runs, labels)
+    lines += search_trouble_lines(runs, labels)
     for comparison in result["comparisons"]:
         label = comparison["variant"] or "base"
         lines.append("")
@@ -349,7 +348,7 @@ def sweep_lines(rs, result: dict, names) -> list[str]:
         lines.append("warning: every point gave the very same figures: with these bots the values swept never "
                      "came into play; try a stronger bot (--agents ismcts:200) or check with `davit simulate "
                      "--coverage` that the rule that reads them is reached.")
-    lines += failed_evaluation_lines(result["points"], [", ".join(f"{k}={v}" for k, v in p["set"].items())
+    lines += search_trouble_lines(result["points"], [", ".join(f"{k}={v}" for k, v in p["set"].items())
                                                           for p in result["points"]])
     lines.append(INTERVALS)
     lines.append(f"{result['games_per_second']} games per second ({result['seconds']} s)")

@@ -102,7 +102,7 @@ def _offer_save(game, why: str, agents) -> None:
 def cmd_play(args) -> int:
     from ..agents import HumanAgent, make_agents
     from ..agents.human import Quit, Undo
-    from ..agents.ismcts import failed_evaluations, failed_evaluations_text
+    from ..agents.search_tally import search_troubles, trouble_lines
     from ..observe.narrate import event_text
     from ..play.visibility import redact
     rs, game, agent_names = _load_game(args)
@@ -164,11 +164,10 @@ def cmd_play(args) -> int:
         else:
             print("\ndavit: game abandoned", file=sys.stderr)
         return EXIT_INTERRUPTED
-    failed = failed_evaluations(agents)
-    if failed is not None:
-        if humans:   # the error is of a bot's sample of the position, which may show what that bot's seat holds
-            failed["first"] = f"at {rs.evaluate_loc}; play the bots alone to see its message"
-        print(printable(f"davit: {failed_evaluations_text(failed)}"), file=sys.stderr)
+    # with a person at the table an error's words stay unsaid: they are of a bot's sample of the position,
+    # dealt from what that bot's seat knows
+    for line in trouble_lines(search_troubles(agents), hidden="play the bots alone to see it" if humans else None):
+        print(printable(f"davit: {line}"), file=sys.stderr)
     if args.log:
         from ..load.files import write_atomically
         events = game.log if log_seat is _WHOLE_LOG else [redact(e, log_seat) for e in game.log]
