@@ -7,6 +7,7 @@ Either could hide a mistake of the ruleset's, so each bot keeps a tally
 (``agents/search_tally.py``) and ``davit play``, ``simulate``, ``compare``
 and ``sweep`` say so in a warning line with the first error at its place.
 """
+import pytest
 import yaml
 from cli_runner import feed, run
 from ruleset_builder import load as build
@@ -151,3 +152,14 @@ def test_with_a_person_at_the_table_the_warning_keeps_the_errors_words(tmp_path,
     err = capsys.readouterr().err
     assert "davit: warning: heuristics evaluate raised at" in err
     assert "play the bots alone to see it" in err and "division by zero" not in err
+
+
+def test_tune_tells_which_trials_bots_met_trouble(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("optuna", reason="tune needs Optuna (pip install '.[analysis]')")
+    monkeypatch.chdir(tmp_path)
+    folder = _folder(tmp_path, with_evaluate(ALWAYS))
+    assert run(["tune", str(folder), "--set", "things.gold.attrs.value=5..10", "--objective", "balance",
+                "--trials", "2", "--games", "2", "--players", "2", "--agents", "ismcts:8,random",
+                "--out", "v.yaml"]) == 0
+    out = capsys.readouterr().out
+    assert "warning: trial 0: heuristics evaluate raised at" in out and "warning: trial 1:" in out

@@ -115,6 +115,8 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
             raise KeyboardInterrupt
         summary = summarize(run.games(0), players, rs.team_var is None)
         trial.set_user_attr("base", variant == base_variant)
+        if "search_troubles" in summary:   # kept with the trial, so a resumed study still tells of them
+            trial.set_user_attr("search_troubles", summary["search_troubles"])
         return loss(summary, name, target)
 
     try:
@@ -131,7 +133,9 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
     # ties go to a point that changes the game: the base game cannot be written as a variant
     best = min(finished, key=lambda t: (t.value, bool(t.user_attrs.get("base")), t.number))
     result = {"objective": name, "target": target, "storage": storage, "trials": [
-        {"number": t.number, "set": dict(t.params), "loss": t.value} for t in finished],
+        {"number": t.number, "set": dict(t.params), "loss": t.value,
+         **({"search_troubles": t.user_attrs["search_troubles"]} if "search_troubles" in t.user_attrs else {})}
+        for t in finished],
         "best": {"number": best.number, "set": dict(best.params), "loss": best.value},
         "all_equal": len({t.value for t in finished}) == 1}
     if best.user_attrs.get("base"):

@@ -370,6 +370,7 @@ def tune_lines(rs, result: dict) -> list[str]:
     if result["all_equal"]:
         lines.append("warning: every trial gave the same loss: with these bots the values never came into play; "
                      "try a stronger bot (--agents ismcts:200).")
+    lines += search_trouble_lines(result["trials"], [f"trial {t['number']}" for t in result["trials"]])
     if result["out"]:
         lines.append(f"wrote {result['out']}: play it with `davit play {rs.id} --variant {result['out']}`, or "
                      f"`davit compare {rs.id} --variant {result['out']}`")
