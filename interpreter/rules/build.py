@@ -31,6 +31,7 @@ from .checks import check_ruleset
 from .display import build_display
 from .ending import build_ending, endless_loop_warnings
 from .flow import FlowCompiler
+from .heuristics import build_heuristics
 from .layout import assigned_names, fixed_of, layout
 from .metrics import build_metrics
 from .model import ActionDef, Ruleset, Trigger, VarSpec, ZoneDef
@@ -107,7 +108,7 @@ class Builder:
         self._flow()
         self._triggers()
         self._end_and_scoring()
-        self._heuristics()
+        build_heuristics(self)
         build_metrics(self)
         rs.display = build_display(d.get("display"), rs, self.error, self.compiler)
         self._provenance(d)
@@ -472,33 +473,6 @@ class Builder:
         self.rs.warnings.extend(endless_loop_warnings(self.rs, self.endless, self.data))
         end = (self.data.get("end") or {}).get("when") if self.rs.end_when is not None else None
         self.rs.settle_scan = settle_scan(self.compiler, self.scanned, end)   # the triggers, then the end
-
-    def _heuristics(self):
-        """The designer's advice to search bots: a position's worth per player, rollout priors."""
-        rs = self.rs
-        spec: Any = self.data.get("heuristics") or {}
-        if spec.get("evaluate"):
-            rs.evaluate = self.compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
-            rs.evaluate_loc = spec.key_loc("evaluate")
-        if spec.get("scale") is not None:
-            rs.evaluate_scale = float(spec["scale"])
-        rs.search = {k: spec[k] for k in ("iterations", "depth", "puct") if spec.get(k) is not None}
-        if "seconds" in spec:   # the plain bots think a number of iterations, never a time: a seed replays its game
-            self.error("heuristics 'seconds' is no longer read: the plain search bots' budget is iterations, "
-                       "never a time",
-                       spec.key_loc("seconds"), "set 'iterations'; a time budget is the player's choice: ismcts:1.5s",
-                       code="removed")
-        priors: Any = spec.get("priors") or {}
-        for aid, text in priors.items():
-            adef = None if aid == PASS else rs.actions.get(aid)   # ending a turn has a prior too
-            if adef is None and aid != PASS:
-                self.error(f"heuristics prior for unknown action '{aid}'", priors.key_loc(aid),
-                           did_you_mean(aid, rs.actions), code="unknown-reference")
-                continue
-            local = {"p", "player"} | {name for name, _ in (adef.params if adef else ())}
-            fn = self.compiler.expression(str(text), f"heuristics prior {aid}", local)
-            if fn is not None:
-                rs.priors[aid] = fn
 
     def _provenance(self, data):
         todo = [data]
