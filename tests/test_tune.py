@@ -1,10 +1,16 @@
 """``davit tune``: an Optuna study over a ruleset's numbers, resumable, its winner a variant file."""
 import json
+import random
 
 import pytest
+import yaml
 from cli_runner import run as _run
 
-from interpreter.analysis.tune import loss, parse_objective
+from interpreter.analysis.dynamics import PER_GAME
+from interpreter.analysis.runner import RunSpec
+from interpreter.analysis.simulate import play
+from interpreter.analysis.summary import summarize
+from interpreter.analysis.tune import _claim, loss, loss_of_games, paired_check, parse_objective
 from interpreter.errors import DavitError
 from interpreter.rules.loading import load_ruleset
 
@@ -65,3 +71,54 @@ def test_tune_refuses_an_out_that_is_no_variant_file(capsys):
     rc = _run(["tune", "tutorial", "--set", "zones.lifeboat.capacity=2..8", "--objective", "balance",
                "--out", "v.csv"])
     assert rc == 1 and "name --out FILE.yaml" in capsys.readouterr().err
+
+
+# -- the check of the best point on fresh games ----------------------------------------------------
+
+def test_the_loss_of_games_is_the_loss_of_their_summary():
+    # the check's bootstrap reads the loss straight from the games: it must be the loss the trials minimised
+    records = play([RunSpec("der-mythos", None, 4)], 40, 3).games(0)
+    summary = summarize(records, 4, True)
+    metrics = {m.name for m in load_ruleset("der-mythos").metrics}
+    assert metrics and all(name in summary["metrics"] for name in metrics)
+    objectives = [("balance", None), ("length", 30.0), *((m, 2.0) for m in sorted(metrics)),
+                  *((d, 1.5) for d in [*PER_GAME, "drawishness"])]
+    for name, target in objectives:
+        assert loss_of_games(name, target, 4, metrics)(records) == pytest.approx(loss(summary, name, target)), name
+
+
+def test_the_check_tells_a_gain_from_luck():
+    objective = loss_of_games("length", 30.0, 2, set())
+    base = [{"length": 40 + i % 5} for i in range(60)]
+    nearer = [{"length": 30 + i % 5} for i in range(60)]
+    check = paired_check(nearer, base, objective, seed=0)
+    assert check["better"] and check["difference"] == pytest.approx(-10.0) and check["difference_ci"][1] < 0
+    assert (check["best_loss"], check["base_loss"], check["games"]) == (pytest.approx(2.0), pytest.approx(12.0), 60)
+    # the same games: no difference at all
+    same = paired_check(base, base, objective, seed=0)
+    assert not same["better"] and same["difference_ci"] == [0, 0]
+    # lengths that differ game by game but not on the whole: the interval takes in 0
+    draw = random.Random(5)
+    noisy = [{"length": 42 + draw.choice((-3, 3))} for _ in range(60)]   # the base's mean, 42, give or take
+    assert not paired_check(noisy, base, objective, seed=0)["better"]
+
+
+def test_tune_checks_its_best_point_on_fresh_games(tmp_path, capsys):
+    out = tmp_path / "dm.yaml"
+    result = _tune(capsys, tmp_path, "der-mythos", "--set", "constants.overload_limits.4=14..30", "--objective",
+                   "capsized=3", "--games", "60", "--trials", "4", "--out", str(out))
+    check = result["check"]
+    assert check["games"] == 60 and check["seed"] != 0
+    lo, hi = check["difference_ci"]
+    assert lo <= check["difference"] <= hi and check["better"] == (hi < 0)
+    description = " ".join(yaml.safe_load(out.read_text())["description"].split())
+    assert "fresh games" in description
+    assert ("closer than the base values" in description) == check["better"]
+
+
+def test_a_best_point_the_fresh_games_do_not_confirm_is_said_to_be_maybe_luck():
+    result = {"all_equal": False, "check": {"games": 6, "best_loss": 0.3, "base_loss": 0.5, "difference": -0.2,
+                                            "difference_ci": [-0.5, 0.1], "better": False}}
+    assert "may be luck" in _claim(result, "x=3", "capsized=3")
+    result["check"] = None
+    assert "not checked on fresh games" in _claim(result, "x=3", "capsized=3")

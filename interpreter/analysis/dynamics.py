@@ -126,19 +126,42 @@ def _balance(winners_of_games: list, players: int) -> float:
     return 1 - (max(rates) - min(rates))
 
 
+# the measures that are a mean over the games, each game's value (None: the game has none); `rivals` only for
+# those that need seats playing against each other
+PER_GAME = {
+    "duration": (False, lambda r: r["length"]),
+    "decision_moves": (False, lambda r: r["dynamics"]["decision_moves"]),
+    "branching_factor": (False, lambda r: r["dynamics"]["branching"]),
+    "lead_changes": (True, lambda r: r["dynamics"]["lead_changes"]),
+    "decisiveness": (True, lambda r: r["dynamics"]["decisiveness"]),
+    "drama": (True, lambda r: r["dynamics"]["drama"]),
+}
+
+
+def per_game(name: str, records) -> list:
+    """The values of mean measure ``name`` (``PER_GAME``) in the games that have one."""
+    read = PER_GAME[name][1]
+    return [v for r in records if (v := read(r)) is not None]
+
+
+def measure_mean(name: str, records, players: int) -> float:
+    """The mean of measure ``name`` over ``records``, as :func:`dynamics_summary` gives it, without the rest."""
+    if name == "drawishness":
+        return sum(1 for r in records if r.get("draw")) / len(records) if records else 0.0
+    if name == "balance":
+        return _balance([r["winners"] for r in records], players)
+    return stats.mean_sd(per_game(name, records))[0]
+
+
 def dynamics_summary(records, players: int, rivals: bool) -> dict:
     """Each measure over the games of a run, with its 95% interval (see docs/analysis.md)."""
     n = len(records)
     if not n or not all("dynamics" in r for r in records):
         return {}
-    d = [r["dynamics"] for r in records]
     draws = sum(1 for r in records if r.get("draw"))
-    out: dict = {
-        "duration": _mean([r["length"] for r in records]),
-        "decision_moves": _mean([g["decision_moves"] for g in d]),
-        "branching_factor": _mean([g["branching"] for g in d]),
-        "drawishness": {"mean": draws / n, "ci": list(stats.wilson(draws, n)), "games": n},
-    }
+    out: dict = {name: _mean(per_game(name, records)) for name, (needs_rivals, _) in PER_GAME.items()
+                 if not needs_rivals}
+    out["drawishness"] = {"mean": draws / n, "ci": list(stats.wilson(draws, n)), "games": n}
     if rivals:
         winners = [r["winners"] for r in records]
         rng = random.Random(0)
@@ -151,7 +174,6 @@ def dynamics_summary(records, players: int, rivals: bool) -> dict:
         fair = sum(wins) / (players * n)
         out["seat_advantage"] = [{"mean": w / n - fair, "ci": [lo - fair, hi - fair], "games": n}
                                  for w, (lo, hi) in ((w, stats.wilson(w, n)) for w in wins)]
-        out["lead_changes"] = _mean([g["lead_changes"] for g in d])
-        out["decisiveness"] = _mean([g["decisiveness"] for g in d if g["decisiveness"] is not None])
-        out["drama"] = _mean([g["drama"] for g in d if g["drama"] is not None])
+        out.update((name, _mean(per_game(name, records))) for name, (needs_rivals, _) in PER_GAME.items()
+                   if needs_rivals)
     return out

@@ -22,16 +22,25 @@ The winner is written as a variant file ready for ``play`` and ``compare``.
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import DavitError
 from ..load.files import bundled_ids, write_atomically
 from ..load.yaml_reader import plain
+from ..machine import rng
 from ..rules.loading import load_ruleset
+from . import stats
+from .dynamics import measure_mean
 from .sweep import base_value, point_text, write_point
+
+CHECK_RESAMPLES = 1000   # the paired bootstrap of the best point against the base values
+CHECK_SEED_INDEX = 1 << 40   # the check's master seed: derived from --seed, unlike any trial's games
 
 
 def parse_objective(text: str) -> tuple[str, float | None]:
@@ -59,6 +68,45 @@ def loss(summary: dict, name: str, target: float | None) -> float:
     known = ["balance", "length", *(summary.get("metrics") or {}),
              *(k for k, v in (summary.get("dynamics") or {}).items() if isinstance(v, dict))]
     raise DavitError(f"davit: no objective '{name}': choose from {', '.join(known)}")
+
+
+def loss_of_games(name: str, target: float | None, players: int, metrics) -> Callable[[list], float]:
+    """``records -> loss``: what :func:`loss` gives from the records' summary (a declared metric before a
+    dynamics measure of the same name, as there), reading only what the objective needs: a summary works out
+    every figure with its interval, and a bootstrap asks for a thousand."""
+    if name == "balance":
+        def balance(records) -> float:
+            wins = [0] * players
+            for r in records:
+                for w in r["winners"]:
+                    wins[w] += 1
+            rates = [w / len(records) for w in wins] if records else []
+            fair = sum(rates) / len(rates) if rates else 0.0
+            return max(abs(r - fair) for r in rates) if rates else 0.0
+        return balance
+    goal = float(target or 0.0)   # (parse_objective: every objective but balance has a target)
+    if name == "length":
+        return lambda records: abs(stats.mean_sd([r["length"] for r in records])[0] - goal)
+    if name not in metrics:
+        return lambda records: abs(measure_mean(name, records, players) - goal)
+    return lambda records: abs(stats.mean_sd([v for r in records if (v := (r.get("metrics") or {}).get(name))
+                                              is not None])[0] - goal)
+
+
+def paired_check(best: list, base: list, objective, seed: int, resamples: int = CHECK_RESAMPLES) -> dict:
+    """The best point's loss against the base values' on the same (fresh) games, and a 95% interval of the
+    difference by resampling the games in pairs (a game of each, with the same seed, stays together)."""
+    n = len(best)
+    draw = random.Random(seed)
+    differences = []
+    for _ in range(resamples):
+        picked = [draw.randrange(n) for _ in range(n)]
+        differences.append(objective([best[i] for i in picked]) - objective([base[i] for i in picked]))
+    differences.sort()
+    best_loss, base_loss = objective(best), objective(base)
+    low, high = differences[int(0.025 * resamples)], differences[int(0.975 * resamples) - 1]
+    return {"games": n, "best_loss": best_loss, "base_loss": base_loss, "difference": best_loss - base_loss,
+            "difference_ci": [low, high], "better": high < 0}
 
 
 def _optuna():
@@ -120,36 +168,63 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
         return loss(summary, name, target)
 
     try:
-        done = sum(1 for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE)
-        if trials > done:
-            study.optimize(trial_value, n_trials=trials - done, catch=())
-    except KeyboardInterrupt:
-        pass   # the finished trials are in the storage: the same command resumes
+        try:
+            done = sum(1 for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE)
+            if trials > done:
+                study.optimize(trial_value, n_trials=trials - done, catch=())
+        except KeyboardInterrupt:
+            pass   # the finished trials are in the storage: the same command resumes
+        finished = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        if not finished:
+            raise DavitError("davit: no trial finished: nothing to write")
+        # ties go to a point that changes the game: the base game cannot be written as a variant
+        best = min(finished, key=lambda t: (t.value, bool(t.user_attrs.get("base")), t.number))
+        result = {"objective": name, "target": target, "storage": storage, "trials": [
+            {"number": t.number, "set": dict(t.params), "loss": t.value,
+             **({"search_troubles": t.user_attrs["search_troubles"]} if "search_troubles" in t.user_attrs else {})}
+            for t in finished],
+            "best": {"number": best.number, "set": dict(best.params), "loss": best.value},
+            "all_equal": len({t.value for t in finished}) == 1, "check": None}
+        if best.user_attrs.get("base"):
+            result["out"] = None
+            return result
+        if not result["all_equal"]:
+            # the least loss of many trials is partly luck (each trial's games are a sample): the best point and
+            # the base values play again, on games none of the trials played, to see if the gain holds
+            spec = RunSpec(str(ref), None, players, agents, max_length)
+            point = write_point(folder, best.number, data, dict(best.params))
+            both = [replace(spec, variant=f"{base_variant}+{point}" if base_variant else point),
+                    replace(spec, variant=base_variant)]
+            check_seed = rng.derive(seed, CHECK_SEED_INDEX)
+            run = play(both, games, check_seed, workers, None, backend, address)
+            if not run.interrupted:
+                objective_of = loss_of_games(name, target, players, {m.name for m in base.metrics})
+                result["check"] = {"seed": check_seed,
+                                   **paired_check(run.games(0), run.games(1), objective_of, seed)}
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    finished = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    if not finished:
-        raise DavitError("davit: no trial finished: nothing to write")
-    # ties go to a point that changes the game: the base game cannot be written as a variant
-    best = min(finished, key=lambda t: (t.value, bool(t.user_attrs.get("base")), t.number))
-    result = {"objective": name, "target": target, "storage": storage, "trials": [
-        {"number": t.number, "set": dict(t.params), "loss": t.value,
-         **({"search_troubles": t.user_attrs["search_troubles"]} if "search_troubles" in t.user_attrs else {})}
-        for t in finished],
-        "best": {"number": best.number, "set": dict(best.params), "loss": best.value},
-        "all_equal": len({t.value for t in finished}) == 1}
-    if best.user_attrs.get("base"):
-        result["out"] = None
-        return result
     values = ", ".join(f"{p}={v}" for p, v in best.params.items())
     goal = name if target is None else f"{name}={target:g}"
-    # a file read later must not claim a best value that no trial told apart from the others
-    claim = f"every trial gave the same {goal} loss, so {values} is no better than the others" \
-        if result["all_equal"] else f"{values} brings {goal} closest"
     text = point_text(data, dict(best.params), _variant_id(out),
-                      f"davit tune: {claim} (loss {best.value:.4g} over {games} games "
+                      f"davit tune: {_claim(result, values, goal)} (loss {best.value:.4g} over {games} games "
                       f"a trial, agents {agents}, seed {seed})",
                       extends=str(ref) if str(ref) in bundled_ids() else None)
     write_atomically(out, text.encode())  # type: ignore[union-attr]  # not the base point (above): it changes a value
     result["out"] = out
     return result
+
+
+def _claim(result: dict, values: str, goal: str) -> str:
+    """What the written file may say of its values: a file read later must not claim a best value that no trial
+    told apart from the others, nor a gain over the base values that fresh games did not show."""
+    if result["all_equal"]:
+        return f"every trial gave the same {goal} loss, so {values} is no better than the others"
+    check = result["check"]
+    if check is None:
+        return f"{values} brings {goal} closest of the trials (not checked on fresh games: interrupted)"
+    figures = (f"on {check['games']} fresh games, loss {check['best_loss']:.4g} against {check['base_loss']:.4g}, "
+               f"difference 95% interval [{check['difference_ci'][0]:+.4g}, {check['difference_ci'][1]:+.4g}]")
+    if check["better"]:
+        return f"{values} brings {goal} closest of the trials, and closer than the base values ({figures})"
+    return (f"{values} gave the least {goal} loss of the trials, but fresh games did not tell it from the base "
+            f"values ({figures}): its gain may be luck; more games a trial would tell")

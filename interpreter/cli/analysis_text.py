@@ -371,6 +371,15 @@ def tune_lines(rs, result: dict) -> list[str]:
         lines.append("warning: every trial gave the same loss: with these bots the values never came into play; "
                      "try a stronger bot (--agents ismcts:200).")
     lines += search_trouble_lines(result["trials"], [f"trial {t['number']}" for t in result["trials"]])
+    check = result.get("check")
+    if check is not None:
+        low, high = check["difference_ci"]
+        lines.append(f"checked on {check['games']} fresh games (seed {check['seed']}), the best point against the "
+                     f"base values: loss {check['best_loss']:.4f} against {check['base_loss']:.4f}, difference "
+                     f"{check['difference']:+.4f} [95% interval {low:+.4f}, {high:+.4f}]")
+        if not check["better"]:
+            lines.append("warning: the fresh games did not tell the best point from the base values: its lower loss "
+                         "in the trials may be luck; more --games a trial would tell.")
     if result["out"]:
         lines.append(f"wrote {result['out']}: play it with `davit play {rs.id} --variant {result['out']}`, or "
                      f"`davit compare {rs.id} --variant {result['out']}`")
