@@ -49,11 +49,14 @@ def test_an_evaluation_that_gives_a_list_gives_each_seats_worth(tmp_path):
 
 
 def test_collapsible_d_judges_every_seat_as_it_did_seat_by_seat():
-    # the evaluation's old text: each seat's worth with the open accesses listed for that seat
+    # the evaluation's old text: each seat's worth with the open accesses listed for that seat, its passengers
+    # summed by filter and sum (a function called a passenger)
     old = None
     checked = 0
     for game in _positions("collapsible-d", 4, seeds=(1, 2)):
-        old = old or SnippetCompiler(game.ruleset).expression("[seat_worth(q, open_accesses()) for q in all_players]")
+        old = old or SnippetCompiler(game.ruleset).expression(
+            "[sum(filter(things('passenger'), t -> mine(q, t)), t -> passenger_worth(t, open_accesses())) "
+            "for q in all_players]")
         sample = determinize(game, game.deciding_players[0], random.Random(3))
         for position in (game, sample):
             assert _values(position, use_heuristic=True) == [float(v) for v in old(position, {})]
