@@ -49,11 +49,14 @@ def test_an_evaluation_that_gives_a_list_gives_each_seats_worth(tmp_path):
 
 
 def test_collapsible_d_judges_every_seat_as_it_did_seat_by_seat():
-    # the evaluation's old text: each seat's worth with the open accesses listed for that seat
+    # the evaluation's old text: each seat's worth with the open accesses listed for that seat, its passengers
+    # summed by filter and sum (a function called a passenger)
     old = None
     checked = 0
     for game in _positions("collapsible-d", 4, seeds=(1, 2)):
-        old = old or SnippetCompiler(game.ruleset).expression("[seat_worth(q, open_accesses()) for q in all_players]")
+        old = old or SnippetCompiler(game.ruleset).expression(
+            "[sum(filter(things('passenger'), t -> mine(q, t)), t -> passenger_worth(t, open_accesses())) "
+            "for q in all_players]")
         sample = determinize(game, game.deciding_players[0], random.Random(3))
         for position in (game, sample):
             assert _values(position, use_heuristic=True) == [float(v) for v in old(position, {})]
@@ -78,6 +81,60 @@ def test_collapsible_d_finds_the_nearest_open_access_as_it_did_by_walking():
         game.work = 0
         assert got == old(game, {}) and len(got) > 100
         assert len(set(got)) > 1 or gates == "[]"
+
+
+# -- Titanic's evaluation of every seat at once ------------------------------------------------------
+
+# its old text: each seat's worth on its own, its steps counted from its room to deck tile 4
+TITANIC_OLD = ("q.score + (12 if aboard(q) else 0 - flood_line * zero_if_none(distance(here(q), deck4)) / 3)")
+
+
+def test_titanic_judges_every_seat_as_it_did_seat_by_seat():
+    checked = flooded = 0
+    for players in (3, 5):
+        for game in _positions("titanic", players, seeds=(1, 2), stops=(0.2, 0.5, 0.8, 0.95)):
+            old = SnippetCompiler(game.ruleset).expression(f"[{TITANIC_OLD} for q in all_players]")
+            sample = determinize(game, game.deciding_players[0], random.Random(3))
+            for position in (game, sample):
+                assert _values(position, use_heuristic=True) == [float(v) for v in old(position, {})]
+                checked += 1
+            flooded += game.state.vars["flood_line"] > 0 and any(
+                props.get("removed") for props in game.state.zprops.values())
+    assert checked >= 12 and flooded >= 2   # some positions on a flooding ship, with rooms gone
+
+
+def test_titanic_counts_the_steps_to_deck_tile_4_the_same_both_ways():
+    # the walk is counted from deck tile 4 to a room: the same count as from the room only while every passage
+    # goes both ways, on the printed board and with the links added and the rooms flooded as the game goes on
+    counted = set()
+    for game in _positions("titanic", 4, seeds=(3,), stops=(0.0, 0.5, 0.9)):
+        compiler = SnippetCompiler(game.ruleset)
+        there = compiler.expression("[distance(s, deck4) for s in spaces()]")(game, {})
+        back = compiler.expression("[distance(deck4, s) for s in spaces()]")(game, {})
+        assert there == back and len(there) > 10
+        counted |= set(there)
+    assert len(counted) > 5
+
+
+def test_titanic_grows_the_trees_it_grew_judging_seat_by_seat():
+    from interpreter.agents import ismcts
+
+    checked = 0
+    for game in _positions("titanic", 4, seeds=(2,), stops=(0.3, 0.7)):
+        old = SnippetCompiler(game.ruleset).expression(f"[{TITANIC_OLD} for q in all_players]")
+        seat_of = {p.seat: i for i, p in enumerate(game.table.players)}
+        by_seat = game.clone()   # the same position judged the old way, a number a seat and a call a seat
+        by_seat.ruleset = game.ruleset.changed(
+            evaluate=lambda g, b, old=old, seat_of=seat_of: old(g, {})[seat_of[b["p"].seat]])
+        trees = []
+        for position in (game, by_seat):
+            seat = position.deciding_players[0]
+            bot = ismcts.ISMCTSAgent(seed=5, iterations=40)
+            trees.append(([_tree(root) for root in bot._trees(position, seat, len(game.table.players))],
+                          list(bot.ids)))
+        assert trees[0] == trees[1]
+        checked += 1
+    assert checked == 2
 
 
 # -- the tree's steps on (name, args) pairs ----------------------------------------------------------
