@@ -145,6 +145,8 @@ class State:
         props = self.props
         moved = list(map(props.__getitem__, olds))
         own, deep, held = self.props_own, self.props_deep, self.held
+        # sizes kept by (thing, property) move with the properties; most kept sizes are variables' (text keys)
+        held = held if held and any(key.__class__ is tuple for key in held) else None
         if own or deep or held:   # (in a sample mostly all empty: then no mapping is needed)
             mapping = dict(compress(zip(olds, news), map(ne, olds, news)))
             target = mapping.__getitem__
@@ -153,7 +155,7 @@ class State:
                     moving = set(map(target, marked.intersection(mapping)))
                     marked.difference_update(mapping.values())
                     marked |= moving
-            if held:   # the sizes kept by (thing, property) move with the properties; the total stays
+            if held:   # the total stays
                 keys = [key for key in held if key.__class__ is tuple and len(key) == 2 and key[0] in mapping]
                 sizes = [held.pop(key) for key in keys]
                 for (old, name), size in zip(keys, sizes):
