@@ -197,7 +197,7 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
                     replace(spec, variant=base_variant)]
             check_seed = rng.derive(seed, CHECK_SEED_INDEX)
             run = play(both, games, check_seed, workers, None, backend, address)
-            if not run.interrupted:
+            if not run.interrupted and run.games(0):   # (a run that lost every game to dead workers: none)
                 objective_of = loss_of_games(name, target, players, {m.name for m in base.metrics})
                 result["check"] = {"seed": check_seed,
                                    **paired_check(run.games(0), run.games(1), objective_of, seed)}
