@@ -186,6 +186,49 @@ def test_an_empty_agent_name_is_refused_in_one_line(argv, capsys):
     assert "\n" not in err and "got an empty name" in err, err
 
 
+@pytest.mark.parametrize("argv", [
+    ["play", "tutorial", "--players", "2", "--quiet", "--log", ""],
+    ["play", "tutorial", "--players", "2", "--quiet", "--resume", " "],
+    ["serve", "tutorial", "--replay", "", "--no-browser"],
+    ["serve", "tutorial", "--db", "", "--no-browser"],
+    ["simulate", "tutorial", "--games", "1", "--out", ""],
+    ["simulate", "tutorial", "--games", "1", "--decisions", ""],
+    ["compare", "tutorial", "--variant", "bigger-boat", "--games", "1", "--report", ""],
+    ["sweep", "tutorial", "--set", "limits.max_steps=100", "--games", "1", "--out", ""],
+    ["tune", "tutorial", "--set", "limits.max_steps=100..101", "--objective", "balance", "--out", "t.yaml",
+     "--storage", ""],
+    ["draw", "tutorial", "-o", ""]])
+def test_an_empty_file_name_is_refused_in_one_line(argv, capsys):
+    # an empty name was taken for the option not given: `--resume ''` began a new game, `--replay ''` served a
+    # new table, `--db ''` kept the table in a throwaway database, `--out ''` ran and wrote nothing.
+    # The parser alone: without the check, serve would start a table and wait for its players.
+    from interpreter.cli.parser import build_parser
+    with pytest.raises(SystemExit) as stop:
+        build_parser("test").parse_args(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "expected a file name, got an empty one" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "tutorial", "--games", "1", "--skill-depth", ""],
+    ["simulate", "tutorial", "--games", "1", "--address", ""],
+    ["test", "tutorial", "-k", ""]])
+def test_an_empty_value_is_refused_in_one_line(argv, capsys):
+    # `--skill-depth ''` ran without the skill-depth games; `-k ''` ran every scenario as if no filter were given
+    assert _run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "expected a value, got an empty one" in err, err
+
+
+@pytest.mark.parametrize("bot", ["ismcts:0", "mcts:1000000", "ismcts:2000s"])
+def test_a_skill_depth_budget_out_of_range_is_one_line_before_any_game(bot, capsys):
+    # the budget (or its double) out of range was an internal error, after the main run's games were played
+    assert _run(["simulate", "tutorial", "--players", "2", "--games", "1", "--skill-depth", bot]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("davit: --skill-depth: agent ") and "internal" not in err, err
+
+
 def test_an_empty_folder_to_copy_into_is_refused_in_one_line(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)   # it said "'.' already exists", as if the user had named the current folder
     assert _run(["copy", "tutorial", ""]) == 2

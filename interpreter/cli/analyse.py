@@ -49,14 +49,27 @@ def _run_options(args, games, players):
             "trace": bool(args.decisions)}
 
 
+def _check_skill_depth(bot: str, players: int) -> None:
+    """Both bots of --skill-depth made now, before the main run: a budget out of range (ismcts:0, or one whose
+    double is past the most) stopped with an internal error after every game of the main run was played."""
+    from ..agents.seats import agent_factory
+    from ..analysis.skill import doubled
+    for name in (bot.strip(), doubled(bot)):
+        try:
+            agent_factory(name)
+        except ValueError as exc:
+            raise DavitError(f"davit: --skill-depth: {exc}") from None
+    if players < 2:
+        raise DavitError("davit: --skill-depth needs two or more players")
+
+
 def cmd_simulate(args) -> int:
     from ..analysis.simulate import simulate
     from .analysis_text import simulate_lines
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
     if args.skill_depth:
-        from ..analysis.skill import doubled
-        doubled(args.skill_depth)   # a mistake costs no time
+        _check_skill_depth(args.skill_depth, players)
     result = simulate(args.ruleset, variant=variant, **_run_options(args, games, players))
     if args.skill_depth:
         from ..analysis.skill import skill_depth
