@@ -57,6 +57,16 @@ def test_a_five_thousand_digit_number_is_a_located_error():
     assert "too long" in _located(info.value)
 
 
+@pytest.mark.parametrize("written", [".nan", ".NaN", ".inf", "-.inf", "1.0e+400"])
+def test_a_number_that_is_not_finite_is_a_located_error_where_it_is_written(written):
+    # `scale: .nan` passed the schema's `more than 0` (nan > 0 and nan <= 0 are both false) and validate said
+    # ok; a constant of .inf or 1.0e+400 was found only when a rule kept it, at the rule's line
+    with pytest.raises(LoadError) as info:
+        parse_yaml(f"heuristics:\n  scale: {written}\n", "scale.yaml")
+    assert (info.value.location.line, info.value.location.column) == (2, 10)
+    assert "is not a finite number" in _located(info.value)
+
+
 def test_a_thing_name_cannot_ask_for_a_huge_string(tmp_path):
     rs = load(tmp_path, {"zones": [{"id": "pile"}],
                          "things": [{"id": "coin", "name": "coin {value:>999999999}", "each": {"value": [1]},
