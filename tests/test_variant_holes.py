@@ -1,0 +1,40 @@
+"""Variant files that set a thing in a way that changes nothing: each is an error at the variant's own line."""
+from cli_runner import run as _run
+
+
+def _validate(tmp_path, capsys, body: str) -> tuple[int, str]:
+    variant = tmp_path / "v.yaml"
+    variant.write_text("variant: v\nextends: tutorial\n" + body)
+    rc = _run(["validate", str(variant)])
+    return rc, capsys.readouterr().out
+
+
+def test_an_id_given_twice_in_a_variant_is_an_error_at_the_second(tmp_path, capsys):
+    # the second entry's fields replaced the first's without a word: capacity 4 was dropped, validate said ok
+    rc, out = _validate(tmp_path, capsys, "zones:\n  - {id: lifeboat, capacity: 4}\n  - {id: lifeboat, capacity: 5}\n")
+    assert rc == 1 and "v.yaml:5:5: error[duplicate-id]: zone 'lifeboat' is given twice in this variant " \
+                       "(first at line 4)" in out, out
+
+
+def test_a_space_given_twice_in_a_variant_is_an_error(tmp_path, capsys):
+    rc, out = _validate(tmp_path, capsys, "board:\n  spaces:\n    - {id: davit, name: a}\n    - {id: davit, name: b}\n")
+    assert rc == 1 and "v.yaml:6:7: error[duplicate-id]: space 'davit' is given twice" in out, out
+
+
+def test_a_removal_and_a_new_entry_of_the_same_id_replace_it_whole(tmp_path, capsys):
+    rc, out = _validate(tmp_path, capsys, "zones:\n  - {id: sea, remove: true}\n  - {id: sea, description: deep}\n")
+    assert rc == 0, out
+
+
+def test_a_variable_added_in_a_section_the_base_lacks_is_named_nothing_when_unread(tmp_path, capsys):
+    # the tutorial has no `variables:`; the variant's whole section was merged in as one value, so its
+    # unread variable was only a warning (exit 0) and the game played as if it were not there
+    rc, out = _validate(tmp_path, capsys, "variables:\n  newv: {initial: 0}\n")
+    assert rc == 1 and "v.yaml:4:3: error[names-nothing]: variable 'newv' is not in the base ruleset, and nothing " \
+                       "reads it" in out, out
+
+
+def test_a_variable_added_in_a_section_the_base_lacks_and_read_is_fine(tmp_path, capsys):
+    rc, out = _validate(tmp_path, capsys, "variables:\n  newv: {initial: 0}\nsetup: |\n  newv = 3\n"
+                                          "  for p in players:\n    move(pawn_of(p), space(start_spaces[p.seat]))\n")
+    assert rc == 0, out
