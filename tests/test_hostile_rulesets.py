@@ -67,6 +67,19 @@ def test_a_number_that_is_not_finite_is_a_located_error_where_it_is_written(writ
     assert "is not a finite number" in _located(info.value)
 
 
+@pytest.mark.parametrize("rounds,repeat,said", [
+    (None, "rounds", "constant 'rounds' is null"), (2.5, "rounds", "constant 'rounds' is 2.5"),
+    (-3, "rounds", "constant 'rounds' is -3"), (10 ** 9, "rounds", "constant 'rounds' is 1000000000"),
+    ({"by_players": {1: 2, 2: -1}}, "rounds", "constant 'rounds' is -1"),
+    (2, 10 ** 9, "the repeat count is 1000000000")])
+def test_a_repeat_count_that_is_not_a_whole_number_in_range_is_refused_at_load(tmp_path, rounds, repeat, said):
+    # range() of it was made in play: null and 2.5 stopped with Python's TypeError (or played 2 rounds),
+    # 10**9 ran out of memory, and -3 played no round at all without a word
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {"constants": {"rounds": rounds}, "flow": [{"repeat": repeat, "steps": [{"do": "pass"}]}]})
+    assert said + ", but a repeat count must be a whole number from 0 to 100,000" in _located(info.value)
+
+
 def test_a_thing_name_cannot_ask_for_a_huge_string(tmp_path):
     rs = load(tmp_path, {"zones": [{"id": "pile"}],
                          "things": [{"id": "coin", "name": "coin {value:>999999999}", "each": {"value": [1]},

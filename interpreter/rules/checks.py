@@ -13,6 +13,8 @@ from collections import deque
 from typing import Any
 
 from ..errors import RulesetError, did_you_mean
+from ..load.limits import MAX_ITEMS
+from ..load.yaml_reader import LocMap
 from .table import instance_ids
 
 ATTACH_KEYS = ("access", "attached_to", "beside")
@@ -35,6 +37,7 @@ def check_ruleset(rs, env, data) -> list:
     found += _display_names(data)
     found += _engine_props(data)
     found += _unused(rs, env, data)
+    found += _repeat_counts(data)
     return found
 
 
@@ -192,4 +195,49 @@ def _unused(rs, env, data) -> list:
         zid = str(spec.get("id"))
         if zid not in env.used_names and zid not in starts:
             out.append(_warn(f"zone '{zid}' is never used", zones.loc_of(i), "unused"))
+    return out
+
+
+def _constant_values(value) -> list:
+    """A constant's values as the rules read them: one, or each by-players row and its ``otherwise``."""
+    if isinstance(value, dict) and "by_players" in value:
+        rows = value.get("by_players")
+        return (list(rows.values()) if isinstance(rows, dict) else []) + \
+            ([value["otherwise"]] if "otherwise" in value else [])
+    if isinstance(value, dict) and "value" in value:
+        return [value["value"]]
+    return [value]
+
+
+def _repeat_counts(data) -> list:
+    """A ``repeat:`` count written as a number or a constant's name must be a whole number from 0 to
+    MAX_ITEMS. Unchecked, the flow made ``range()`` of it: null or 2.5 stopped the game with Python's
+    TypeError, 10**9 ran out of memory, and -3 played no rounds at all without a word."""
+    constants: Any = data.get("constants") or {}
+    out = []
+    todo = list(data.get("flow") or [])
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, LocMap):   # as every mapping of the tree is
+            continue
+        for key in ("steps", "then", "else"):
+            if isinstance(node.get(key), list):
+                todo.extend(node[key])
+        if "repeat" not in node:
+            continue
+        count = node["repeat"]
+        if isinstance(count, str) and isinstance(constants, LocMap) and count.strip() in constants:
+            name = count.strip()
+            where, values, what = constants.loc_of(name), _constant_values(constants[name]), f"constant '{name}'"
+        elif isinstance(count, (int, float)) or count is None:
+            where, values, what = node.loc_of("repeat"), [count], "the repeat count"
+        else:
+            continue   # an expression: the flow checks its value in play
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ITEMS:
+                out.append(_error(f"{what} is {json.dumps(value)}, but a repeat count must be a whole number "
+                                  f"from 0 to {MAX_ITEMS:,}", where, "range",
+                                  f"it is repeated at line {node.loc_of('repeat').line}" if what != "the repeat "
+                                  "count" else None))
+                break
     return out
