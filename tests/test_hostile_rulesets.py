@@ -321,7 +321,9 @@ def test_an_empty_flow_is_refused_where_it_is_written(tmp_path, capsys):
 # --- the command line: one line, exit 1, before the game -------------------------------------
 
 @pytest.mark.parametrize("target,said", [("{tmp}", "is a folder"), ("/proc/davit-log.jsonl", "cannot write the log"),
-                                         ("{tmp}/missing/log.jsonl", "does not exist")])
+                                         ("{tmp}/missing/log.jsonl", "does not exist"),
+                                         # failed after the game, naming only the temporary file
+                                         ("{tmp}/log.jsonl/", "ends in '/', as a folder's name does")])
 def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsys, target, said):
     from cli_runner import run
     assert run(["play", "tutorial", "--quiet", "--log", target.format(tmp=tmp_path)]) == 1
@@ -334,6 +336,7 @@ def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsy
     ("--out", "/proc/davit-games.csv", "cannot write --out '/proc/davit-games.csv'"),
     ("--out", "{tmp}/missing/games.csv", "does not exist"),
     ("--report", "{tmp}", "cannot write --report: '{tmp}' is a folder"),
+    ("--out", "{tmp}/games.csv/", "cannot write --out: '{tmp}/games.csv/' ends in '/'"),
 ])
 def test_simulate_refuses_an_output_it_cannot_write_before_playing(tmp_path, capsys, option, target, said):
     from cli_runner import run
