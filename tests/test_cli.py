@@ -197,7 +197,10 @@ def test_an_empty_agent_name_is_refused_in_one_line(argv, capsys):
     ["sweep", "tutorial", "--set", "limits.max_steps=100", "--games", "1", "--out", ""],
     ["tune", "tutorial", "--set", "limits.max_steps=100..101", "--objective", "balance", "--out", "t.yaml",
      "--storage", ""],
-    ["draw", "tutorial", "-o", ""]])
+    ["draw", "tutorial", "-o", ""],
+    # read as '.': run inside a ruleset's folder, `validate ''` checked that folder and said ok
+    ["validate", "tutorial", ""],
+    ["test", ""]])
 def test_an_empty_file_name_is_refused_in_one_line(argv, capsys):
     # an empty name was taken for the option not given: `--resume ''` began a new game, `--replay ''` served a
     # new table, `--db ''` kept the table in a throwaway database, `--out ''` ran and wrote nothing.

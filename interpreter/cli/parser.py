@@ -116,7 +116,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help="the new folder (it must not exist); the copy's id is made from its name")
 
     p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="+", metavar="PATH", type=_file_name,
                    help="ruleset folders or files, variant or scenario files, folders holding rulesets, "
                         "or bundled ruleset ids")
     p.add_argument("--format", choices=["text", "json"], default="text",
@@ -212,7 +212,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--notes", action="store_true", help="also show changed descriptions and sources")
 
     p = sub.add_parser("test", help="run scenario files (rule tests)")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="+", metavar="PATH", type=_file_name,
                    help="scenario files, folders (every */scenarios/*.yaml below) or bundled ruleset ids")
     p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     p.add_argument("--variant", action="append", metavar="VARIANT", type=_variant_name,
