@@ -418,3 +418,23 @@ def test_no_command_is_a_usage_error():
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "davit: error:" in proc.stderr
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["sweep", "tutorial", "--set", "constants.rounds=3,3"], "--set constants.rounds gives the value 3 twice"),
+    (["sweep", "tutorial", "--set", "constants.rounds=3,4", "--set", "constants.rounds=5"],
+     "--set constants.rounds is given twice"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..5", "--set", "constants.rounds=6", "--objective", "balance",
+      "--out", "{tmp}/t.yaml"], "--set constants.rounds is given twice"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..5", "--objective", "length=nan", "--out", "{tmp}/t.yaml"],
+     "the target of --objective must be a finite number, not nan"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..5", "--objective", "balance", "--out", "{tmp}/t.yaml",
+      "--storage", "{tmp}/games.csv"], "is not an SQLite file")])
+def test_sweep_and_tune_refuse_a_setting_they_would_read_past_before_any_game(argv, said, tmp_path, capsys):
+    # a second --set of one path replaced the first's values; 3,3 played one point twice; length=nan failed
+    # every trial; a --storage that is not SQLite stopped tune with SQLAlchemy's internal error
+    (tmp_path / "games.csv").write_text("a,b\n1,2\n")
+    assert _run([a.format(tmp=tmp_path) for a in argv] + ["--games", "1", "--players", "2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and said in err and "internal" not in err, err
+    assert not (tmp_path / "t.yaml").exists()
