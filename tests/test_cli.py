@@ -438,3 +438,15 @@ def test_sweep_and_tune_refuse_a_setting_they_would_read_past_before_any_game(ar
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and said in err and "internal" not in err, err
     assert not (tmp_path / "t.yaml").exists()
+
+
+def test_copying_a_ruleset_into_a_folder_inside_its_own_is_one_line_and_changes_nothing(tmp_path, capsys):
+    # it copied itself into the copy until 'internal error: RecursionError', leaving a deep tree of partial
+    # copies in the ruleset's own scenarios/ folder
+    assert _run(["copy", "tutorial", str(tmp_path / "mine")]) == 0
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    capsys.readouterr()
+    assert _run(["copy", str(tmp_path / "mine"), str(tmp_path / "mine" / "scenarios" / "again")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "a folder inside its own" in err, err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
