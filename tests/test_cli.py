@@ -450,3 +450,31 @@ def test_copying_a_ruleset_into_a_folder_inside_its_own_is_one_line_and_changes_
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "a folder inside its own" in err, err
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("extra,said", [
+    (["--replay", "{save}", "--seed", "7"], "--seed does not go with --replay"),
+    (["--replay", "{save}", "--agents", "human,first"], "--agents does not go with --replay"),
+    (["--replay", "{save}", "--watch"], "--watch does not go with --replay"),
+    (["--replay", "{save}", "--db", "{tmp}/t.db"], "--db does not go with --replay"),
+    (["--watch", "--db", "{tmp}/t.db"], "--db does not go with --watch"),
+    (["--watch", "--new"], "--new does not go with --watch")])
+def test_serve_refuses_an_option_its_table_would_not_read(extra, said, tmp_path, capsys, monkeypatch):
+    # each was dropped: the replay showed the saved game whatever --seed or --agents said, a --watch table
+    # kept nothing in the --db it was given
+    import interpreter.cli.serve as serve
+    from interpreter import Game, load_ruleset
+    from interpreter.play.saves import save_data
+
+    def no_table(*_):
+        raise AssertionError("a table was served")
+    monkeypatch.setattr(serve, "_run", no_table)
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "s.json"
+    game = Game(load_ruleset("tutorial"), 2, seed=1)
+    save.write_text(json.dumps(save_data(game, ["random", "random"])))
+    argv = ["serve", "tutorial", "--no-browser"] + [a.format(save=save, tmp=tmp_path) for a in extra]
+    assert _run(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and said in err, err
+    assert list(tmp_path.iterdir()) == [save]

@@ -150,7 +150,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help=RULESET_HELP + "; without it, the last unfinished game of --db goes on")
     p.add_argument("--players", type=_positive,
                    help="default: one per name in --agents, else 4 or the nearest the ruleset allows")
-    p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
+    p.add_argument("--seed", type=_int, default=None, help=SEED_HELP)   # None: not given (0)
     p.add_argument("--agents", type=_agent_names, default=None,
                    help="comma-separated: human (a browser seat), random, first, greedy (the last one repeats); "
                         "default human,random")
@@ -161,7 +161,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help="begin a new game at the same table whenever the ruleset's files change")
     p.add_argument("--replay", metavar="FILE", type=_file_name,
                    help="show a saved game (from `davit play`) step by step instead")
-    p.add_argument("--db", metavar="FILE", type=_file_name, default="davit-tables.db",
+    p.add_argument("--db", metavar="FILE", type=_file_name, default=None,   # None: not given (davit-tables.db)
                    help="the SQLite file that keeps the table, each decision as it is made; an unfinished table "
                         "of the same ruleset, variant and agents in it goes on, with the same links "
                         "(default: davit-tables.db in the current folder)")
