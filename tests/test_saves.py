@@ -142,3 +142,12 @@ def test_a_first_format_save_still_resumes(saved, tmp_path, capsys):
     path = tmp_path / "old.json"
     path.write_text(json.dumps(saved[1].to_json()))
     assert _run(["play", "der-mythos", "--resume", str(path), "--quiet"]) == 0, capsys.readouterr().err
+
+
+def test_a_seed_beside_resume_is_refused(saved, tmp_path, capsys):
+    # the save's own seed was used and --seed 99 dropped without a word
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(saved[0]))
+    assert _run(["play", "der-mythos", "--resume", str(path), "--seed", "99", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "davit: --seed does not go with --resume: a saved game goes on from its own seed", err

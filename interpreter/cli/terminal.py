@@ -92,6 +92,8 @@ def _load_game(args):
         players = players_for_agents(rs, args.players, args.agents or "random")
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
         return rs, Game(rs, players, seed=seed), args.agents or "random"
+    if args.seed is not None:   # it was dropped: the game went on from the save's own seed without a word
+        raise DavitError("davit: --seed does not go with --resume: a saved game goes on from its own seed")
     rs, data = read_saved_game(args.ruleset, variant_of(args), args.resume)
     game = load_save(rs, data, args.resume)
     if args.players is not None and args.players != game.num_players:
