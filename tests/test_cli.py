@@ -458,7 +458,9 @@ def test_copying_a_ruleset_into_a_folder_inside_its_own_is_one_line_and_changes_
     (["--replay", "{save}", "--watch"], "--watch does not go with --replay"),
     (["--replay", "{save}", "--db", "{tmp}/t.db"], "--db does not go with --replay"),
     (["--watch", "--db", "{tmp}/t.db"], "--db does not go with --watch"),
-    (["--watch", "--new"], "--new does not go with --watch")])
+    (["--watch", "--new"], "--new does not go with --watch"),
+    # without a RULESET it said "no ruleset 'None'"
+    (["--replay", "{save}", "--no-ruleset"], "serve --replay needs the RULESET the game was played with")])
 def test_serve_refuses_an_option_its_table_would_not_read(extra, said, tmp_path, capsys, monkeypatch):
     # each was dropped: the replay showed the saved game whatever --seed or --agents said, a --watch table
     # kept nothing in the --db it was given
@@ -474,6 +476,8 @@ def test_serve_refuses_an_option_its_table_would_not_read(extra, said, tmp_path,
     game = Game(load_ruleset("tutorial"), 2, seed=1)
     save.write_text(json.dumps(save_data(game, ["random", "random"])))
     argv = ["serve", "tutorial", "--no-browser"] + [a.format(save=save, tmp=tmp_path) for a in extra]
+    if "--no-ruleset" in argv:
+        argv = [a for a in argv if a not in ("tutorial", "--no-ruleset")]
     assert _run(argv) == 1
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and said in err, err

@@ -42,6 +42,9 @@ def cmd_serve(args) -> int:
     args.seed = 0 if args.seed is None else args.seed
     args.db = DEFAULT_DB if args.db is None else args.db
     if args.replay:
+        if args.ruleset is None:   # it said "no ruleset 'None'"
+            raise DavitError("davit: serve --replay needs the RULESET the game was played with, as "
+                             "`davit serve tutorial --replay FILE`")
         from ..web.replay import ReplayTable
         from .terminal import read_saved_game
         rs, data = read_saved_game(args.ruleset, variant_of(args), args.replay)
