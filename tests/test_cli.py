@@ -216,7 +216,8 @@ def test_an_empty_file_name_is_refused_in_one_line(argv, capsys):
 @pytest.mark.parametrize("argv", [
     ["simulate", "tutorial", "--games", "1", "--skill-depth", ""],
     ["simulate", "tutorial", "--games", "1", "--address", ""],
-    ["test", "tutorial", "-k", ""]])
+    ["test", "tutorial", "-k", ""],
+    ["diff", ""]])   # it said "diff needs a second ruleset B or --variant V"
 def test_an_empty_value_is_refused_in_one_line(argv, capsys):
     # `--skill-depth ''` ran without the skill-depth games; `-k ''` ran every scenario as if no filter were given
     assert _run(argv) == 2

@@ -206,8 +206,8 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _variant(p)
 
     p = sub.add_parser("diff", help="what differs between two rulesets, or a ruleset and its variant")
-    p.add_argument("a", metavar="A", help="a ruleset id or path (or a variant file)")
-    p.add_argument("b", metavar="B", nargs="?", help="another ruleset or variant file (default: A itself)")
+    p.add_argument("a", metavar="A", type=_text, help="a ruleset id or path (or a variant file)")
+    p.add_argument("b", metavar="B", nargs="?", type=_text, help="another ruleset or variant file (default: A itself)")
     _variant(p)
     p.add_argument("--notes", action="store_true", help="also show changed descriptions and sources")
 
