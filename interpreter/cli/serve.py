@@ -44,7 +44,7 @@ def cmd_serve(args) -> int:
     if args.replay:
         if args.ruleset is None:   # it said "no ruleset 'None'"
             raise DavitError("davit: serve --replay needs the RULESET the game was played with, as "
-                             "`davit serve tutorial --replay FILE`")
+                             "`davit serve RULESET --replay FILE`")
         from ..web.replay import ReplayTable
         from .terminal import read_saved_game
         rs, data = read_saved_game(args.ruleset, variant_of(args), args.replay)
