@@ -38,3 +38,15 @@ def test_a_variable_added_in_a_section_the_base_lacks_and_read_is_fine(tmp_path,
     rc, out = _validate(tmp_path, capsys, "variables:\n  newv: {initial: 0}\nsetup: |\n  newv = 3\n"
                                           "  for p in players:\n    move(pawn_of(p), space(start_spaces[p.seat]))\n")
     assert rc == 0, out
+
+
+def test_names_past_the_last_seat_are_an_error(tmp_path, capsys):
+    # pink and black were never used by a 4-player game, and validate said ok
+    rc, out = _validate(tmp_path, capsys, "players:\n  names: [red, yellow, green, blue, pink, black]\n")
+    assert rc == 1 and "v.yaml:4:10: error[count]: players.names lists 6 names, but the game is for at most 4 " \
+                       "players: pink, black would never be used" in out, out
+
+
+def test_a_variant_for_fewer_players_may_leave_the_base_names_as_they_are(tmp_path, capsys):
+    rc, out = _validate(tmp_path, capsys, "players:\n  max: 3\n")
+    assert rc == 0, out

@@ -88,6 +88,17 @@ def _counts(rs, data) -> list:
             where = "each player's " if spec.get("per_player") else ""
             out.append(_error(f"zone '{zid}' declares size {size} but {where}{zid} starts with {holds} things",
                               spec.loc_of("size"), "count"))
+    players = data.get("players")
+    names = players.get("names") if isinstance(players, LocMap) else None
+    names_at = players.loc_of("names") if isinstance(names, list) else None
+    # a variant may lower players.max below the base's names (a variant for fewer players)
+    lowered = isinstance(players, LocMap) and "max" in players and names_at is not None \
+        and players.loc_of("max").file != names_at.file and names_at.file == data.loc.file
+    if isinstance(names, list) and len(names) > rs.max_players and not lowered:
+        # the names past the last seat were never used (a variant that added them changed nothing)
+        out.append(_error(f"players.names lists {len(names)} names, but the game is for at most {rs.max_players} "
+                          f"players: {', '.join(map(str, names[rs.max_players:]))} would never be used",
+                          players.loc_of("names"), "count", "raise players.max, or leave the extra names out"))
     return out
 
 
