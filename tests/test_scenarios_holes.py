@@ -42,3 +42,15 @@ def test_a_seat_written_as_a_fraction_is_a_located_failure_not_an_internal_error
     path.write_text("scenario: s\nruleset: tutorial\nplayers: 2\nsteps:\n  - act: {player: 0.0, action: pass}\n")
     result = run_scenario(path)   # raised ValueError: the seat ('player') must be a whole number, got 0.0
     assert not result.ok and "s.yaml:5:19: step 1: there is no seat 0.0" in result.messages[0]
+
+
+@pytest.mark.parametrize("step,col", [("act: {player: 0, action: pass, args: {x: 1}}", 42),
+                                      ("refuse: {player: 0, action: pass, args: {x: 1}, reason: x}", 45)])
+def test_args_given_to_pass_are_refused(tmp_path, step, col):
+    # they were dropped: the act passed (and the refusal failed only because the pass was accepted)
+    path = tmp_path / "s.yaml"
+    path.write_text(f"scenario: s\nruleset: tutorial\nplayers: 2\nsteps:\n  - {step}\n")
+    said = f"s.yaml:5:{col}: step 1: pass takes no args"
+    assert any(said in str(e) for e in check_scenario(path)), check_scenario(path)
+    result = run_scenario(path)
+    assert not result.ok and said in result.messages[0], result.messages

@@ -229,6 +229,11 @@ class _Runner:
                 except ScenarioError as exc:
                     exc.code = "no-such-seat"
                     problems.append(exc)
+                try:
+                    self._pass_takes_nothing(step["act"], i + 1)
+                except ScenarioError as exc:
+                    exc.code = "pass-args"
+                    problems.append(exc)
         return problems
 
     def _check_refusal(self, spec, loc, number) -> list:
@@ -327,6 +332,7 @@ class _Runner:
             key = "act" if "act" in step else "refuse"
             spec = step[key]
             self._seat(len(game.table.players), spec, number)   # first: 0.0 was an internal error in action()
+            self._pass_takes_nothing(spec, number)
             base, args = self.action(game, spec, step.loc_of(key), number)
             action = Action(base.player, base.name, tuple((k, v) for k, v in args))
             if key == "refuse":
@@ -412,9 +418,17 @@ class _Runner:
             self.fail(f"step {number}: there is no seat {seat!r} in a {players}-player game "
                       f"(seats are 0 to {players - 1})", spec.loc_of("player"))
 
+    def _pass_takes_nothing(self, spec, number):
+        """`pass` has no choices: its args were dropped, so `act: {action: pass, args: {x: 1}}` passed (and the
+        same refusal was accepted), the step testing less than it says."""
+        args = spec.get("args")
+        if spec.get("action") == "pass" and args:
+            self.fail(f"step {number}: pass takes no args", spec.loc_of("args"), "leave `args` out")
+
     def _refusable(self, players: int, spec, loc, number):
         """A refusal must be refused for a rule's reason, not because the step names nothing real."""
         self._seat(players, spec, number)
+        self._pass_takes_nothing(spec, number)
         name = str(spec.get("action"))
         known = {"pass", "choose", *self.ruleset.actions}
         if name not in known:
