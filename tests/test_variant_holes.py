@@ -50,3 +50,22 @@ def test_names_past_the_last_seat_are_an_error(tmp_path, capsys):
 def test_a_variant_for_fewer_players_may_leave_the_base_names_as_they_are(tmp_path, capsys):
     rc, out = _validate(tmp_path, capsys, "players:\n  max: 3\n")
     assert rc == 0, out
+
+
+def test_a_row_for_a_player_count_the_game_cannot_have_is_an_error(tmp_path, capsys):
+    # the row for 9 players of a 2–4 player game was kept and never read; validate said ok
+    rc, out = _validate(tmp_path, capsys, "constants:\n  rounds: {by_players: {2: 3, 9: 4}}\n")
+    assert rc == 1 and "v.yaml:4:31: error[names-nothing]: constant 'rounds' has a row for 9 players, but the " \
+                       "game is for 2–4 players: it is never read" in out, out
+
+
+def test_an_otherwise_after_a_row_for_every_count_is_an_error(tmp_path, capsys):
+    rc, out = _validate(tmp_path, capsys, "constants:\n  rounds: {by_players: {2: 3, 3: 4, 4: 5}, otherwise: 6}\n")
+    assert rc == 1 and "v.yaml:4:44: error[names-nothing]: constant 'rounds' has a row for every player count, " \
+                       "so its `otherwise` is never read" in out, out
+
+
+def test_a_variant_for_fewer_players_may_leave_the_base_rows(tmp_path, capsys):
+    variant = tmp_path / "v.yaml"
+    variant.write_text("variant: v\nextends: titanic\nplayers:\n  max: 3\n")   # start_cubes has rows 2..5
+    assert _run(["validate", str(variant)]) == 0, capsys.readouterr().out

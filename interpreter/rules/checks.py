@@ -38,6 +38,7 @@ def check_ruleset(rs, env, data) -> list:
     found += _engine_props(data)
     found += _unused(rs, env, data)
     found += _repeat_counts(data)
+    found += _unread_rows(rs, data)
     return found
 
 
@@ -251,4 +252,42 @@ def _repeat_counts(data) -> list:
                                   f"it is repeated at line {node.loc_of('repeat').line}" if what != "the repeat "
                                   "count" else None))
                 break
+    return out
+
+
+def _unread_rows(rs, data) -> list:
+    """A ``by_players`` row for a player count the game cannot have, or an ``otherwise`` when every count has
+    its row, is never read: `rounds: {by_players: {2: 3, 9: 4}}` on a 2–4 player game kept 9 without a word.
+    A variant that changes the players' range (a variant for fewer players) may leave the base's rows."""
+    constants: Any = data.get("constants")
+    players: Any = data.get("players")
+    if not isinstance(constants, LocMap):
+        return []
+    if isinstance(players, LocMap) and any(key in players and players.loc_of(key).file != data.loc.file
+                                           for key in ("min", "max")):
+        return []   # the range was changed by a variant (or is written in an included file)
+    counts = set(range(rs.min_players, rs.max_players + 1))
+    out = []
+    for name, value in constants.items():
+        if not isinstance(value, LocMap) or not isinstance(value.get("by_players"), LocMap):
+            continue
+        rows = value["by_players"]
+        for key in rows:
+            try:
+                count = int(key)
+            except (TypeError, ValueError):
+                continue   # the schema says so
+            if count not in counts:
+                out.append(_error(f"constant '{name}' has a row for {count} players, but the game is for "
+                                  f"{rs.min_players}–{rs.max_players} players: it is never read",
+                                  rows.key_loc(key), "names-nothing", "leave the row out, or change players"))
+        given = set()
+        for key in rows:
+            try:
+                given.add(int(key))
+            except (TypeError, ValueError):
+                pass
+        if "otherwise" in value and counts <= given:
+            out.append(_error(f"constant '{name}' has a row for every player count, so its `otherwise` is never "
+                              "read", value.key_loc("otherwise"), "names-nothing", "leave `otherwise` out"))
     return out
