@@ -80,6 +80,25 @@ def test_a_repeat_count_that_is_not_a_whole_number_in_range_is_refused_at_load(t
     assert said + ", but a repeat count must be a whole number from 0 to 100,000" in _located(info.value)
 
 
+@pytest.mark.parametrize("section,spec", [("constants", {"while": 3}), ("variables", {"pass": 0}),
+                                          ("functions", {"for": {"value": "1"}})])
+def test_a_name_spelt_like_a_word_of_the_language_is_refused_at_load(tmp_path, section, spec):
+    # no rule can read or set it: it was only warning[unused], and the ruleset loaded
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {section: spec})
+    assert "is named like a word of the rules language" in _located(info.value)
+
+
+def test_the_words_refused_as_names_are_the_grammars_keywords():
+    import re
+    from pathlib import Path
+
+    import interpreter.dsl
+    from interpreter.rules.checks import DSL_WORDS
+    grammar = (Path(interpreter.dsl.__file__).parent / "grammar.lark").read_text()
+    assert DSL_WORDS == set(re.findall(r'"([a-z_]+)"', grammar))
+
+
 def test_a_thing_name_cannot_ask_for_a_huge_string(tmp_path):
     rs = load(tmp_path, {"zones": [{"id": "pile"}],
                          "things": [{"id": "coin", "name": "coin {value:>999999999}", "each": {"value": [1]},

@@ -39,6 +39,7 @@ def check_ruleset(rs, env, data) -> list:
     found += _unused(rs, env, data)
     found += _repeat_counts(data)
     found += _unread_rows(rs, data)
+    found += _keyword_names(data)
     return found
 
 
@@ -290,4 +291,26 @@ def _unread_rows(rs, data) -> list:
         if "otherwise" in value and counts <= given:
             out.append(_error(f"constant '{name}' has a row for every player count, so its `otherwise` is never "
                               "read", value.key_loc("otherwise"), "names-nothing", "leave `otherwise` out"))
+    return out
+
+
+# the words of the rules language (interpreter/dsl/grammar.lark's keywords): a name spelt as one is never a name
+DSL_WORDS = frozenset({"and", "break", "continue", "elif", "else", "false", "for", "if", "in", "none", "not", "or",
+                       "pass", "return", "true", "while"})
+
+
+def _keyword_names(data) -> list:
+    """A constant, variable or function named like a word of the language (`for`, `pass`) can be neither read
+    nor set by a rule: it was only `warning[unused]`, and the ruleset loaded."""
+    out = []
+    player: Any = data.get("player")
+    tables = [(section[:-1], data.get(section)) for section in ("constants", "variables", "functions")]
+    tables.append(("player variable", player.get("vars") if isinstance(player, LocMap) else None))
+    for kind, table in tables:
+        if not isinstance(table, LocMap):
+            continue
+        for name in table:
+            if str(name) in DSL_WORDS:
+                out.append(_error(f"{kind} '{name}' is named like a word of the rules language: no rule can read "
+                                  "or set it", table.key_loc(name), "rules", "give it another name"))
     return out
