@@ -186,6 +186,53 @@ def test_an_empty_agent_name_is_refused_in_one_line(argv, capsys):
     assert "\n" not in err and "got an empty name" in err, err
 
 
+@pytest.mark.parametrize("argv", [
+    ["play", "tutorial", "--players", "2", "--quiet", "--log", ""],
+    ["play", "tutorial", "--players", "2", "--quiet", "--resume", " "],
+    ["serve", "tutorial", "--replay", "", "--no-browser"],
+    ["serve", "tutorial", "--db", "", "--no-browser"],
+    ["simulate", "tutorial", "--games", "1", "--out", ""],
+    ["simulate", "tutorial", "--games", "1", "--decisions", ""],
+    ["compare", "tutorial", "--variant", "bigger-boat", "--games", "1", "--report", ""],
+    ["sweep", "tutorial", "--set", "limits.max_steps=100", "--games", "1", "--out", ""],
+    ["tune", "tutorial", "--set", "limits.max_steps=100..101", "--objective", "balance", "--out", "t.yaml",
+     "--storage", ""],
+    ["draw", "tutorial", "-o", ""],
+    # read as '.': run inside a ruleset's folder, `validate ''` checked that folder and said ok
+    ["validate", "tutorial", ""],
+    ["test", ""]])
+def test_an_empty_file_name_is_refused_in_one_line(argv, capsys):
+    # an empty name was taken for the option not given: `--resume ''` began a new game, `--replay ''` served a
+    # new table, `--db ''` kept the table in a throwaway database, `--out ''` ran and wrote nothing.
+    # The parser alone: without the check, serve would start a table and wait for its players.
+    from interpreter.cli.parser import build_parser
+    with pytest.raises(SystemExit) as stop:
+        build_parser("test").parse_args(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "expected a file name, got an empty one" in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "tutorial", "--games", "1", "--skill-depth", ""],
+    ["simulate", "tutorial", "--games", "1", "--address", ""],
+    ["test", "tutorial", "-k", ""],
+    ["diff", ""]])   # it said "diff needs a second ruleset B or --variant V"
+def test_an_empty_value_is_refused_in_one_line(argv, capsys):
+    # `--skill-depth ''` ran without the skill-depth games; `-k ''` ran every scenario as if no filter were given
+    assert _run(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "expected a value, got an empty one" in err, err
+
+
+@pytest.mark.parametrize("bot", ["ismcts:0", "mcts:1000000", "ismcts:2000s"])
+def test_a_skill_depth_budget_out_of_range_is_one_line_before_any_game(bot, capsys):
+    # the budget (or its double) out of range was an internal error, after the main run's games were played
+    assert _run(["simulate", "tutorial", "--players", "2", "--games", "1", "--skill-depth", bot]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("davit: --skill-depth: agent ") and "internal" not in err, err
+
+
 def test_an_empty_folder_to_copy_into_is_refused_in_one_line(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)   # it said "'.' already exists", as if the user had named the current folder
     assert _run(["copy", "tutorial", ""]) == 2
@@ -372,3 +419,67 @@ def test_no_command_is_a_usage_error():
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "davit: error:" in proc.stderr
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["sweep", "tutorial", "--set", "constants.rounds=3,3"], "--set constants.rounds gives the value 3 twice"),
+    (["sweep", "tutorial", "--set", "constants.rounds=3,4", "--set", "constants.rounds=5"],
+     "--set constants.rounds is given twice"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..5", "--set", "constants.rounds=6", "--objective", "balance",
+      "--out", "{tmp}/t.yaml"], "--set constants.rounds is given twice"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..5", "--objective", "length=nan", "--out", "{tmp}/t.yaml"],
+     "the target of --objective must be a finite number, not nan"),
+    (["tune", "tutorial", "--set", "constants.rounds=3..5", "--objective", "balance", "--out", "{tmp}/t.yaml",
+      "--storage", "{tmp}/games.csv"], "is not an SQLite file")])
+def test_sweep_and_tune_refuse_a_setting_they_would_read_past_before_any_game(argv, said, tmp_path, capsys):
+    # a second --set of one path replaced the first's values; 3,3 played one point twice; length=nan failed
+    # every trial; a --storage that is not SQLite stopped tune with SQLAlchemy's internal error
+    (tmp_path / "games.csv").write_text("a,b\n1,2\n")
+    assert _run([a.format(tmp=tmp_path) for a in argv] + ["--games", "1", "--players", "2"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and said in err and "internal" not in err, err
+    assert not (tmp_path / "t.yaml").exists()
+
+
+def test_copying_a_ruleset_into_a_folder_inside_its_own_is_one_line_and_changes_nothing(tmp_path, capsys):
+    # it copied itself into the copy until 'internal error: RecursionError', leaving a deep tree of partial
+    # copies in the ruleset's own scenarios/ folder
+    assert _run(["copy", "tutorial", str(tmp_path / "mine")]) == 0
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    capsys.readouterr()
+    assert _run(["copy", str(tmp_path / "mine"), str(tmp_path / "mine" / "scenarios" / "again")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "a folder inside its own" in err, err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("extra,said", [
+    (["--replay", "{save}", "--seed", "7"], "--seed does not go with --replay"),
+    (["--replay", "{save}", "--agents", "human,first"], "--agents does not go with --replay"),
+    (["--replay", "{save}", "--watch"], "--watch does not go with --replay"),
+    (["--replay", "{save}", "--db", "{tmp}/t.db"], "--db does not go with --replay"),
+    (["--watch", "--db", "{tmp}/t.db"], "--db does not go with --watch"),
+    (["--watch", "--new"], "--new does not go with --watch"),
+    # without a RULESET it said "no ruleset 'None'"
+    (["--replay", "{save}", "--no-ruleset"], "serve --replay needs the RULESET the game was played with")])
+def test_serve_refuses_an_option_its_table_would_not_read(extra, said, tmp_path, capsys, monkeypatch):
+    # each was dropped: the replay showed the saved game whatever --seed or --agents said, a --watch table
+    # kept nothing in the --db it was given
+    import interpreter.cli.serve as serve
+    from interpreter import Game, load_ruleset
+    from interpreter.play.saves import save_data
+
+    def no_table(*_):
+        raise AssertionError("a table was served")
+    monkeypatch.setattr(serve, "_run", no_table)
+    monkeypatch.chdir(tmp_path)
+    save = tmp_path / "s.json"
+    game = Game(load_ruleset("tutorial"), 2, seed=1)
+    save.write_text(json.dumps(save_data(game, ["random", "random"])))
+    argv = ["serve", "tutorial", "--no-browser"] + [a.format(save=save, tmp=tmp_path) for a in extra]
+    if "--no-ruleset" in argv:
+        argv = [a for a in argv if a not in ("tutorial", "--no-ruleset")]
+    assert _run(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and said in err, err
+    assert list(tmp_path.iterdir()) == [save]

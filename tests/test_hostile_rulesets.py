@@ -57,6 +57,48 @@ def test_a_five_thousand_digit_number_is_a_located_error():
     assert "too long" in _located(info.value)
 
 
+@pytest.mark.parametrize("written", [".nan", ".NaN", ".inf", "-.inf", "1.0e+400"])
+def test_a_number_that_is_not_finite_is_a_located_error_where_it_is_written(written):
+    # `scale: .nan` passed the schema's `more than 0` (nan > 0 and nan <= 0 are both false) and validate said
+    # ok; a constant of .inf or 1.0e+400 was found only when a rule kept it, at the rule's line
+    with pytest.raises(LoadError) as info:
+        parse_yaml(f"heuristics:\n  scale: {written}\n", "scale.yaml")
+    assert (info.value.location.line, info.value.location.column) == (2, 10)
+    assert "is not a finite number" in _located(info.value)
+
+
+@pytest.mark.parametrize("rounds,repeat,said", [
+    (None, "rounds", "constant 'rounds' is null"), (2.5, "rounds", "constant 'rounds' is 2.5"),
+    (-3, "rounds", "constant 'rounds' is -3"), (10 ** 9, "rounds", "constant 'rounds' is 1000000000"),
+    ({"by_players": {1: 2, 2: -1}}, "rounds", "constant 'rounds' is -1"),
+    (2, 10 ** 9, "the repeat count is 1000000000")])
+def test_a_repeat_count_that_is_not_a_whole_number_in_range_is_refused_at_load(tmp_path, rounds, repeat, said):
+    # range() of it was made in play: null and 2.5 stopped with Python's TypeError (or played 2 rounds),
+    # 10**9 ran out of memory, and -3 played no round at all without a word
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {"constants": {"rounds": rounds}, "flow": [{"repeat": repeat, "steps": [{"do": "pass"}]}]})
+    assert said + ", but a repeat count must be a whole number from 0 to 100,000" in _located(info.value)
+
+
+@pytest.mark.parametrize("section,spec", [("constants", {"while": 3}), ("variables", {"pass": 0}),
+                                          ("functions", {"for": {"value": "1"}})])
+def test_a_name_spelt_like_a_word_of_the_language_is_refused_at_load(tmp_path, section, spec):
+    # no rule can read or set it: it was only warning[unused], and the ruleset loaded
+    with pytest.raises(DavitError) as info:
+        load(tmp_path, {section: spec})
+    assert "is named like a word of the rules language" in _located(info.value)
+
+
+def test_the_words_refused_as_names_are_the_grammars_keywords():
+    import re
+    from pathlib import Path
+
+    import interpreter.dsl
+    from interpreter.rules.checks import DSL_WORDS
+    grammar = (Path(interpreter.dsl.__file__).parent / "grammar.lark").read_text()
+    assert DSL_WORDS == set(re.findall(r'"([a-z_]+)"', grammar))
+
+
 def test_a_thing_name_cannot_ask_for_a_huge_string(tmp_path):
     rs = load(tmp_path, {"zones": [{"id": "pile"}],
                          "things": [{"id": "coin", "name": "coin {value:>999999999}", "each": {"value": [1]},
@@ -298,7 +340,9 @@ def test_an_empty_flow_is_refused_where_it_is_written(tmp_path, capsys):
 # --- the command line: one line, exit 1, before the game -------------------------------------
 
 @pytest.mark.parametrize("target,said", [("{tmp}", "is a folder"), ("/proc/davit-log.jsonl", "cannot write the log"),
-                                         ("{tmp}/missing/log.jsonl", "does not exist")])
+                                         ("{tmp}/missing/log.jsonl", "does not exist"),
+                                         # failed after the game, naming only the temporary file
+                                         ("{tmp}/log.jsonl/", "ends in '/', as a folder's name does")])
 def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsys, target, said):
     from cli_runner import run
     assert run(["play", "tutorial", "--quiet", "--log", target.format(tmp=tmp_path)]) == 1
@@ -311,6 +355,7 @@ def test_a_log_that_cannot_be_written_is_refused_before_the_game(tmp_path, capsy
     ("--out", "/proc/davit-games.csv", "cannot write --out '/proc/davit-games.csv'"),
     ("--out", "{tmp}/missing/games.csv", "does not exist"),
     ("--report", "{tmp}", "cannot write --report: '{tmp}' is a folder"),
+    ("--out", "{tmp}/games.csv/", "cannot write --out: '{tmp}/games.csv/' ends in '/'"),
 ])
 def test_simulate_refuses_an_output_it_cannot_write_before_playing(tmp_path, capsys, option, target, said):
     from cli_runner import run

@@ -118,3 +118,36 @@ def test_a_hot_seat_save_warns_that_it_holds_every_seats_cards():
     game = _played(decisions=2)
     assert save_data(game, ["human", "human"])["warning"] == HOT_SEAT_WARNING
     assert "warning" not in save_data(game, ["human", "random"])
+
+
+def test_a_key_a_save_does_not_have_is_refused(saved, tmp_path, capsys):
+    # `"sed": 4` beside no state played the file's game with seed 0 and said nothing (exit 0)
+    data = {k: v for k, v in copy.deepcopy(saved[0]).items() if k != "state"}
+    data["sed"] = 4
+    path = tmp_path / "typo.json"
+    path.write_text(json.dumps(data))
+    assert "'sed' is not a key of a saved game" in _refused(path, capsys)
+
+
+def test_a_key_given_twice_in_a_save_is_refused(saved, tmp_path, capsys):
+    # JSON kept the last of the two: the game played was another than the first key said, without a word
+    data = {k: v for k, v in copy.deepcopy(saved[0]).items() if k != "state"}
+    text = json.dumps(data).replace('"seed": 3', '"seed": 3, "seed": 4')
+    path = tmp_path / "twice.json"
+    path.write_text(text)
+    assert "the key 'seed' is given twice" in _refused(path, capsys)
+
+
+def test_a_first_format_save_still_resumes(saved, tmp_path, capsys):
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(saved[1].to_json()))
+    assert _run(["play", "der-mythos", "--resume", str(path), "--quiet"]) == 0, capsys.readouterr().err
+
+
+def test_a_seed_beside_resume_is_refused(saved, tmp_path, capsys):
+    # the save's own seed was used and --seed 99 dropped without a word
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(saved[0]))
+    assert _run(["play", "der-mythos", "--resume", str(path), "--seed", "99", "--quiet"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == "davit: --seed does not go with --resume: a saved game goes on from its own seed", err

@@ -158,7 +158,11 @@ def _named_variants(path: Path, ruleset_ref, data: LocMap):
     ruleset_file, _ = resolve_ruleset(str(ruleset_ref))
     known = variants_of(ruleset_file)
     out = []
-    for name in variant_names(variant):
+    try:
+        names = variant_names(variant)
+    except DavitError as exc:
+        raise ScenarioError(exc.message, data.loc_of("variant")) from None
+    for name in names:
         if name in known:
             out.append(name)
             continue
@@ -168,8 +172,9 @@ def _named_variants(path: Path, ruleset_ref, data: LocMap):
         elif local.exists() or Path(name).exists():
             raise ScenarioError(f"the variant '{name}' of this scenario must be a variant of its ruleset or a file "
                                 "inside the scenario's folder or its ruleset's folder", data.loc_of("variant"))
-        else:
-            out.append(name)   # load_ruleset says it is unknown, with the ruleset's variants
+        else:   # said here, at the scenario's line (load_ruleset's own error names no place)
+            raise ScenarioError(f"ruleset '{ruleset_file.parent.name}' has no variant '{name}' "
+                                f"(variants: {', '.join(known) or 'none'})", data.loc_of("variant"))
     return out
 
 
@@ -183,6 +188,12 @@ class _Runner:
         else:
             ruleset_ref = _named_ruleset(path, str(ref), data.loc_of("ruleset"))
         self.ruleset = load_ruleset(ruleset_ref, _named_variants(path, ruleset_ref, data))
+        players = data.get("players")
+        rs = self.ruleset
+        if type(players) is not int or not rs.min_players <= players <= rs.max_players:
+            # 9 failed only in play with no place named; 2.0 was taken as 2 (the schema's integer allows it)
+            raise ScenarioError(f"players: {rs.id} is for {rs.min_players}–{rs.max_players} players, not "
+                                f"{plain(players)!r}", data.loc_of("players") if "players" in data else data.loc)
         self.snippets = SnippetCompiler(self.ruleset)
         self.env = self.snippets.env
         self.compiler = self.snippets.compiler
@@ -217,6 +228,11 @@ class _Runner:
                     self._seat(int(self.data.get("players", 0)), step["act"], i + 1)
                 except ScenarioError as exc:
                     exc.code = "no-such-seat"
+                    problems.append(exc)
+                try:
+                    self._pass_takes_nothing(step["act"], i + 1)
+                except ScenarioError as exc:
+                    exc.code = "pass-args"
                     problems.append(exc)
         return problems
 
@@ -315,8 +331,9 @@ class _Runner:
         if "act" in step or "refuse" in step:
             key = "act" if "act" in step else "refuse"
             spec = step[key]
+            self._seat(len(game.table.players), spec, number)   # first: 0.0 was an internal error in action()
+            self._pass_takes_nothing(spec, number)
             base, args = self.action(game, spec, step.loc_of(key), number)
-            self._seat(len(game.table.players), spec, number)
             action = Action(base.player, base.name, tuple((k, v) for k, v in args))
             if key == "refuse":
                 self._refusable(len(game.table.players), spec, step.loc_of(key), number)
@@ -401,9 +418,17 @@ class _Runner:
             self.fail(f"step {number}: there is no seat {seat!r} in a {players}-player game "
                       f"(seats are 0 to {players - 1})", spec.loc_of("player"))
 
+    def _pass_takes_nothing(self, spec, number):
+        """`pass` has no choices: its args were dropped, so `act: {action: pass, args: {x: 1}}` passed (and the
+        same refusal was accepted), the step testing less than it says."""
+        args = spec.get("args")
+        if spec.get("action") == "pass" and args:
+            self.fail(f"step {number}: pass takes no args", spec.loc_of("args"), "leave `args` out")
+
     def _refusable(self, players: int, spec, loc, number):
         """A refusal must be refused for a rule's reason, not because the step names nothing real."""
         self._seat(players, spec, number)
+        self._pass_takes_nothing(spec, number)
         name = str(spec.get("action"))
         known = {"pass", "choose", *self.ruleset.actions}
         if name not in known:

@@ -49,14 +49,27 @@ def _run_options(args, games, players):
             "trace": bool(args.decisions)}
 
 
+def _check_skill_depth(bot: str, players: int) -> None:
+    """Both bots of --skill-depth made now, before the main run: a budget out of range (ismcts:0, or one whose
+    double is past the most) stopped with an internal error after every game of the main run was played."""
+    from ..agents.seats import agent_factory
+    from ..analysis.skill import doubled
+    for name in (bot.strip(), doubled(bot)):
+        try:
+            agent_factory(name)
+        except ValueError as exc:
+            raise DavitError(f"davit: --skill-depth: {exc}") from None
+    if players < 2:
+        raise DavitError("davit: --skill-depth needs two or more players")
+
+
 def cmd_simulate(args) -> int:
     from ..analysis.simulate import simulate
     from .analysis_text import simulate_lines
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
     if args.skill_depth:
-        from ..analysis.skill import doubled
-        doubled(args.skill_depth)   # a mistake costs no time
+        _check_skill_depth(args.skill_depth, players)
     result = simulate(args.ruleset, variant=variant, **_run_options(args, games, players))
     if args.skill_depth:
         from ..analysis.skill import skill_depth
@@ -134,14 +147,52 @@ def _write_outputs(args, rs, runs, names, bots, lines, comparisons=(), verdicts=
                      names, comparisons, verdicts)
 
 
+def _checked_sets(items: list[str]) -> list:
+    """--set options, each path once and each value once in it: a second --set of one path replaced the
+    first's values, and a value given twice played its point twice (or tried it twice), without a word."""
+    from ..analysis.sweep import parse_sets
+    sets = parse_sets(items)
+    seen: set = set()
+    for path, values in sets:
+        if path in seen:
+            raise DavitError(f"davit: --set {path} is given twice: give all its values in one --set, as {path}=3,5,8")
+        seen.add(path)
+        shown = [json.dumps(v, sort_keys=True) for v in values]
+        twice = next((v for i, v in enumerate(shown) if v in shown[:i]), None)
+        if twice is not None:
+            raise DavitError(f"davit: --set {path} gives the value {twice} twice")
+    return sets
+
+
+def _storage_of(path: str | None) -> str | None:
+    """--storage: a new file, or an SQLite one (another file stopped tune with SQLAlchemy's internal error)."""
+    if path is None:
+        return None
+    from pathlib import Path
+    target = Path(path)
+    if target.is_dir():
+        raise DavitError(f"davit: cannot use --storage: '{path}' is a folder")
+    try:
+        with target.open("rb") as f:
+            head = f.read(16)
+    except FileNotFoundError:
+        check_writable(path, "--storage")
+        return path
+    except OSError as exc:
+        raise DavitError(f"davit: cannot read --storage '{path}': {exc.strerror or exc}") from None
+    if head and head != b"SQLite format 3\x00":
+        raise DavitError(f"davit: --storage '{path}' is not an SQLite file (an Optuna study's): name a new file")
+    return path
+
+
 def cmd_sweep(args) -> int:
-    from ..analysis.sweep import parse_sets, sweep
+    from ..analysis.sweep import sweep
     from .analysis_text import sweep_lines
     args.until_ci = None
     args.coverage = False
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
-    sets = parse_sets(args.sets)
+    sets = _checked_sets(args.sets)
     result = sweep(args.ruleset, sets, games, players, seed=args.seed, workers=args.workers, agents=args.agents,
                    progress=sys.stderr.isatty() and not args.json, max_length=args.max_length,
                    backend=args.backend, address=args.address, keep_records=bool(args.out), base_variant=variant)
@@ -167,19 +218,25 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_tune(args) -> int:
-    from ..analysis.sweep import parse_sets
+    import math
+
     from ..analysis.tune import parse_objective, tune
     from .analysis_text import tune_lines
     if not args.out.lower().endswith((".yaml", ".yml")):
         raise DavitError(f"davit: tune writes a variant file: name --out FILE.yaml, not {args.out!r}")
     check_writable(args.out, "--out")
+    objective = parse_objective(args.objective)
+    if objective[1] is not None and not math.isfinite(objective[1]):
+        # nan failed every trial ("no trial finished"); inf made every point equally far, the best one by chance
+        raise DavitError(f"davit: the target of --objective must be a finite number, not {objective[1]}")
+    sets, storage = _checked_sets(args.sets), _storage_of(args.storage)
     out, args.out = args.out, None
     args.until_ci = None
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, _, games = _prepare(args, [variant])
-    result = tune(args.ruleset, parse_sets(args.sets), parse_objective(args.objective), args.trials, out, games,
+    result = tune(args.ruleset, sets, objective, args.trials, out, games,
                   players, seed=args.seed, workers=args.workers, agents=args.agents, max_length=args.max_length,
-                  backend=args.backend, address=args.address, storage=args.storage, base_variant=variant)
+                  backend=args.backend, address=args.address, storage=storage, base_variant=variant)
     result = {"ruleset": rs.id, "variant": rs.variant, "seed": args.seed, "agents": args.agents, "games": games,
               "players": players, **result}
     lines = tune_lines(rs, result)

@@ -114,6 +114,11 @@ def cmd_copy(args) -> int:
         raise DavitError(f"davit: '{dest}' already exists; choose a new folder")
     if not dest.parent.is_dir() and str(dest.parent):
         raise DavitError(f"davit: folder '{dest.parent}' does not exist")
+    if dest.resolve().is_relative_to(folder.resolve()):
+        # the copy went on copying itself until 'internal error: RecursionError', leaving a deep tree of
+        # partial copies inside the ruleset's own folder
+        raise DavitError(f"davit: cannot copy {args.ruleset} into '{dest}', a folder inside its own: choose a "
+                         "folder elsewhere")
     _check_copyable(folder)
     shutil.copytree(folder, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "__init__.py"))
     # The copy carries its own schemas, so the `$schema` lines resolve wherever the folder is moved

@@ -71,6 +71,21 @@ def _folder_name(text):
     return text
 
 
+def _file_name(text):
+    """A file to read or write (--log, --out, --resume, --db ...): an empty name was taken for the option not
+    given at all, so the game or run went on without the file the command asked for."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
+    return text
+
+
+def _text(text):
+    """A value that must say something (a bot, an address, a filter): an empty one was dropped quietly."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a value, got an empty one")
+    return text
+
+
 def _variant_name(text):
     """A --variant value: an id, ids joined by '+', or a file. An empty id ('', 'a+', '+') is refused
     here: dropped quietly, it played the plain ruleset (or fewer variants) than the command asked for."""
@@ -101,7 +116,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                    help="the new folder (it must not exist); the copy's id is made from its name")
 
     p = sub.add_parser("validate", help="check ruleset, variant and scenario files")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="+", metavar="PATH", type=_file_name,
                    help="ruleset folders or files, variant or scenario files, folders holding rulesets, "
                         "or bundled ruleset ids")
     p.add_argument("--format", choices=["text", "json"], default="text",
@@ -121,20 +136,21 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--agents", type=_agent_names, default=None,
                    help=AGENTS_HELP + " (default: random; when resuming, the saved game's agents)")
     _variant(p)
-    p.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    p.add_argument("--log", metavar="FILE", type=_file_name, help="write the event log as JSON lines")
     p.add_argument("--log-seat", metavar="SEAT",
                    help="write to --log only what this seat may read (a seat number from 0, as in the log's "
                         "events, or 'spectator'), redacted as its view is; default: the whole log")
     p.add_argument("--json", action="store_true", help="print one JSON object with the result")
     p.add_argument("--quiet", action="store_true", help="print only the result")
-    p.add_argument("--resume", metavar="FILE", help="continue a game saved with `save FILE` or by Ctrl-C")
+    p.add_argument("--resume", metavar="FILE", type=_file_name,
+                   help="continue a game saved with `save FILE` or by Ctrl-C")
 
     p = sub.add_parser("serve", help="play one game in the browser: a local web table, one private link per seat")
     p.add_argument("ruleset", metavar="RULESET", nargs="?",
                    help=RULESET_HELP + "; without it, the last unfinished game of --db goes on")
     p.add_argument("--players", type=_positive,
                    help="default: one per name in --agents, else 4 or the nearest the ruleset allows")
-    p.add_argument("--seed", type=_int, default=0, help=SEED_HELP)
+    p.add_argument("--seed", type=_int, default=None, help=SEED_HELP)   # None: not given (0)
     p.add_argument("--agents", type=_agent_names, default=None,
                    help="comma-separated: human (a browser seat), random, first, greedy (the last one repeats); "
                         "default human,random")
@@ -143,8 +159,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="only print the seat links")
     p.add_argument("--watch", action="store_true",
                    help="begin a new game at the same table whenever the ruleset's files change")
-    p.add_argument("--replay", metavar="FILE", help="show a saved game (from `davit play`) step by step instead")
-    p.add_argument("--db", metavar="FILE", default="davit-tables.db",
+    p.add_argument("--replay", metavar="FILE", type=_file_name,
+                   help="show a saved game (from `davit play`) step by step instead")
+    p.add_argument("--db", metavar="FILE", type=_file_name, default=None,   # None: not given (davit-tables.db)
                    help="the SQLite file that keeps the table, each decision as it is made; an unfinished table "
                         "of the same ruleset, variant and agents in it goes on, with the same links "
                         "(default: davit-tables.db in the current folder)")
@@ -154,7 +171,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games and report statistics per seat, with 95%% intervals")
     _analysis_options(p)
     _variant(p)
-    p.add_argument("--skill-depth", metavar="BOT",
+    p.add_argument("--skill-depth", metavar="BOT", type=_text,
                    help="also play BOT (a search bot with its budget, as ismcts:50) against the same bot with "
                         "twice the budget, the strong one in each seat in turn: does skill pay? (--games more "
                         "games; in --json under dynamics.skill_depth)")
@@ -180,7 +197,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     p = sub.add_parser("draw", help="draw the board graph (DOT on stdout, or -o FILE.svg/.dot/.png)")
     p.add_argument("ruleset", metavar="RULESET", help=RULESET_HELP)
     _variant(p)
-    p.add_argument("-o", "--output", metavar="FILE",
+    p.add_argument("-o", "--output", metavar="FILE", type=_file_name,
                    help="write to FILE; its ending chooses the format: .svg, .dot or .png (default: DOT on "
                         "standard output)")
 
@@ -189,19 +206,19 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _variant(p)
 
     p = sub.add_parser("diff", help="what differs between two rulesets, or a ruleset and its variant")
-    p.add_argument("a", metavar="A", help="a ruleset id or path (or a variant file)")
-    p.add_argument("b", metavar="B", nargs="?", help="another ruleset or variant file (default: A itself)")
+    p.add_argument("a", metavar="A", type=_text, help="a ruleset id or path (or a variant file)")
+    p.add_argument("b", metavar="B", nargs="?", type=_text, help="another ruleset or variant file (default: A itself)")
     _variant(p)
     p.add_argument("--notes", action="store_true", help="also show changed descriptions and sources")
 
     p = sub.add_parser("test", help="run scenario files (rule tests)")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="+", metavar="PATH", type=_file_name,
                    help="scenario files, folders (every */scenarios/*.yaml below) or bundled ruleset ids")
     p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
     p.add_argument("--variant", action="append", metavar="VARIANT", type=_variant_name,
                    help="run only scenarios that play this variant (repeat for several; 'none' selects "
                         "scenarios of the plain ruleset)")
-    p.add_argument("-k", dest="keyword", metavar="TEXT",
+    p.add_argument("-k", dest="keyword", metavar="TEXT", type=_text,
                    help="run only scenarios whose id or file name contains TEXT")
     return parser
 
@@ -235,7 +252,7 @@ def _sweep_options(p, tune: bool = False) -> None:
                             "measure with its target, as capsized=2")
         p.add_argument("--trials", type=_at_most(MAX_TRIALS, "trials"), default=20,
                        help="points to try in all (default 20)")
-        p.add_argument("--storage", metavar="FILE.db",
+        p.add_argument("--storage", metavar="FILE.db", type=_file_name,
                        help="the Optuna study's SQLite file: the same command resumes a stopped run "
                             "(default: beside --out, as v.optuna.db)")
     p.add_argument("--games", type=_at_most(MAX_GAMES, "games"), default=DEFAULT_GAMES,
@@ -249,18 +266,19 @@ def _sweep_options(p, tune: bool = False) -> None:
                    help="comma-separated bots, as for simulate (default: random)")
     p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
                    help="cut a game off after this many decisions (it then has no winner)")
-    p.add_argument("--report", metavar="FILE.html",
+    p.add_argument("--report", metavar="FILE.html", type=_file_name,
                    help="a self-contained HTML page: " + ("the loss of each trial and against each value" if tune
                                                           else "each figure with its interval against the values"))
     if tune:
-        p.add_argument("--out", metavar="FILE.yaml", required=True,
+        p.add_argument("--out", metavar="FILE.yaml", type=_file_name, required=True,
                        help="write the best values as a variant file, ready for play --variant and compare")
     else:
-        p.add_argument("--out", metavar="FILE",
+        p.add_argument("--out", metavar="FILE", type=_file_name,
                        help="one row per game and point: FILE.jsonl, FILE.csv or FILE.parquet")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: local processes (default), or a Ray cluster")
-    p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
+    p.add_argument("--address", type=_text,
+                   help="the Ray cluster to use with --backend ray (default: start one here)")
     p.add_argument("--json", action="store_true",
                    help="print the trials and the best point as JSON" if tune else
                    'print {"points": [{"set": {PATH: value}, ...the simulate figures}]}')
@@ -285,12 +303,14 @@ def _analysis_options(p) -> None:
     p.add_argument("--max-length", type=_positive, metavar="DECISIONS",
                    help="cut a game off after this many decisions (it then has no winner)")
     p.add_argument("--coverage", action="store_true", help="count how often each action and trigger happened")
-    p.add_argument("--out", metavar="FILE", help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
-    p.add_argument("--decisions", metavar="FILE",
+    p.add_argument("--out", metavar="FILE", type=_file_name,
+                   help="one row per game: FILE.jsonl, FILE.csv or FILE.parquet")
+    p.add_argument("--decisions", metavar="FILE", type=_file_name,
                    help="one row per decision (seat, options, every seat's score before it): FILE.jsonl, FILE.csv "
                         "or FILE.parquet")
-    p.add_argument("--report", metavar="FILE.html", help="a self-contained HTML page with charts")
+    p.add_argument("--report", metavar="FILE.html", type=_file_name, help="a self-contained HTML page with charts")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where games run: local processes (default), or a Ray cluster")
-    p.add_argument("--address", help="the Ray cluster to use with --backend ray (default: start one here)")
+    p.add_argument("--address", type=_text,
+                   help="the Ray cluster to use with --backend ray (default: start one here)")
     p.add_argument("--json", action="store_true", help="print one JSON object, every interval included")

@@ -19,6 +19,10 @@ def check_writable(path: str, what: str) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         raise DavitError(f"davit: cannot write {what}: '{path}' is a folder")
+    if path.endswith(("/", os.sep)):
+        # Path() drops the slash, so every check passed, and the write failed after the whole run, naming
+        # only its temporary file ("cannot use '.o.jsonl.x1y2.tmp': Not a directory")
+        raise DavitError(f"davit: cannot write {what}: '{path}' ends in '/', as a folder's name does: name a file")
     if not folder.is_dir():
         raise DavitError(f"davit: cannot write {what}: folder '{folder}' does not exist")
     try:   # the only sure test, whoever runs davit: make a file there, as the real write will

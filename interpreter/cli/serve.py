@@ -10,6 +10,26 @@ from .players import players_for_agents, variant_of
 SEATS = "human,random"   # the table's agents when --agents is not given
 
 
+DEFAULT_DB = "davit-tables.db"
+
+
+def _refuse_unused_options(args) -> None:
+    """An option the chosen kind of table does not read is refused, not dropped: a replay shows the saved game
+    as it was (its seed, seats and agents), and a --watch table keeps nothing in a database."""
+    if args.replay:
+        given = [("--players", args.players), ("--agents", args.agents), ("--seed", args.seed), ("--db", args.db),
+                 ("--watch", args.watch or None), ("--new", args.new or None)]
+        what = "--replay (a replay shows the saved game as it was: its seed, seats and agents)"
+    elif args.watch:
+        given = [("--db", args.db), ("--new", args.new or None)]
+        what = "--watch (its table begins again at every edit and is kept in no database)"
+    else:
+        return
+    for option, value in given:
+        if value is not None:
+            raise DavitError(f"davit: {option} does not go with {what}")
+
+
 def cmd_serve(args) -> int:
     try:
         from ..web.server import make_app, make_replay_app
@@ -18,7 +38,13 @@ def cmd_serve(args) -> int:
             from None
     if not 0 <= args.port <= 65535:
         raise DavitError(f"davit: --port must be between 0 and 65535, not {args.port}")
+    _refuse_unused_options(args)
+    args.seed = 0 if args.seed is None else args.seed
+    args.db = DEFAULT_DB if args.db is None else args.db
     if args.replay:
+        if args.ruleset is None:   # it said "no ruleset 'None'"
+            raise DavitError("davit: serve --replay needs the RULESET the game was played with, as "
+                             "`davit serve RULESET --replay FILE`")
         from ..web.replay import ReplayTable
         from .terminal import read_saved_game
         rs, data = read_saved_game(args.ruleset, variant_of(args), args.replay)

@@ -55,6 +55,13 @@ def apply_variant(data: LocMap, overlay: LocMap, variant: str, errors: list) -> 
         if section in VARIANT_KEYS:
             continue
         loc = overlay.loc_of(section)
+        if section not in data and (section in BY_NAME and isinstance(value, dict)
+                                    or section in BY_ID and isinstance(value, list)):
+            # a section the base lacks starts empty and takes the variant's entries one by one, as additions:
+            # merged whole, a constant or variable nothing read was not found (only a warning, exit 0)
+            data[section] = LocMap(loc) if isinstance(value, dict) else LocList(loc)
+            data.value_locs[section] = loc
+            data.key_locs[section] = overlay.key_loc(section)
         if section in data and not _same_shape(data[section], value):
             errors.append(_shape_error(section, data[section], value, loc))
             continue
@@ -143,11 +150,22 @@ def _by_id(section: str, base: list, overlay: list, report: OverlayReport, error
     changed = False
     kind = section[:-1]
     known = [str(item.get("id")) for item in base if isinstance(item, dict)]
+    given: dict = {}   # id -> where this variant gave it (not as a removal)
     for j, item in enumerate(overlay):
         loc = overlay.loc_of(j) if isinstance(overlay, LocList) else None
         if not isinstance(item, dict) or "id" not in item:
             continue
         key = str(item["id"])
+        if key in given:
+            # the second entry's fields replaced the first's without a word (a removal and then a new entry
+            # of the same id, a replacement whole, is still allowed)
+            first = f" (first at line {given[key].line})" if given[key] else ""
+            errors.append(RulesetError(
+                f"{kind} '{key}' is given twice in this variant{first}: the second entry would replace the "
+                "first's fields", loc, "write the changes of one id in one entry", code="duplicate-id"))
+            continue
+        if not item.get("remove"):
+            given[key] = loc
         if key not in known and not item.get("remove"):
             near = did_you_mean(key, known)
             if near:

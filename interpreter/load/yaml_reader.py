@@ -9,6 +9,7 @@ stages (schema checks, the DSL compiler) can point at the exact line.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -226,7 +227,13 @@ def _scalar(file: str, event, lines: list[str]):
         raise LoadError(f"a number of {len(event.value)} characters is too long (at most {MAX_INT_DIGITS} digits)",
                         loc)
     if tag != "tag:yaml.org,2002:str":
-        return _constructor.construct_object(ScalarNode(tag, event.value, event.start_mark, event.end_mark))
+        value = _constructor.construct_object(ScalarNode(tag, event.value, event.start_mark, event.end_mark))
+        if value.__class__ is float and not math.isfinite(value):
+            # .nan passed every range check (nan > 0 is false, and so is nan <= 0), and .inf or 1.0e+400
+            # became a game's score or a bot's scale far from the line that wrote it
+            raise LoadError(f"{event.value} is not a finite number (YAML reads it as {value}): write a number "
+                            "such as 1.5", loc)
+        return value
     style = event.style or None  # libyaml says '' for a plain scalar, PyYAML None
     if style in ("|", ">"):
         # Block scalars: the text starts on the line after the indicator, at

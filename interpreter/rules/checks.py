@@ -13,6 +13,8 @@ from collections import deque
 from typing import Any
 
 from ..errors import RulesetError, did_you_mean
+from ..load.limits import MAX_ITEMS
+from ..load.yaml_reader import LocMap
 from .table import instance_ids
 
 ATTACH_KEYS = ("access", "attached_to", "beside")
@@ -35,6 +37,9 @@ def check_ruleset(rs, env, data) -> list:
     found += _display_names(data)
     found += _engine_props(data)
     found += _unused(rs, env, data)
+    found += _repeat_counts(data)
+    found += _unread_rows(rs, data)
+    found += _keyword_names(data)
     return found
 
 
@@ -85,6 +90,17 @@ def _counts(rs, data) -> list:
             where = "each player's " if spec.get("per_player") else ""
             out.append(_error(f"zone '{zid}' declares size {size} but {where}{zid} starts with {holds} things",
                               spec.loc_of("size"), "count"))
+    players = data.get("players")
+    names = players.get("names") if isinstance(players, LocMap) else None
+    names_at = players.loc_of("names") if isinstance(names, list) else None
+    # a variant may lower players.max below the base's names (a variant for fewer players)
+    lowered = isinstance(players, LocMap) and "max" in players and names_at is not None \
+        and players.loc_of("max").file != names_at.file and names_at.file == data.loc.file
+    if isinstance(names, list) and len(names) > rs.max_players and not lowered:
+        # the names past the last seat were never used (a variant that added them changed nothing)
+        out.append(_error(f"players.names lists {len(names)} names, but the game is for at most {rs.max_players} "
+                          f"players: {', '.join(map(str, names[rs.max_players:]))} would never be used",
+                          players.loc_of("names"), "count", "raise players.max, or leave the extra names out"))
     return out
 
 
@@ -192,4 +208,109 @@ def _unused(rs, env, data) -> list:
         zid = str(spec.get("id"))
         if zid not in env.used_names and zid not in starts:
             out.append(_warn(f"zone '{zid}' is never used", zones.loc_of(i), "unused"))
+    return out
+
+
+def _constant_values(value) -> list:
+    """A constant's values as the rules read them: one, or each by-players row and its ``otherwise``."""
+    if isinstance(value, dict) and "by_players" in value:
+        rows = value.get("by_players")
+        return (list(rows.values()) if isinstance(rows, dict) else []) + \
+            ([value["otherwise"]] if "otherwise" in value else [])
+    if isinstance(value, dict) and "value" in value:
+        return [value["value"]]
+    return [value]
+
+
+def _repeat_counts(data) -> list:
+    """A ``repeat:`` count written as a number or a constant's name must be a whole number from 0 to
+    MAX_ITEMS. Unchecked, the flow made ``range()`` of it: null or 2.5 stopped the game with Python's
+    TypeError, 10**9 ran out of memory, and -3 played no rounds at all without a word."""
+    constants: Any = data.get("constants") or {}
+    out = []
+    todo = list(data.get("flow") or [])
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, LocMap):   # as every mapping of the tree is
+            continue
+        for key in ("steps", "then", "else"):
+            if isinstance(node.get(key), list):
+                todo.extend(node[key])
+        if "repeat" not in node:
+            continue
+        count = node["repeat"]
+        if isinstance(count, str) and isinstance(constants, LocMap) and count.strip() in constants:
+            name = count.strip()
+            where, values, what = constants.loc_of(name), _constant_values(constants[name]), f"constant '{name}'"
+        elif isinstance(count, (int, float)) or count is None:
+            where, values, what = node.loc_of("repeat"), [count], "the repeat count"
+        else:
+            continue   # an expression: the flow checks its value in play
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ITEMS:
+                out.append(_error(f"{what} is {json.dumps(value)}, but a repeat count must be a whole number "
+                                  f"from 0 to {MAX_ITEMS:,}", where, "range",
+                                  f"it is repeated at line {node.loc_of('repeat').line}" if what != "the repeat "
+                                  "count" else None))
+                break
+    return out
+
+
+def _unread_rows(rs, data) -> list:
+    """A ``by_players`` row for a player count the game cannot have, or an ``otherwise`` when every count has
+    its row, is never read: `rounds: {by_players: {2: 3, 9: 4}}` on a 2–4 player game kept 9 without a word.
+    A variant that changes the players' range (a variant for fewer players) may leave the base's rows."""
+    constants: Any = data.get("constants")
+    players: Any = data.get("players")
+    if not isinstance(constants, LocMap):
+        return []
+    if isinstance(players, LocMap) and any(key in players and players.loc_of(key).file != data.loc.file
+                                           for key in ("min", "max")):
+        return []   # the range was changed by a variant (or is written in an included file)
+    counts = set(range(rs.min_players, rs.max_players + 1))
+    out = []
+    for name, value in constants.items():
+        if not isinstance(value, LocMap) or not isinstance(value.get("by_players"), LocMap):
+            continue
+        rows = value["by_players"]
+        for key in rows:
+            try:
+                count = int(key)
+            except (TypeError, ValueError):
+                continue   # the schema says so
+            if count not in counts:
+                out.append(_error(f"constant '{name}' has a row for {count} players, but the game is for "
+                                  f"{rs.min_players}–{rs.max_players} players: it is never read",
+                                  rows.key_loc(key), "names-nothing", "leave the row out, or change players"))
+        given = set()
+        for key in rows:
+            try:
+                given.add(int(key))
+            except (TypeError, ValueError):
+                pass
+        if "otherwise" in value and counts <= given:
+            out.append(_error(f"constant '{name}' has a row for every player count, so its `otherwise` is never "
+                              "read", value.key_loc("otherwise"), "names-nothing", "leave `otherwise` out"))
+    return out
+
+
+# the words of the rules language (interpreter/dsl/grammar.lark's keywords): a name spelt as one is never a name
+DSL_WORDS = frozenset({"and", "break", "continue", "elif", "else", "false", "for", "if", "in", "none", "not", "or",
+                       "pass", "return", "true", "while"})
+
+
+def _keyword_names(data) -> list:
+    """A constant, variable or function named like a word of the language (`for`, `pass`) can be neither read
+    nor set by a rule: it was only `warning[unused]`, and the ruleset loaded."""
+    out = []
+    player: Any = data.get("player")
+    tables = [(section[:-1], data.get(section)) for section in ("constants", "variables", "functions")]
+    tables.append(("player variable", player.get("vars") if isinstance(player, LocMap) else None))
+    for kind, table in tables:
+        if not isinstance(table, LocMap):
+            continue
+        for name in table:
+            if str(name) in DSL_WORDS:
+                out.append(_error(f"{kind} '{name}' is named like a word of the rules language: no rule can read "
+                                  "or set it", table.key_loc(name), "rules", "give it another name"))
     return out

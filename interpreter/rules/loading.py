@@ -37,7 +37,11 @@ def variant_names(variant) -> tuple[str, ...]:
     out: list[str] = []
     for item in items:
         text = str(item)
-        out.extend(text.split("+") if "+" in text and not Path(text).is_file() else [text])
+        parts = text.split("+") if "+" in text and not Path(text).is_file() else [text]
+        if len(parts) > 1 and not all(part.strip() for part in parts):
+            # dropped, 'a+' played only a and '+' the plain ruleset, as if fewer variants had been asked for
+            raise LoadError(f"expected variant ids joined by '+', got an empty id in {text!r}")
+        out.extend(parts)
     return tuple(v for v in out if v)
 
 
