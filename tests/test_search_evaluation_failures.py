@@ -19,6 +19,7 @@ from interpreter.agents import make_agents, play_out
 from interpreter.agents.ismcts import _values
 from interpreter.agents.search_tally import SearchTally, search_troubles, trouble_lines
 from interpreter.cli.analysis_text import search_trouble_lines
+from interpreter.errors import DavitError
 
 # raises at every position: the divisor is always zero
 ALWAYS = "p.score / (p.moves - p.moves)"
@@ -163,3 +164,20 @@ def test_tune_tells_which_trials_bots_met_trouble(tmp_path, capsys, monkeypatch)
                 "--out", "v.yaml"]) == 0
     out = capsys.readouterr().out
     assert "warning: trial 0: heuristics evaluate raised at" in out and "warning: trial 1:" in out
+
+
+@pytest.mark.parametrize("evaluate, prior", [('"x"', "1"), ("players[0]", "1"), ("p.score", '"x"'),
+                                             ("p.score", "[1, 2]")])
+def test_an_evaluation_or_prior_that_is_no_number_is_refused_at_its_line(tmp_path, evaluate, prior):
+    # text passed validate, and the bots judged by the scores (or dropped the prior) at every position
+    spec = dict(BOXES, heuristics={"evaluate": evaluate, "priors": {"open": prior}})
+    with pytest.raises(DavitError, match="the search bots read it as a number") as info:
+        build(tmp_path, spec, max_players=2)
+    line = info.value.errors[0].location.line if hasattr(info.value, "errors") else info.value.location.line
+    text = (next((tmp_path).glob("rs*/ruleset.yaml"))).read_text().splitlines()[line - 1]
+    assert ("evaluate" in text) == (prior == "1") and ("open" in text) == (prior != "1")
+
+
+def test_an_evaluation_that_gives_numbers_or_a_list_of_them_is_taken(tmp_path):
+    for evaluate in ("p.score", "p.score > 2", "[q.score for q in all_players]", "[1, 2]"):
+        assert build(tmp_path, with_evaluate(evaluate), max_players=2).evaluate is not None

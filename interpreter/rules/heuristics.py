@@ -7,8 +7,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dsl.static_types import ANY, BOOL, NUMBER, article
 from ..errors import did_you_mean
 from ..machine.waits import PASS
+
+WORTHS = (ANY, NUMBER, BOOL)   # what an evaluation or a prior may give: a number (true and false count 1 and 0)
+
+
+def _gives_a_number(builder, text, what: str, local, loc, list_too: bool = False) -> None:
+    """A value the search reads as a number must be one: text or a thing passed validate, and the bots then
+    judged by the scores (or dropped the prior) at every position without a word."""
+    kind = builder.compiler.infer(text, what, local)
+    if kind in WORTHS or (list_too and isinstance(kind, tuple) and kind[1] in WORTHS):
+        return
+    wanted = "a number, or a list of numbers (one a seat, in seat order)" if list_too else "a number"
+    builder.error(f"{what} gives {article(kind)}: the search bots read it as {wanted}", loc, code="type")
 
 
 def build_heuristics(builder) -> None:
@@ -19,6 +32,9 @@ def build_heuristics(builder) -> None:
     if spec.get("evaluate"):
         rs.evaluate = compiler.expression(spec["evaluate"], "heuristics evaluate", {"p", "player"})
         rs.evaluate_loc = spec.key_loc("evaluate")
+        if rs.evaluate is not None:
+            _gives_a_number(builder, spec["evaluate"], "heuristics evaluate", {"p", "player"}, spec.loc_of("evaluate"),
+                            list_too=True)
     if spec.get("scale") is not None:
         rs.evaluate_scale = float(spec["scale"])
     rs.search = {k: spec[k] for k in ("iterations", "depth", "puct") if spec.get(k) is not None}
@@ -37,4 +53,5 @@ def build_heuristics(builder) -> None:
         local = {"p", "player"} | {name for name, _ in (adef.params if adef else ())}
         fn = compiler.expression(str(text), f"heuristics prior {aid}", local)
         if fn is not None:
+            _gives_a_number(builder, str(text), f"heuristics prior {aid}", local, priors.loc_of(aid))
             rs.priors[aid] = fn
