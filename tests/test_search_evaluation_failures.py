@@ -17,7 +17,7 @@ from test_search_bots import BOXES
 from interpreter import Game
 from interpreter.agents import make_agents, play_out
 from interpreter.agents.ismcts import _values
-from interpreter.agents.search_tally import SearchTally, search_troubles, trouble_lines
+from interpreter.agents.search_tally import SearchTally, merged, search_troubles, trouble_lines
 from interpreter.cli.analysis_text import search_trouble_lines
 from interpreter.errors import DavitError
 
@@ -181,3 +181,27 @@ def test_an_evaluation_or_prior_that_is_no_number_is_refused_at_its_line(tmp_pat
 def test_an_evaluation_that_gives_numbers_or_a_list_of_them_is_taken(tmp_path):
     for evaluate in ("p.score", "p.score > 2", "[q.score for q in all_players]", "[1, 2]"):
         assert build(tmp_path, with_evaluate(evaluate), max_players=2).evaluate is not None
+
+
+def test_a_prior_that_raises_is_counted_and_weighs_one(tmp_path):
+    spec = dict(BOXES, heuristics={"evaluate": "p.score", "priors": {"open": "1 / (player.moves - player.moves)"}})
+    rs = build(tmp_path, spec, max_players=2)
+    troubles = search_troubles(_play(rs))
+    assert troubles is not None and troubles["prior_failed"] == troubles["weighed"] > 0
+    assert f"ruleset.yaml:{rs.prior_locs['open'].line}:" in troubles["prior_error"]
+    assert troubles["evaluate_failed"] == troubles["rules_failed"] == 0
+    (line,) = trouble_lines(troubles)
+    assert line.startswith("warning: a heuristics prior raised for") and "weighed 1" in line
+    # a study kept from before the prior counts were made still adds up
+    old = {k: v for k, v in troubles.items() if not k.startswith(("prior", "weighed"))}
+    assert merged([old, troubles])["prior_failed"] == troubles["prior_failed"]
+
+
+def test_a_mistake_in_a_prior_is_said_at_its_line_in_the_file(tmp_path):
+    # the prior's text was compiled as a copy without its place: its errors named '<dsl>:1:1'
+    spec = dict(BOXES, heuristics={"evaluate": "p.score", "priors": {"open": "box.nope + 1"}})
+    with pytest.raises(DavitError) as info:
+        build(tmp_path, spec, max_players=2)
+    errors = getattr(info.value, "errors", [info.value])
+    assert errors and all(e.location.file.endswith("ruleset.yaml") and e.location.line > 1 for e in errors)
+    assert "'nope'" in str(info.value)

@@ -191,7 +191,7 @@ class SearchAgent:
                     avail[k] = avail.get(k, 0) + 1
                 priors = sample.ruleset.priors
                 if priors and len(keys) > 1:
-                    _bias(node, sample, mover, legal, keys, priors)
+                    _bias(node, sample, mover, legal, keys, priors, self.tally)
                 if node.bias and self._puct:
                     # with priors: PUCT picks among tried and untried actions alike, so a
                     # low-prior action need not be tried at all before the others are deepened
@@ -266,7 +266,7 @@ class SearchAgent:
                 if not decide_by_index(sample, pickers):
                     return
                 continue
-            if not decide_by_prior(sample, priors, self.random):
+            if not decide_by_prior(sample, priors, self.random, self.tally):
                 return
 
 
@@ -311,13 +311,13 @@ def _puct(node, keys, mover, c) -> int:
     return best
 
 
-def _bias(node, sample, mover, legal, keys, priors) -> None:
+def _bias(node, sample, mover, legal, keys, priors, tally) -> None:
     """Remember the priors of the actions this node has not met yet, relative to the best of them."""
     bias = node.bias
     fresh = [i for i, k in enumerate(keys) if k not in bias]
     if not fresh:
         return
-    weights = prior_weights(sample, mover, legal, priors)
+    weights = prior_weights(sample, mover, legal, priors, tally)
     top = max(weights) or 1.0
     for i in fresh:
         bias[keys[i]] = weights[i] / top

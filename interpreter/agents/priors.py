@@ -13,9 +13,10 @@ from ..errors import GameError
 from ..play.playout import action_of, candidates_to_move
 
 
-def weights(sample, seat, legal, priors) -> list[float]:
+def weights(sample, seat, legal, priors, tally=None) -> list[float]:
     """Each action's prior weight (1 for an action the ruleset gives none; never below 0); ``legal``:
-    :class:`Action` objects or (name, args) pairs of ``seat``."""
+    :class:`Action` objects or (name, args) pairs of ``seat``. A prior that raises weighs 1, noted in
+    ``tally`` (a :class:`~interpreter.agents.search_tally.SearchTally`) when given."""
     players = sample.table.players
     prior = priors.get
     out: list[float] = []
@@ -29,15 +30,19 @@ def weights(sample, seat, legal, priors) -> list[float]:
             continue
         local = dict(args)
         local["p"] = local["player"] = player
-        append(_weight(sample, fn, local))
+        append(_weight(sample, fn, local, tally, name))
     return out
 
 
-def _weight(sample, fn, local: dict) -> float:
+def _weight(sample, fn, local: dict, tally, name) -> float:
     """A prior's weight for one action: its value, 1 where it fails, never below 0 (a NaN weighs 0 too)."""
+    if tally is not None:
+        tally.weighed += 1
     try:
         w = float(fn(sample, local))
-    except (GameError, TypeError, ValueError):
+    except (GameError, TypeError, ValueError) as error:
+        if tally is not None:
+            tally.prior_raised(error, sample.ruleset.prior_locs.get(name))
         return 1.0
     return w if w > 0.0 else 0.0
 
@@ -60,12 +65,12 @@ def _draw(found: list[float], rand) -> int:
     return len(found) - 1
 
 
-def decide_by_prior(sample, priors, rand) -> bool:
+def decide_by_prior(sample, priors, rand, tally=None) -> bool:
     """One rollout decision of a game not over: an action of :func:`candidates_to_move` drawn by its weight,
     carried out; False when no seat has a legal action. A turn (the common case) is weighed on the wait's own
     list of candidates, and an :class:`Action` made of the one taken only."""
     seat, legal = candidates_to_move(sample)
     if seat is None:
         return False
-    sample.carry_out_legal(action_of(sample, seat, legal[_draw(weights(sample, seat, legal, priors), rand)]))
+    sample.carry_out_legal(action_of(sample, seat, legal[_draw(weights(sample, seat, legal, priors, tally), rand)]))
     return True

@@ -3,9 +3,10 @@
 A search judges many positions it only imagines. Two things it meets there
 are handled without stopping, and each could hide a mistake of the ruleset's:
 
-* ``heuristics.evaluate`` raising at a position: the scores stand in there.
-  An evaluation need not apply everywhere, but one that raises everywhere
-  weakens the bot without a word.
+* ``heuristics.evaluate`` raising at a position: the scores stand in there;
+  a prior (``heuristics.priors``) raising for an action: it weighs 1. Either
+  need not apply everywhere, but one that raises everywhere weakens the bot
+  without a word.
 * the rules raising in a sampled position (a deal of what the bot's seat
   cannot see, one it cannot rule out): that sample is judged as it stands.
   The rules failing on a deal the seat cannot rule out is most often a
@@ -19,8 +20,8 @@ from __future__ import annotations
 
 from ..errors import DavitError
 
-COUNTS = ("judged", "evaluate_failed", "played", "rules_failed")
-FIRSTS = ("evaluate_error", "rules_error")
+COUNTS = ("judged", "evaluate_failed", "weighed", "prior_failed", "played", "rules_failed")
+FIRSTS = ("evaluate_error", "prior_error", "rules_error")
 
 
 class SearchTally:
@@ -29,21 +30,34 @@ class SearchTally:
     def __init__(self):
         self.judged = 0            # positions judged by heuristics.evaluate
         self.evaluate_failed = 0   # ... of them where it raised
+        self.weighed = 0           # actions weighed by a prior
+        self.prior_failed = 0      # ... of them where it raised
         self.played = 0            # samples the search played (iterations)
         self.rules_failed = 0      # ... of them where the rules raised
         self.evaluate_error: str | None = None
+        self.prior_error: str | None = None
         self.rules_error: str | None = None
 
     def evaluation_raised(self, error: Exception, where) -> None:
         self.evaluate_failed += 1
-        if self.evaluate_error is None:   # a Python error from the value (a text as a number) gets the line
-            located = isinstance(error, DavitError) and error.location is not None
-            self.evaluate_error = str(error) if located or where is None else f"{where}: {error}"
+        if self.evaluate_error is None:
+            self.evaluate_error = _located(error, where)
+
+    def prior_raised(self, error: Exception, where) -> None:
+        self.prior_failed += 1
+        if self.prior_error is None:
+            self.prior_error = _located(error, where)
 
     def rules_raised(self, error: Exception) -> None:
         self.rules_failed += 1
         if self.rules_error is None:
             self.rules_error = str(error)
+
+
+def _located(error: Exception, where) -> str:
+    """The error's text with its place: a Python error from the value (a text as a number) gets the line."""
+    located = isinstance(error, DavitError) and error.location is not None
+    return str(error) if located or where is None else f"{where}: {error}"
 
 
 def search_troubles(agents) -> dict | None:
@@ -56,8 +70,8 @@ def search_troubles(agents) -> dict | None:
 
 def merged(troubles: list[dict]) -> dict | None:
     """Tallies (or sums of them) added up, with the first error of each kind; None where none met trouble."""
-    total = {k: sum(t[k] for t in troubles) for k in COUNTS}
-    if not total["evaluate_failed"] and not total["rules_failed"]:
+    total = {k: sum(t.get(k, 0) for t in troubles) for k in COUNTS}   # (a study kept from before a count: 0)
+    if not any(total[k] for k in ("evaluate_failed", "prior_failed", "rules_failed")):
         return None
     for k in FIRSTS:
         total[k] = next((t[k] for t in troubles if t.get(k) is not None), None)
@@ -75,6 +89,10 @@ def trouble_lines(troubles: dict | None, games: int | None = None, hidden: str |
         lines.append(f"warning: heuristics evaluate raised at {troubles['evaluate_failed']} of the "
                      f"{troubles['judged']} positions the search bots judged{where}; the scores stood in there, "
                      f"so the bots may play weaker than meant (the first: {hidden or troubles['evaluate_error']})")
+    if troubles.get("prior_failed"):
+        lines.append(f"warning: a heuristics prior raised for {troubles['prior_failed']} of the "
+                     f"{troubles['weighed']} actions the search bots weighed{where}; those weighed 1, so the "
+                     f"bots may play weaker than meant (the first: {hidden or troubles['prior_error']})")
     if troubles["rules_failed"]:
         lines.append(f"warning: the rules raised in {troubles['rules_failed']} of the {troubles['played']} "
                      f"positions the search bots played out{where} (deals of what their seats cannot see, none "

@@ -51,7 +51,10 @@ def build_heuristics(builder) -> None:
                           did_you_mean(aid, rs.actions), code="unknown-reference")
             continue
         local = {"p", "player"} | {name for name, _ in (adef.params if adef else ())}
-        fn = compiler.expression(str(text), f"heuristics prior {aid}", local)
+        # the text as read (its place in the file: an error in it is said there), a number as text
+        source = text if isinstance(text, str) else str(text)
+        fn = compiler.expression(source, f"heuristics prior {aid}", local)
         if fn is not None:
-            _gives_a_number(builder, str(text), f"heuristics prior {aid}", local, priors.loc_of(aid))
+            _gives_a_number(builder, source, f"heuristics prior {aid}", local, priors.loc_of(aid))
             rs.priors[aid] = fn
+            rs.prior_locs[aid] = priors.loc_of(aid)

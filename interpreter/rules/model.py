@@ -121,6 +121,7 @@ class Ruleset:
         self.evaluate_loc = None          # where heuristics.evaluate is written
         self.evaluate_scale: float | None = None  # heuristics: how large a telling difference is
         self.priors: dict = {}            # heuristics: action id -> weight fn (rollouts' bias)
+        self.prior_locs: dict = {}        # heuristics: action id -> where its prior is written
         self.display = None               # rules.display.Display: what a seat's status shows (None: everything)
         self.search: dict = {}            # heuristics: the search bots' default iterations, seconds, depth
         self.max_steps = 1_000_000
