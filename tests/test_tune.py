@@ -10,7 +10,7 @@ from interpreter.analysis.dynamics import PER_GAME
 from interpreter.analysis.runner import RunSpec
 from interpreter.analysis.simulate import play
 from interpreter.analysis.summary import summarize
-from interpreter.analysis.tune import _claim, loss, loss_of_games, paired_check, parse_objective
+from interpreter.analysis.tune import _claim, loss, loss_of_games, objective_names, paired_check, parse_objective
 from interpreter.errors import DavitError
 from interpreter.rules.loading import load_ruleset
 
@@ -122,3 +122,23 @@ def test_a_best_point_the_fresh_games_do_not_confirm_is_said_to_be_maybe_luck():
     assert "may be luck" in _claim(result, "x=3", "capsized=3")
     result["check"] = None
     assert "not checked on fresh games" in _claim(result, "x=3", "capsized=3")
+
+
+@pytest.mark.parametrize("rid, players", [("der-mythos", 4), ("sos-titanic", 3)])
+def test_the_objectives_named_up_front_are_those_a_summary_answers(rid, players):
+    rs = load_ruleset(rid)
+    rivals = rs.team_var is None
+    summary = summarize(play([RunSpec(rid, None, players)], 6, 1).games(0), players, rivals)
+    answered = {"balance", "length", *summary.get("metrics", {}),
+                *(k for k, v in summary["dynamics"].items() if isinstance(v, dict))}
+    assert set(objective_names(rs, players)) == answered
+    for name in objective_names(rs, players):
+        loss(summary, name, 1.0)   # each one answered (an unknown one raises)
+
+
+def test_an_unknown_objective_is_refused_before_any_trial(tmp_path, capsys):
+    rc = _run(["tune", "der-mythos", "--set", "constants.overload_limits.4=14..30", "--objective", "capsised=3",
+               "--out", str(tmp_path / "v.yaml")])
+    err = capsys.readouterr().err
+    assert rc == 1 and "no objective 'capsised': choose from balance, length, " in err and "capsized" in err
+    assert not (tmp_path / "v.optuna.db").exists()   # no study was begun

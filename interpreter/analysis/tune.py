@@ -36,7 +36,7 @@ from ..load.yaml_reader import plain
 from ..machine import rng
 from ..rules.loading import load_ruleset
 from . import stats
-from .dynamics import measure_mean
+from .dynamics import PER_GAME, measure_mean
 from .sweep import base_value, point_text, write_point
 
 CHECK_RESAMPLES = 1000   # the paired bootstrap of the best point against the base values
@@ -68,6 +68,15 @@ def loss(summary: dict, name: str, target: float | None) -> float:
     known = ["balance", "length", *(summary.get("metrics") or {}),
              *(k for k, v in (summary.get("dynamics") or {}).items() if isinstance(v, dict))]
     raise DavitError(f"davit: no objective '{name}': choose from {', '.join(known)}")
+
+
+def objective_names(ruleset, players: int) -> list[str]:
+    """The objectives a run of ``ruleset`` can be tuned for, as :func:`loss` finds them in its summary: the
+    balance, the length, each declared metric, and the dynamics measures that are means (those of seats
+    playing against each other only where they do)."""
+    rivals = ruleset.team_var is None and players > 1
+    measures = [m for m, (needs_rivals, _) in PER_GAME.items() if rivals or not needs_rivals]
+    return list(dict.fromkeys(["balance", "length", *(m.name for m in ruleset.metrics), *measures, "drawishness"]))
 
 
 def loss_of_games(name: str, target: float | None, players: int, metrics) -> Callable[[list], float]:
@@ -137,6 +146,9 @@ def tune(ref, sets: list[tuple[str, list]], objective: tuple[str, float | None],
     for path, _ in sets:
         base_value(data, path)
     name, target = objective
+    known = objective_names(base, players)
+    if name not in known:   # said before any trial: it was found only when the first trial's games were played
+        raise DavitError(f"davit: no objective '{name}': choose from {', '.join(known)}")
     question = repr((base.id, base_variant, sets, objective, games, players, seed, agents, max_length))
     storage = storage or str(Path(out).with_suffix(".optuna.db"))
     study = optuna.create_study(study_name="davit-" + hashlib.sha256(question.encode()).hexdigest()[:16],
