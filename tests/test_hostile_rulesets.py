@@ -80,6 +80,27 @@ def test_a_repeat_count_that_is_not_a_whole_number_in_range_is_refused_at_load(t
     assert said + ", but a repeat count must be a whole number from 0 to 100,000" in _located(info.value)
 
 
+@pytest.mark.parametrize("repeat,said", [("rounds - 10", "-6"), ("rounds / 8", "0.5"),
+                                         ("rounds * 1000000000", "4000000000")])
+def test_a_repeat_count_worked_out_in_play_is_a_whole_number_in_range(tmp_path, repeat, said):
+    # rounds - 10 played no round, rounds / 8 none (int(0.5)), rounds * 10**9 ran out of memory
+    rs = load(tmp_path, {"constants": {"rounds": 4}, "variables": {"played": 0},
+                         "flow": [{"repeat": repeat, "steps": [{"do": "played = played + 1"}]}]})
+    with pytest.raises(GameError) as info:
+        Game(rs, 1, seed=0)
+    where = info.value.location
+    assert f"the repeat count is {said}, but a repeat count must be a whole number from 0 to 100,000" in str(info.value)
+    assert where is not None and where.file.endswith("ruleset.yaml") and where.line > 1
+
+
+def test_a_repeat_count_that_works_out_whole_is_taken(tmp_path):
+    rs = load(tmp_path, {"constants": {"rounds": 4}, "variables": {"played": 0},
+                         "flow": [{"repeat": "rounds / 2", "steps": [{"do": "played = played + 1"}]},
+                                  {"repeat": "rounds - 4", "steps": [{"do": "played = played + 10"}]}]})
+    game = Game(rs, 1, seed=0)
+    assert game.is_over and game.state.vars["played"] == 2
+
+
 @pytest.mark.parametrize("section,spec", [("constants", {"while": 3}), ("variables", {"pass": 0}),
                                           ("functions", {"for": {"value": "1"}})])
 def test_a_name_spelt_like_a_word_of_the_language_is_refused_at_load(tmp_path, section, spec):

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from ..dsl.compiler import Snippet
 from ..dsl.parser import parse
 from ..dsl.typecheck import ANY, NUMBER
-from ..errors import DavitError, RulesetError, did_you_mean
+from ..errors import DavitError, GameError, RulesetError, did_you_mean
+from ..load.limits import MAX_ITEMS
 from ..load.yaml_reader import LocMap, located
-from ..machine.values import resolve_constant
+from ..machine.values import display, resolve_constant
 from ..machine.vm import PC, Do, ForInit, ForNext, Instr, Jump, JumpIfNot
 from ..machine.waits import CountedOffer, Offer, Simultaneous, Stages
 from .display import shown_values
@@ -314,7 +315,8 @@ class FlowCompiler:
                 source = lambda g, L, n=count: list(range(1, n + 1))  # noqa: E731
             else:
                 n_fn = self._expr(count, "repeat count")
-                source = lambda g, L, f=n_fn: list(range(1, int(f(g, L)) + 1))  # noqa: E731
+                where = _at(node, "repeat", loc)
+                source = lambda g, L, f=n_fn, w=where: list(range(1, repeat_count(f(g, L), w) + 1))  # noqa: E731
         elif "each_player" in node:
             var = var or node["each_player"]
             start = self._expr(node.get("from", "player(0)"), "each_player from")
@@ -337,6 +339,19 @@ class FlowCompiler:
         self._nodes(node.get("steps"))
         out.append(Jump(head, loc))
         nxt.end = len(out)
+
+
+def repeat_count(value, where) -> int:
+    """A ``repeat:`` count worked out in play: a whole number from 0 to MAX_ITEMS (as one written as a number
+    must be, rules/checks.py). Unchecked, ``rounds - 10`` played no round, ``rounds / 4`` one (int(1.5)),
+    and ``rounds * 10**9`` ran out of memory."""
+    if value.__class__ is int and 0 <= value <= MAX_ITEMS:   # (the common case, asked first)
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and 0 <= value <= MAX_ITEMS \
+            and int(value) == value:   # a whole fraction (rounds / 3 where it divides): taken
+        return int(value)
+    raise GameError(f"the repeat count is {display(value)}, but a repeat count must be a whole number from 0 to "
+                    f"{MAX_ITEMS:,}", where)
 
 
 def _at(node, key, default):
