@@ -360,8 +360,12 @@ def check(g, action: Action) -> str | None:
     if pending["kind"] == "choice":
         if action.name != CHOOSE or action.arg("option") not in pending["options"]:
             return "not one of the offered options"
-        return None
+        extra = sorted({n for n, _ in action.args} - {"option"})
+        # (read past, they made a saved or sent decision say more than was decided)
+        return f"a choice takes only its option, not {', '.join(extra)}" if extra else None
     if action.name == PASS:
+        if action.args:   # (dropped, a saved or sent decision said more than was decided)
+            return f"ending the turn takes no choices, not {', '.join(sorted({n for n, _ in action.args}))}"
         return None if pending["kind"] == "turn" and pending["pass"] else "passing is not allowed here"
     if action.name not in pending["actions"]:
         offered = ", ".join(pending["actions"])
