@@ -37,31 +37,6 @@ def _undo_refusal(snapshot, game, seat) -> str | None:
 MAX_SAVED_GAME_BYTES = 200_000_000
 
 
-# what a save holds (play/saves.py's save_data, `warning` beside a hot seat's; `work` and `log` in a
-# first-format save, Game.to_json's)
-SAVE_KEYS = ("davit", "ruleset", "variant", "fingerprint", "players", "seed", "agents", "decisions", "state",
-             "warning", "work", "log")
-
-
-def _refuse_keys_that_change_nothing(path, text: str, data: dict) -> None:
-    """A key a save does not have, or one given twice, was read past: `"sed": 4` or a second `"seed"`
-    (JSON keeps the last) played another game than the file seemed to say, without a word."""
-    unknown = [key for key in data if key not in SAVE_KEYS]
-    if unknown:
-        raise DavitError(f"davit: {path}: {unknown[0]!r} is not a key of a saved game "
-                         f"(its keys: {', '.join(SAVE_KEYS)})")
-
-    def no_twice(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise DavitError(f"davit: {path}: the key {key!r} is given twice in one object (JSON would "
-                                 "keep only the last)")
-            seen.add(key)
-        return dict(pairs)
-    json.loads(text, object_pairs_hook=no_twice)
-
-
 def read_saved_game(ruleset_arg, variant, path):
     """The ruleset and the JSON of a saved game (its variant unless ``variant`` is given); one-line errors."""
     from ..play.saves import parse_save, saved_variant
@@ -77,7 +52,6 @@ def read_saved_game(ruleset_arg, variant, path):
     except UnicodeDecodeError:
         raise DavitError(f"davit: {path}: not a saved game (not UTF-8 text)") from None
     data = parse_save(path, text)
-    _refuse_keys_that_change_nothing(path, text, data)
     return load_ruleset(ruleset_arg, variant if variant is not None else saved_variant(path, data)), data
 
 

@@ -123,6 +123,8 @@ def decode(data, table):
     if isinstance(data, list):
         return [decode(v, table) for v in data]
     if isinstance(data, dict):
+        if len(data) != 1:   # one key says what the value is: another beside it was read past
+            raise KeyError(f"unknown value {data!r}")
         if "player" in data:
             return table.players[data["player"]]
         if "thing" in data:

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from ..machine.host import GameHost
 
 
+# what an action sent as JSON holds (Action.to_json, and the label legal_actions lists it with)
+ACTION_KEYS = frozenset({"player", "action", "args", "label"})
+
+
 class Game(RuleRuntime):
     """One game of a ruleset.
 
@@ -259,6 +263,9 @@ class Game(RuleRuntime):
         if bad is not None:
             raise ValueError(bad)
         player, name = data["player"], data["action"]
+        extra = sorted(set(data) - ACTION_KEYS, key=str)
+        if extra:   # (read past, it made the action seem to say what it did not)
+            raise ValueError(f"an action has player, action, args and a label, not {', '.join(map(str, extra))}")
         # strict: a seat is a JSON integer (not true, not 0.5, not "1"), an action a name
         if type(player) is not int:
             raise ValueError(f"the seat ('player') must be a whole number, got {player!r}")

@@ -18,6 +18,12 @@ from ..errors import DavitError, SaveError
 from .game import Game
 
 FORMAT = 2
+# what a save holds (save_data, with `warning` beside a hot seat's; `work` and `log` in a first-format save,
+# Game.to_json's), and what a decision holds (Action.to_json): a key besides these was read past, so a file
+# could seem to say what it did not ("sed": 4 played seed 0)
+SAVE_KEYS = ("davit", "ruleset", "variant", "fingerprint", "players", "seed", "agents", "decisions", "state",
+             "warning", "work", "log")
+DECISION_KEYS = ("player", "action", "args")
 HOT_SEAT_WARNING = ("this file holds every seat's cards (the seed deals them all): "
                     "do not let a player read it")
 
@@ -46,7 +52,10 @@ def write_save(game, path: str, agents=None) -> None:
 def parse_save(where: str, text: str) -> dict:
     """The JSON object of a save; not JSON is refused at its line and column."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_no_key_twice)
+    except _KeyTwice as exc:
+        raise SaveError(f"{where}: the key {exc.args[0]!r} is given twice in one object (JSON would keep only "
+                        "the last)") from None
     except json.JSONDecodeError as exc:
         raise SaveError(f"{where}:{exc.lineno}:{exc.colno}: not a saved game: {exc.msg}") from None
     except ValueError as exc:
@@ -56,6 +65,22 @@ def parse_save(where: str, text: str) -> dict:
     if not isinstance(data, dict):
         raise SaveError(f"{where}: not a saved game (not a JSON object)")
     return data
+
+
+class _KeyTwice(ValueError):
+    pass
+
+
+def _no_key_twice(pairs) -> dict:
+    """A JSON object whose keys are all different (json keeps the last of a key given twice)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return found
 
 
 def saved_variant(where: str, data: dict):
@@ -86,6 +111,9 @@ def saved_agents(where: str, data: dict) -> list | None:
 
 def load_save(ruleset, data: dict, where: str = "saved game", on_step=None) -> Game:
     """The game ``data`` saved, played again from its seed; ``on_step(game)`` after each decision."""
+    unknown = [key for key in data if key not in SAVE_KEYS]
+    if unknown:
+        raise SaveError(f"{where}: {unknown[0]!r} is not a key of a saved game (its keys: {', '.join(SAVE_KEYS)})")
     version = data.get("davit")
     if version not in (1, FORMAT) or type(version) is not int:
         raise SaveError(f"{where}: davit: not a save format this davit reads ({version!r})")
@@ -130,6 +158,10 @@ def _replay_one(game, move, where: str) -> None:
         raise SaveError(f"{where}: the game is already over")
     if not isinstance(move, dict):
         raise SaveError(f"{where}: not a decision: {move!r}"[:300])
+    unknown = [key for key in move if key not in DECISION_KEYS]
+    if unknown:
+        raise SaveError(f"{where}: {unknown[0]!r} is not a key of a decision (its keys: "
+                        f"{', '.join(DECISION_KEYS)})"[:300])
     seat = move.get("player")
     waiting = game.deciding_players
     if type(seat) is not int or seat not in waiting:
