@@ -211,12 +211,16 @@ def function_caller(info):
     """
     code_id = info.code_id
 
+    def on_the_vm(g: GameHost, *values):
+        return execute.call_sync(g, g.codes[code_id], list(values))
+    vm = counted(on_the_vm) if info.recursive else on_the_vm
+
     def call(g: GameHost, *values):
-        fast = info.fast
+        fast = info.fast   # (counted itself where the function may call itself: bind_call_sites)
         if fast is None:
-            return execute.call_sync(g, g.codes[code_id], list(values))
+            return vm(g, *values)
         return fast(g, *values)
-    return counted(call) if info.recursive else call
+    return call
 
 
 def counted(fn):
