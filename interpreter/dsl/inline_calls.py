@@ -50,7 +50,7 @@ from .state_free import KEPT_ARGUMENTS, keeps_answers, kept_anywhere
 if TYPE_CHECKING:
     from ..machine.host import GameHost
 
-MAX_RECURSION = 40       # calls of functions that may call themselves, one inside another (counted)
+MAX_RECURSION = 64       # calls of functions that may call themselves, one inside another (counted)
 _DEPTH = "_recursion"    # where a game keeps how many such calls are under way (in its __dict__)
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
 PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
