@@ -46,6 +46,7 @@ class FunctionInfo:
     inlinable: bool | None = None   # written out at its calls (dsl/inline_calls.py); None: not decided yet
     charged_inline: bool = False    # would be but for the unit it charges: written out as a first call
     keeps_answers: bool | None = None   # its answers kept on the table (dsl/state_free.py); None: not decided
+    recursive: bool = False      # may call itself, through other functions or not: its calls are counted
 
 
 @dataclass
@@ -430,6 +431,19 @@ def _body_facts(body) -> tuple:
     return facts
 
 
+def _comes_back(name: str, calls: dict) -> bool:
+    """Whether function ``name`` may call itself, directly or through other functions."""
+    seen, todo = set(), list(calls[name])
+    while todo:
+        callee = todo.pop()
+        if callee == name:
+            return True
+        if callee in calls and callee not in seen:
+            seen.add(callee)
+            todo.extend(calls[callee])
+    return False
+
+
 def compute_suspending(functions: dict, global_names=frozenset()) -> None:
     """Mark the functions that (directly or through calls) ask a player or change the game."""
     calls = {}
@@ -441,6 +455,8 @@ def compute_suspending(functions: dict, global_names=frozenset()) -> None:
                 or any(t is None or t in global_names for t in targets):
             info.changes_game = True
         calls[name] = callees
+    for name, info in functions.items():   # (dsl/inline_calls.py counts the calls of these, in both modes)
+        info.recursive = _comes_back(name, calls)
     changed = True
     while changed:
         changed = False

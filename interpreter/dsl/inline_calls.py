@@ -29,6 +29,14 @@ is the first thing the function works out, of a function that qualifies but for
 calling ruleset functions (``here(p) = pawn_of(p).zone`` in ``on_board(here(p))``):
 the unit such a function charges first thing is charged among its caller's first
 lines, right after the caller's own (:func:`.first_walk.call_charges`).
+
+A function that may call itself (``FunctionInfo.recursive``) is never written
+out, and its calls are counted (:func:`counted`), in both modes alike: past
+:data:`MAX_RECURSION` calls of such functions inside one another the rules
+"recurse too deeply" at the call. Python's own limit would stop them too, but
+at a depth that depends on how many Python frames a call takes, which the
+fast paths change: the same rules would play on in one mode and fail in the
+other.
 """
 from __future__ import annotations
 
@@ -42,6 +50,8 @@ from .state_free import KEPT_ARGUMENTS, keeps_answers, kept_anywhere
 if TYPE_CHECKING:
     from ..machine.host import GameHost
 
+MAX_RECURSION = 64       # calls of functions that may call themselves, one inside another (counted)
+_DEPTH = "_recursion"    # where a game keeps how many such calls are under way (in its __dict__)
 MAX_INLINED_NODES = 24   # larger bodies are called: the call is a small part of their cost
 PROVEN_REFERENCES = frozenset({"_TR", "_ZR", "_PR"})   # the generated names of the reference classes
 
@@ -98,8 +108,8 @@ def inlinable(env, name, info, charged: bool = False) -> bool:
 
 
 def _decide(env, name, info, calls: bool = False) -> bool:
-    if not info.value or info.suspends or info.changes_game or info.source is None or len(info.body) != 1 \
-            or not isinstance(info.body[0], ast.Return) or info.body[0].value is None:
+    if not info.value or info.recursive or info.suspends or info.changes_game or info.source is None \
+            or len(info.body) != 1 or not isinstance(info.body[0], ast.Return) or info.body[0].value is None:
         return False
     nodes = list(ast.walk(info.body[0].value))
     if len(nodes) > MAX_INLINED_NODES:
@@ -201,15 +211,42 @@ def function_caller(info):
     """
     code_id = info.code_id
 
+    def on_the_vm(g: GameHost, *values):
+        return execute.call_sync(g, g.codes[code_id], list(values))
+    vm = counted(on_the_vm) if info.recursive else on_the_vm
+
     def call(g: GameHost, *values):
-        fast = info.fast
+        fast = info.fast   # (counted itself where the function may call itself: bind_call_sites)
         if fast is None:
-            return execute.call_sync(g, g.codes[code_id], list(values))
+            return vm(g, *values)
         return fast(g, *values)
     return call
 
 
+def counted(fn):
+    """``fn`` (a call of a function that may call itself), counting how many are under way: one more than
+    :data:`MAX_RECURSION` is a ``RecursionError``, which the rules report at the call (``linetable``)."""
+    if getattr(fn, "__davit_counted__", False):
+        return fn
+
+    def call(g: GameHost, *values):
+        kept = g.__dict__
+        depth = kept.get(_DEPTH, 0)
+        if depth >= MAX_RECURSION:
+            raise RecursionError("rules recurse too deeply")
+        kept[_DEPTH] = depth + 1
+        try:
+            return fn(g, *values)
+        finally:
+            kept[_DEPTH] = depth
+    call.__davit_counted__ = True   # type: ignore[attr-defined]
+    return call
+
+
 def bind_call_sites(info) -> None:
-    """Point every compiled call of ``info`` straight at its ``fast`` function."""
+    """Point every compiled call of ``info`` straight at its ``fast`` function (counted where it may call
+    itself)."""
+    if info.recursive and info.fast is not None:
+        info.fast = counted(info.fast)
     for namespace, name in info.__dict__.pop("call_sites", ()):
         namespace[name] = info.fast
