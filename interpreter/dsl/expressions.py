@@ -44,7 +44,7 @@ from .inline_calls import bind_call_sites as bind_call_sites  # (rules/build.py 
 from .inline_calls import called, function_caller, inlined_call
 from .lambda_forms import INLINED, inlined_lambda, partial_call
 from .literal_ids import check_ids, literal_thing
-from .membership import compare_chain, items_walked, member, things_walked
+from .membership import compare_chain, comprehension_walked, items_walked, member, things_walked
 from .operators import BOOLEAN, COMPARE, binop
 from .primitives import BUILTIN_VALUES, PRIMITIVES, collection_of
 from .prop_index import selected
@@ -313,7 +313,8 @@ class Generator:
         return self.node(n, "[" + "".join(f"{self.expr(i)}, " for i in n.items) + "]")
 
     def x_Comprehension(self, n):
-        source = self.walked(n.source, "_each", self.sn.loc(n))
+        walker = "_each" if proven_list(self, n.source) else self.bind(comprehension_walked)
+        source = self.walked(n.source, walker, self.sn.loc(n))
         var = self.fresh()
         self.proven[var] = proven_class(self, n.source, collection=False)
         self.kinds[var] = proven_kind(self, n.source)

@@ -60,6 +60,19 @@ def things_walked(g: GameHost, walk, loc, kind=None):
     raise budget.over_budget(walk)
 
 
+def comprehension_walked(g: GameHost, value, loc):
+    """What a comprehension ``[e for t in xs]`` walks: a zone's things, as ``for t in zone:`` and the collection
+    built-ins walk them (a new list: its body may move things), anything else as ``budget.each`` takes it.
+    A zone stopped the game with Python's "object of type 'ZoneRef' has no len()", after the checker, which
+    types the items of a zone as things, had let it through."""
+    if value.__class__ is ZoneRef:
+        return collection_of(g, value, loc)
+    g.work += len(value)   # (budget.each written out: lists are nearly all a comprehension walks)
+    if g.work > MAX_WORK:
+        raise budget.over_budget(loc)
+    return value
+
+
 def items_walked(g: GameHost, value, loc):
     """``collection_of(g, value, loc)`` for a comprehension that only walks the items and changes nothing
     while it does (``filter(z, t -> t.face_up)``): a zone's things looked up one by one as the
