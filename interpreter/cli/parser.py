@@ -64,26 +64,20 @@ def _agent_names(text):
     return text
 
 
-def _folder_name(text):
-    """A folder to make: an empty path would name the current folder ('.')."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected the path of a new folder, got an empty one")
-    return text
+def _not_empty(what: str):
+    """An argument type refusing an empty value (or one of spaces), which was taken for the option not given:
+    a folder to make (it named '.'), a file to read or write (the game or run went on without the file the
+    command asked for), a value that must say something (a bot, an address, a filter)."""
+    def given(text):
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"expected {what}, got an empty one")
+        return text
+    return given
 
 
-def _file_name(text):
-    """A file to read or write (--log, --out, --resume, --db ...): an empty name was taken for the option not
-    given at all, so the game or run went on without the file the command asked for."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a file name, got an empty one")
-    return text
-
-
-def _text(text):
-    """A value that must say something (a bot, an address, a filter): an empty one was dropped quietly."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a value, got an empty one")
-    return text
+_folder_name = _not_empty("the path of a new folder")
+_file_name = _not_empty("a file name")
+_text = _not_empty("a value")
 
 
 def _variant_name(text):
