@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import math
 import shutil
 import tempfile
@@ -62,13 +63,23 @@ def _scalar(text: str):
 
 
 def parse_sets(items: list[str]) -> list[tuple[str, list]]:
-    """``PATH=VALUES`` options as (path, values)."""
-    out = []
+    """``PATH=VALUES`` options as (path, values), each path once and each value once in it: a second --set of
+    one path replaced the first's values, and a value given twice played its point twice (or tried it
+    twice), without a word."""
+    out: list[tuple[str, list]] = []
     for item in items:
         path, sep, values = item.partition("=")
         if not sep or not path or not values:
             raise DavitError(f"davit: --set needs PATH=VALUES, as zones.boat.capacity=3..6, not {item!r}")
-        out.append((path.strip(), parse_values(values)))
+        path = path.strip()
+        if any(path == seen for seen, _ in out):
+            raise DavitError(f"davit: --set {path} is given twice: give all its values in one --set, as {path}=3,5,8")
+        parsed = parse_values(values)
+        shown = [json.dumps(v, sort_keys=True) for v in parsed]
+        twice = next((v for i, v in enumerate(shown) if v in shown[:i]), None)
+        if twice is not None:
+            raise DavitError(f"davit: --set {path} gives the value {twice} twice")
+        out.append((path, parsed))
     return out
 
 

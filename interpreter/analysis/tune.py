@@ -22,6 +22,7 @@ The winner is written as a variant file ready for ``play`` and ``compare``.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 import shutil
@@ -48,9 +49,13 @@ def parse_objective(text: str) -> tuple[str, float | None]:
     if name != "balance" and not sep:
         raise DavitError(f"davit: --objective {name} needs a target, as {name}=60 (only balance has its own)")
     try:
-        return name, float(target) if sep else None
+        goal = float(target) if sep else None
     except ValueError:
         raise DavitError(f"davit: the target of --objective must be a number, not {target!r}") from None
+    if goal is not None and not math.isfinite(goal):
+        # nan failed every trial ("no trial finished"); inf made every point equally far, the best one by chance
+        raise DavitError(f"davit: the target of --objective must be a finite number, not {goal}")
+    return name, goal
 
 
 def loss(summary: dict, name: str, target: float | None) -> float:

@@ -147,23 +147,6 @@ def _write_outputs(args, rs, runs, names, bots, lines, comparisons=(), verdicts=
                      names, comparisons, verdicts)
 
 
-def _checked_sets(items: list[str]) -> list:
-    """--set options, each path once and each value once in it: a second --set of one path replaced the
-    first's values, and a value given twice played its point twice (or tried it twice), without a word."""
-    from ..analysis.sweep import parse_sets
-    sets = parse_sets(items)
-    seen: set = set()
-    for path, values in sets:
-        if path in seen:
-            raise DavitError(f"davit: --set {path} is given twice: give all its values in one --set, as {path}=3,5,8")
-        seen.add(path)
-        shown = [json.dumps(v, sort_keys=True) for v in values]
-        twice = next((v for i, v in enumerate(shown) if v in shown[:i]), None)
-        if twice is not None:
-            raise DavitError(f"davit: --set {path} gives the value {twice} twice")
-    return sets
-
-
 def _storage_of(path: str | None) -> str | None:
     """--storage: a new file, or an SQLite one (another file stopped tune with SQLAlchemy's internal error)."""
     if path is None:
@@ -186,13 +169,13 @@ def _storage_of(path: str | None) -> str | None:
 
 
 def cmd_sweep(args) -> int:
-    from ..analysis.sweep import sweep
+    from ..analysis.sweep import parse_sets, sweep
     from .analysis_text import sweep_lines
     args.until_ci = None
     args.coverage = False
     variant = "+".join(args.variant) if args.variant else None
     (rs,), players, bots, games = _prepare(args, [variant])
-    sets = _checked_sets(args.sets)
+    sets = parse_sets(args.sets)
     result = sweep(args.ruleset, sets, games, players, seed=args.seed, workers=args.workers, agents=args.agents,
                    progress=sys.stderr.isatty() and not args.json, max_length=args.max_length,
                    backend=args.backend, address=args.address, keep_records=bool(args.out), base_variant=variant)
@@ -218,18 +201,14 @@ def cmd_sweep(args) -> int:
 
 
 def cmd_tune(args) -> int:
-    import math
-
+    from ..analysis.sweep import parse_sets
     from ..analysis.tune import parse_objective, tune
     from .analysis_text import tune_lines
     if not args.out.lower().endswith((".yaml", ".yml")):
         raise DavitError(f"davit: tune writes a variant file: name --out FILE.yaml, not {args.out!r}")
     check_writable(args.out, "--out")
     objective = parse_objective(args.objective)
-    if objective[1] is not None and not math.isfinite(objective[1]):
-        # nan failed every trial ("no trial finished"); inf made every point equally far, the best one by chance
-        raise DavitError(f"davit: the target of --objective must be a finite number, not {objective[1]}")
-    sets, storage = _checked_sets(args.sets), _storage_of(args.storage)
+    sets, storage = parse_sets(args.sets), _storage_of(args.storage)
     out, args.out = args.out, None
     args.until_ci = None
     variant = "+".join(args.variant) if args.variant else None
