@@ -7,6 +7,7 @@ character in the YAML file the snippet came from.
 from __future__ import annotations
 
 import ast as py_ast
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,9 +34,19 @@ class _DslIndenter(Indenter):
     tab_len = 8
 
 
+GRAMMAR = Path(__file__).parent / "grammar.lark"
+
+
+@lru_cache(maxsize=1)
+def keywords() -> frozenset:
+    """The words of the language (``for``, ``pass``, ``none``, ...): the grammar's quoted words, which a name
+    can never be."""
+    return frozenset(re.findall(r'"([a-z_]+)"', GRAMMAR.read_text(encoding="utf-8")))
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    grammar = GRAMMAR.read_text(encoding="utf-8")
     # The syntax tree is built while lark parses (its `transformer` option, LALR only), not from a
     # lark tree afterwards; every token is kept so that a node's position can be worked out from
     # its first token, brackets included, as lark's propagated positions gave it. This halves the

@@ -12,9 +12,11 @@ import json
 from collections import deque
 from typing import Any
 
+from ..dsl.parser import keywords
 from ..errors import RulesetError, did_you_mean
 from ..load.limits import MAX_ITEMS
 from ..load.yaml_reader import LocMap
+from ..machine.values import resolve_constant
 from .table import instance_ids
 
 ATTACH_KEYS = ("access", "attached_to", "beside")
@@ -37,7 +39,7 @@ def check_ruleset(rs, env, data) -> list:
     found += _display_names(data)
     found += _engine_props(data)
     found += _unused(rs, env, data)
-    found += _repeat_counts(data)
+    found += _repeat_counts(rs, data)
     found += _unread_rows(rs, data)
     found += _keyword_names(data)
     return found
@@ -211,18 +213,7 @@ def _unused(rs, env, data) -> list:
     return out
 
 
-def _constant_values(value) -> list:
-    """A constant's values as the rules read them: one, or each by-players row and its ``otherwise``."""
-    if isinstance(value, dict) and "by_players" in value:
-        rows = value.get("by_players")
-        return (list(rows.values()) if isinstance(rows, dict) else []) + \
-            ([value["otherwise"]] if "otherwise" in value else [])
-    if isinstance(value, dict) and "value" in value:
-        return [value["value"]]
-    return [value]
-
-
-def _repeat_counts(data) -> list:
+def _repeat_counts(rs, data) -> list:
     """A ``repeat:`` count written as a number or a constant's name must be a whole number from 0 to
     MAX_ITEMS. Unchecked, the flow made ``range()`` of it: null or 2.5 stopped the game with Python's
     TypeError, 10**9 ran out of memory, and -3 played no rounds at all without a word."""
@@ -241,7 +232,9 @@ def _repeat_counts(data) -> list:
         count = node["repeat"]
         if isinstance(count, str) and isinstance(constants, LocMap) and count.strip() in constants:
             name = count.strip()
-            where, values, what = constants.loc_of(name), _constant_values(constants[name]), f"constant '{name}'"
+            # its value at every player count the game has (a row for another count is _unread_rows')
+            values = [resolve_constant(constants[name], n) for n in range(rs.min_players, rs.max_players + 1)]
+            where, what = constants.loc_of(name), f"constant '{name}'"
         elif isinstance(count, (int, float)) or count is None:
             where, values, what = node.loc_of("repeat"), [count], "the repeat count"
         else:
@@ -273,30 +266,21 @@ def _unread_rows(rs, data) -> list:
         if not isinstance(value, LocMap) or not isinstance(value.get("by_players"), LocMap):
             continue
         rows = value["by_players"]
+        given = set()
         for key in rows:
             try:
                 count = int(key)
             except (TypeError, ValueError):
                 continue   # the schema says so
+            given.add(count)
             if count not in counts:
                 out.append(_error(f"constant '{name}' has a row for {count} players, but the game is for "
                                   f"{rs.min_players}–{rs.max_players} players: it is never read",
                                   rows.key_loc(key), "names-nothing", "leave the row out, or change players"))
-        given = set()
-        for key in rows:
-            try:
-                given.add(int(key))
-            except (TypeError, ValueError):
-                pass
         if "otherwise" in value and counts <= given:
             out.append(_error(f"constant '{name}' has a row for every player count, so its `otherwise` is never "
                               "read", value.key_loc("otherwise"), "names-nothing", "leave `otherwise` out"))
     return out
-
-
-# the words of the rules language (interpreter/dsl/grammar.lark's keywords): a name spelt as one is never a name
-DSL_WORDS = frozenset({"and", "break", "continue", "elif", "else", "false", "for", "if", "in", "none", "not", "or",
-                       "pass", "return", "true", "while"})
 
 
 def _keyword_names(data) -> list:
@@ -310,7 +294,7 @@ def _keyword_names(data) -> list:
         if not isinstance(table, LocMap):
             continue
         for name in table:
-            if str(name) in DSL_WORDS:
+            if str(name) in keywords():
                 out.append(_error(f"{kind} '{name}' is named like a word of the rules language: no rule can read "
                                   "or set it", table.key_loc(name), "rules", "give it another name"))
     return out
