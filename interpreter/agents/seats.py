@@ -46,11 +46,18 @@ def agent_factory(name: str):
     return lambda seed: AGENTS[base](seed, iterations=iterations)
 
 
+def agent_names(spec: str | list | None) -> list:
+    """The names of ``"random,human"`` (a list as it is; none: random). An empty name is a ValueError:
+    dropping one would move every later agent to another seat."""
+    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else list(spec or ["random"])
+    if not all(names):
+        raise ValueError(f"expected agent names joined by ',', got an empty name in {spec!r}")
+    return names
+
+
 def make_agents(spec: str | list | None, players: int, seed: int) -> list:
     """Agents for every seat from ``"random,human"`` or ``"ismcts:200,random"`` (the last name repeats)."""
-    names = [n.strip() for n in spec.split(",")] if isinstance(spec, str) else list(spec or ["random"])
-    if not all(names):   # dropping one would move every later agent to another seat
-        raise ValueError(f"expected agent names joined by ',', got an empty name in {spec!r}")
+    names = agent_names(spec)
     if len(names) > players:   # the extra ones would be left out without a word
         raise ValueError(f"{len(names)} agents named for {players} players (one per seat; the last one repeats "
                          "for the seats after it)")

@@ -58,9 +58,12 @@ AGENTS_HELP = ("comma-separated bots per seat: random, first, greedy (omniscient
 
 def _agent_names(text):
     """An --agents value: agent names joined by ','. An empty name ('', 'random,,first', 'random,') is refused
-    rather than dropped, which would move every later agent to another seat."""
-    if not all(name.strip() for name in text.split(",")):
-        raise argparse.ArgumentTypeError(f"expected agent names joined by ',', got an empty name in {text!r}")
+    here, before any game, as make_agents refuses it (agents.seats.agent_names)."""
+    from ..agents.seats import agent_names
+    try:
+        agent_names(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     return text
 
 
