@@ -167,8 +167,7 @@ def dynamics_summary(records, players: int, rivals: bool) -> dict:
         rng = random.Random(0)
         resampled = sorted(_balance([winners[rng.randrange(n)] for _ in range(n)], players)
                            for _ in range(BOOTSTRAP))
-        out["balance"] = {"mean": _balance(winners, players),
-                          "ci": [resampled[int(0.025 * BOOTSTRAP)], resampled[int(0.975 * BOOTSTRAP) - 1]],
+        out["balance"] = {"mean": _balance(winners, players), "ci": list(stats.percentile_interval(resampled)),
                           "games": n}
         wins = [sum(1 for ws in winners if s in ws) for s in range(players)]
         fair = sum(wins) / (players * n)

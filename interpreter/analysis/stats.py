@@ -73,6 +73,12 @@ def mean_interval(values) -> tuple[float, float]:
     return mean - half, mean + half
 
 
+def percentile_interval(resampled: list) -> tuple[float, float]:
+    """The 95% percentile interval of a bootstrap's statistics, given sorted."""
+    n = len(resampled)
+    return resampled[int(0.025 * n)], resampled[int(0.975 * n) - 1]
+
+
 def quantiles(values, points=(0.1, 0.25, 0.5, 0.75, 0.9)) -> list[float]:
     """Quantiles by linear interpolation between order statistics (numpy's default)."""
     ordered = sorted(values)

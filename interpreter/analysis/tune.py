@@ -61,9 +61,7 @@ def parse_objective(text: str) -> tuple[str, float | None]:
 def loss(summary: dict, name: str, target: float | None) -> float:
     """How far a point's figures are from the objective (0: on target)."""
     if name == "balance":
-        rates = summary["win_rate"]
-        fair = sum(rates) / len(rates) if rates else 0.0
-        return max(abs(r - fair) for r in rates) if rates else 0.0
+        return _largest_gap(summary["win_rate"])
     if name == "length":
         return abs(summary["mean_length"] - target)
     for group in ("metrics", "dynamics"):
@@ -73,6 +71,12 @@ def loss(summary: dict, name: str, target: float | None) -> float:
     known = ["balance", "length", *(summary.get("metrics") or {}),
              *(k for k, v in (summary.get("dynamics") or {}).items() if isinstance(v, dict))]
     raise DavitError(f"davit: no objective '{name}': choose from {', '.join(known)}")
+
+
+def _largest_gap(rates: list) -> float:
+    """The balance loss: the largest gap between a seat's win rate and the average seat's."""
+    fair = sum(rates) / len(rates) if rates else 0.0
+    return max(abs(r - fair) for r in rates) if rates else 0.0
 
 
 def objective_names(ruleset, players: int) -> list[str]:
@@ -94,9 +98,7 @@ def loss_of_games(name: str, target: float | None, players: int, metrics) -> Cal
             for r in records:
                 for w in r["winners"]:
                     wins[w] += 1
-            rates = [w / len(records) for w in wins] if records else []
-            fair = sum(rates) / len(rates) if rates else 0.0
-            return max(abs(r - fair) for r in rates) if rates else 0.0
+            return _largest_gap([w / len(records) for w in wins] if records else [])
         return balance
     goal = float(target or 0.0)   # (parse_objective: every objective but balance has a target)
     if name == "length":
@@ -118,7 +120,7 @@ def paired_check(best: list, base: list, objective, seed: int, resamples: int = 
         differences.append(objective([best[i] for i in picked]) - objective([base[i] for i in picked]))
     differences.sort()
     best_loss, base_loss = objective(best), objective(base)
-    low, high = differences[int(0.025 * resamples)], differences[int(0.975 * resamples) - 1]
+    low, high = stats.percentile_interval(differences)
     return {"games": n, "best_loss": best_loss, "base_loss": base_loss, "difference": best_loss - base_loss,
             "difference_ci": [low, high], "better": high < 0}
 
